@@ -1,0 +1,29 @@
+// Checked MPI calls. boost::mpi::environment sets MPI_ERRORS_RETURN, and the
+// core hands plugins a communicator with the same handler, so an unchecked
+// return code would fail silently. Wrap every raw MPI call in MPIARENA_CHECK.
+#pragma once
+
+#include <mpi.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace mpiarena {
+
+class MpiError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws MpiError naming the call, file, line and MPI_Error_string.
+[[noreturn]] void throw_mpi_error(int code, const char* call, const char* file,
+                                  int line);
+
+}  // namespace mpiarena
+
+#define MPIARENA_CHECK(call)                                          \
+  do {                                                                \
+    const int mpiarena_rc_ = (call);                                  \
+    if (mpiarena_rc_ != MPI_SUCCESS)                                  \
+      ::mpiarena::throw_mpi_error(mpiarena_rc_, #call, __FILE__, __LINE__); \
+  } while (0)

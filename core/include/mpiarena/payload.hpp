@@ -1,0 +1,56 @@
+// Deterministic payloads of the transfer suite (seed 000) and their checks.
+//
+// Every element is a non-zero odd value that depends on its row and index, so
+// a missing, misplaced or duplicated element is caught. Poison values are
+// even, so a receive buffer that was never written never passes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mpiarena {
+
+using Flat = std::vector<int>;
+using Rows = std::vector<std::vector<int>>;
+
+// Seed 000's 2d shape: 5 rows, row i holds base * (i+1)^2 ints (55 * base).
+inline constexpr int kRows2d = 5;
+inline constexpr std::size_t kIntsPerBase2d = 55;
+inline constexpr int kPoison = static_cast<int>(0xDEADBEF0u);
+
+// Value of element `index` of row `row` (row 0 for 1d payloads).
+inline int payload_value(std::size_t row, std::size_t index) {
+  std::uint64_t x = (static_cast<std::uint64_t>(row) << 40) ^ index;
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return static_cast<int>(static_cast<std::uint32_t>(x) | 1u);
+}
+
+// Number of ints of a 1d payload of `bytes` bytes (rounded down).
+std::size_t flat_count(std::size_t bytes);
+// Base of a 2d payload of `bytes` bytes: bytes / (55 * sizeof(int)).
+std::size_t rows_base(std::size_t bytes);
+// Row sizes of a 2d payload with this base.
+std::vector<int> row_sizes_for_base(std::size_t base);
+// Bytes actually held by a payload of the given kind built for `bytes`.
+std::size_t payload_bytes(const std::string& payload, std::size_t bytes);
+
+Flat make_flat(std::size_t count);
+Rows make_rows(std::size_t base);
+void fill_flat(Flat& data);
+void fill_rows(Rows& data);
+
+// Overwrite with poison, keeping the shape.
+void poison_flat(Flat& data);
+void poison_rows(Rows& data);
+
+// Empty string when `data` is exactly the payload; otherwise a sentence that
+// names the first difference.
+std::string check_flat(const Flat& data, std::size_t expected_count);
+std::string check_rows(const Rows& data, std::size_t expected_base);
+
+}  // namespace mpiarena

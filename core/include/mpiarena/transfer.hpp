@@ -1,0 +1,56 @@
+// Base class of the transfer suite (seed 000): the root holds a payload and,
+// after one execute(), every rank holds an identical copy.
+//
+// The base owns the payload, builds it in prepare(), poisons the receive side
+// and checks it, so a transfer plugin only writes execute() (and setup() /
+// teardown() for untimed state such as windows or datatypes).
+//
+// Receive side: a 1d receiver keeps a buffer of the right length (the seed's
+// 1d methods send no sizes). A 2d receiver starts with NO rows: every 2d
+// method must deliver the shape (row count and row sizes) as part of the
+// operation, as seed 000's methods do, and poison() empties the rows again
+// before verification.
+#pragma once
+
+#include <mpiarena/payload.hpp>
+#include <mpiarena/plugin.hpp>
+
+namespace mpiarena {
+
+class TransferStrategy : public Strategy {
+ public:
+  void prepare(const RunContext& ctx) final;
+  void poison() override;
+  Verdict verify() override;
+  void release() final;
+
+ protected:
+  virtual void setup() {}
+  virtual void teardown() {}
+
+  const RunContext& ctx() const { return ctx_; }
+  MPI_Comm comm() const { return ctx_.comm; }
+  bool is_root() const { return ctx_.rank == ctx_.root; }
+  int root() const { return ctx_.root; }
+  bool is_2d() const { return ctx_.payload == "2d"; }
+
+  Flat& flat() { return flat_; }
+  Rows& rows() { return rows_; }
+
+  // Row sizes of the 2d payload as the root holds them (root only).
+  std::vector<int> root_row_sizes() const;
+  // Give this rank's rows the sizes received (receivers; no-op when equal).
+  void shape_rows(const std::vector<int>& sizes);
+  // MPI_Bcast of the row count and sizes from the root, then shape_rows().
+  // The collective way every bcast-based 2d method starts.
+  void bcast_shape();
+
+ private:
+  RunContext ctx_;
+  std::size_t count_ = 0;  // 1d ints
+  std::size_t base_ = 0;   // 2d base
+  Flat flat_;
+  Rows rows_;
+};
+
+}  // namespace mpiarena

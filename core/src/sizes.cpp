@@ -1,0 +1,135 @@
+#include <mpiarena/payload.hpp>
+#include <mpiarena/sizes.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+namespace mpiarena {
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> kPresets = {
+      {"small", 50},      {"medium", 500},     {"large", 5000},
+      {"xlarge", 50000},  {"xxlarge", 500000}, {"xxxlarge", 2000000}};
+  return kPresets;
+}
+
+std::size_t preset_bytes(std::size_t base) {
+  return base * kIntsPerBase2d * sizeof(int);
+}
+
+std::string size_syntax() {
+  return "a comma-separated list of: a preset (small, medium, large, xlarge, "
+         "xxlarge, xxxlarge = 11 kB .. 440 MB, as in seed 000), 'all' (every "
+         "preset), a byte value with an optional unit (4096, 4KiB, 1MB; units "
+         "B, kB, KiB, MB, MiB, GB, GiB), or a range a..b doubling from a to b "
+         "(8B..4MiB)";
+}
+
+namespace {
+
+std::string trim(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+[[noreturn]] void bad(const std::string& item, const std::string& why) {
+  throw SizeSpecError("invalid size '" + item + "': " + why +
+                      ". Accepted: " + size_syntax());
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+std::size_t parse_bytes(const std::string& raw) {
+  const std::string text = trim(raw);
+  if (text.empty()) bad(raw, "empty value");
+  std::size_t pos = 0;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+  if (pos == 0) bad(raw, "it does not start with a number");
+  const std::string digits = text.substr(0, pos);
+  const std::string unit = trim(text.substr(pos));
+  static const std::map<std::string, std::size_t> kUnits = {
+      {"", 1},           {"B", 1},          {"kB", 1000},
+      {"KB", 1000},      {"KiB", 1024},     {"MB", 1000000},
+      {"MiB", 1u << 20}, {"GB", 1000000000}, {"GiB", 1u << 30}};
+  auto it = kUnits.find(unit);
+  if (it == kUnits.end()) bad(raw, "unknown unit '" + unit + "'");
+  if (digits.size() > 15) bad(raw, "number too large");
+  const unsigned long long value = std::stoull(digits);
+  if (value > std::numeric_limits<std::size_t>::max() / it->second)
+    bad(raw, "number too large");
+  return static_cast<std::size_t>(value) * it->second;
+}
+
+std::vector<SizePoint> parse_sizes(const std::string& spec) {
+  std::vector<SizePoint> out;
+  if (trim(spec).empty()) bad(spec, "empty list");
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    std::size_t comma = spec.find(',', start);
+    if (comma == std::string::npos) comma = spec.size();
+    const std::string item = trim(spec.substr(start, comma - start));
+    start = comma + 1;
+    if (item.empty()) bad(spec, "empty item in the list");
+    const std::string name = lower(item);
+    bool matched = false;
+    for (const Preset& p : presets()) {
+      if (name == p.name || name == "all") {
+        out.push_back({p.name, preset_bytes(p.base)});
+        matched = true;
+      }
+    }
+    if (matched) continue;
+    const std::size_t dots = item.find("..");
+    if (dots != std::string::npos) {
+      const std::size_t lo = parse_bytes(item.substr(0, dots));
+      const std::size_t hi = parse_bytes(item.substr(dots + 2));
+      if (lo > hi) bad(item, "the range starts above its end");
+      if (lo == 0) out.push_back({"0", 0});
+      for (std::size_t b = std::max<std::size_t>(lo, 1); b <= hi; b *= 2) {
+        out.push_back({std::to_string(b), b});
+        if (b > std::numeric_limits<std::size_t>::max() / 2) break;
+      }
+      continue;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(item[0])))
+      bad(item, "not a preset name");
+    const std::size_t b = parse_bytes(item);
+    out.push_back({std::to_string(b), b});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const SizePoint& a, const SizePoint& b) {
+    return a.bytes < b.bytes;
+  });
+  // Keep the first of equal sizes (a preset wins over the same byte value).
+  std::vector<SizePoint> unique;
+  for (const SizePoint& p : out)
+    if (unique.empty() || unique.back().bytes != p.bytes) unique.push_back(p);
+  return unique;
+}
+
+std::string format_bytes(double bytes) {
+  static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
+  int u = 0;
+  while (bytes >= 1000.0 && u < 4) {
+    bytes /= 1000.0;
+    ++u;
+  }
+  char buf[32];
+  if (u == 0) std::snprintf(buf, sizeof buf, "%.0f B", bytes);
+  else if (bytes >= 100) std::snprintf(buf, sizeof buf, "%.0f %s", bytes, kUnits[u]);
+  else if (bytes >= 10) std::snprintf(buf, sizeof buf, "%.1f %s", bytes, kUnits[u]);
+  else std::snprintf(buf, sizeof buf, "%.2f %s", bytes, kUnits[u]);
+  return buf;
+}
+
+}  // namespace mpiarena

@@ -1,0 +1,41 @@
+#include <mpiarena/stats.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace mpiarena {
+
+Summary summarize(const std::vector<double>& samples) {
+  Summary s;
+  s.n = samples.size();
+  if (samples.empty()) return s;
+  std::vector<double> sorted(samples);
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  double sum = 0;
+  for (double v : sorted) sum += v;
+  s.mean = sum / static_cast<double>(n);
+  if (n > 1) {
+    double ss = 0;
+    for (double v : sorted) ss += (v - s.mean) * (v - s.mean);
+    s.stddev = std::sqrt(ss / static_cast<double>(n - 1));
+  }
+  s.cv = s.mean > 0 ? s.stddev / s.mean : 0;
+  return s;
+}
+
+std::int64_t predict_iterations(std::int64_t iters, double seconds,
+                                double min_time) {
+  double multiplier = min_time * 1.4 / std::max(seconds, 1e-9);
+  const bool significant = (seconds / min_time) > 0.1;
+  multiplier = significant ? multiplier : 10.0;
+  const double grown = std::max(multiplier * static_cast<double>(iters),
+                                static_cast<double>(iters) + 1.0);
+  const double capped = std::min(grown, static_cast<double>(kMaxIterations));
+  return static_cast<std::int64_t>(std::llround(capped));
+}
+
+}  // namespace mpiarena
