@@ -1,1 +1,120 @@
-// placeholder
+#include "engine.hpp"
+
+#include "collective.hpp"
+
+#include <mpiarena/mpi_check.hpp>
+#include <mpiarena/payload.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace mpiarena {
+
+namespace {
+
+struct Sample {
+  double max = 0, min = 0, avg = 0;
+};
+
+Sample timed_run(Strategy& s, std::int64_t iters, MPI_Comm harness, int nranks) {
+  MPIARENA_CHECK(MPI_Barrier(harness));
+  const double t0 = MPI_Wtime();
+  for (std::int64_t i = 0; i < iters; ++i) s.execute();
+  const double local = MPI_Wtime() - t0;
+  double extremes[2] = {local, -local};
+  double reduced[2];
+  double sum = 0;
+  MPIARENA_CHECK(MPI_Allreduce(extremes, reduced, 2, MPI_DOUBLE, MPI_MAX, harness));
+  MPIARENA_CHECK(MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, harness));
+  return {reduced[0], -reduced[1], sum / nranks};  // whole-run seconds
+}
+
+// Runs `step` on every rank; if it throws anywhere, every rank throws
+// PointError with the message of the lowest failing rank.
+template <class F>
+void collective_step(const char* what, F&& step, MPI_Comm harness, int rank) {
+  std::string error;
+  bool failed = false;
+  try {
+    step();
+  } catch (const std::exception& e) {
+    failed = true;
+    error = e.what();
+  }
+  auto [first, message] = first_failure(failed, error, harness, rank);
+  if (first == kNobody) return;
+  throw PointError(std::string(what) + " failed on rank " + std::to_string(first) +
+                   ": " + message);
+}
+
+}  // namespace
+
+Record measure_point(Strategy& strategy, const RunContext& ctx,
+                     const MeasureOptions& opt, MPI_Comm harness) {
+  Record rec;
+  rec.payload = ctx.payload;
+  rec.bytes = ctx.bytes;
+  rec.payload_bytes = payload_bytes(ctx.payload, ctx.bytes);
+  rec.ranks = ctx.size;
+  rec.repetitions = opt.repetitions;
+  rec.warmup = opt.warmup;
+
+  collective_step("prepare", [&] { strategy.prepare(ctx); }, harness, ctx.rank);
+  try {
+    for (int i = 0; i < opt.warmup; ++i) strategy.execute();
+
+    std::int64_t iters = 1;
+    for (;;) {
+      const Sample s = timed_run(strategy, iters, harness, ctx.size);
+      if (s.max >= opt.min_time || iters >= kMaxIterations) break;
+      iters = predict_iterations(iters, s.max, opt.min_time);
+    }
+    rec.inner_iterations = iters;
+
+    const double n = static_cast<double>(iters);
+    for (int r = 0; r < opt.repetitions; ++r) {
+      const Sample s = timed_run(strategy, iters, harness, ctx.size);
+      rec.samples_max.push_back(s.max / n);
+      rec.samples_min.push_back(s.min / n);
+      rec.samples_avg.push_back(s.avg / n);
+    }
+  } catch (const std::exception& e) {
+    // A failure inside the timed loop cannot be agreed on without risking a
+    // deadlock (the other ranks may be inside the operation): stop the job.
+    if (ctx.log) ctx.log->critical("execute failed, aborting the run: {}", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+  rec.time = summarize(rec.samples_max);
+  rec.bandwidth = rec.time.median > 0 && rec.payload_bytes > 0
+                      ? static_cast<double>(rec.payload_bytes) / rec.time.median
+                      : 0;
+
+  if (opt.verify) {
+    Verdict verdict;
+    collective_step(
+        "verification",
+        [&] {
+          strategy.poison();
+          MPIARENA_CHECK(MPI_Barrier(harness));
+          strategy.execute();
+          verdict = strategy.verify();
+        },
+        harness, ctx.rank);
+    auto [first, message] =
+        first_failure(!verdict.ok, verdict.message, harness, ctx.rank);
+    if (first == kNobody) {
+      rec.verification = "passed";
+    } else {
+      rec.verification = "failed";
+      rec.verification_message = "rank " + std::to_string(first) + ": " + message;
+    }
+  } else {
+    rec.verification = "skipped";
+    rec.verification_message = "--no-verify";
+  }
+  collective_step("release", [&] { strategy.release(); }, harness, ctx.rank);
+  return rec;
+}
+
+}  // namespace mpiarena

@@ -22,6 +22,16 @@ std::size_t payload_bytes(const std::string& payload, std::size_t bytes) {
   return flat_count(bytes) * sizeof(int);
 }
 
+std::string payload_size_problem(const std::string& payload, std::size_t bytes) {
+  if (payload == "2d" && rows_base(bytes) == 0)
+    return "a 2d payload needs at least 220 bytes (5 rows of base*(i+1)^2 ints, "
+           "base >= 1), got " + std::to_string(bytes);
+  if (payload == "1d" && flat_count(bytes) == 0)
+    return "a 1d payload needs at least 4 bytes (one int), got " +
+           std::to_string(bytes);
+  return {};
+}
+
 void fill_flat(Flat& data) {
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = payload_value(0, i);
 }

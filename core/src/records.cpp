@@ -1,1 +1,111 @@
-// placeholder
+#include "records.hpp"
+
+namespace mpiarena {
+
+using nlohmann::json;
+
+namespace {
+json summary_json(const Summary& s) {
+  return {{"min", s.min},       {"median", s.median}, {"mean", s.mean},
+          {"max", s.max},       {"stddev", s.stddev}, {"cv", s.cv}};
+}
+Summary summary_from(const json& j) {
+  Summary s;
+  s.min = j.at("min").get<double>();
+  s.median = j.at("median").get<double>();
+  s.mean = j.at("mean").get<double>();
+  s.max = j.at("max").get<double>();
+  s.stddev = j.at("stddev").get<double>();
+  s.cv = j.at("cv").get<double>();
+  return s;
+}
+}  // namespace
+
+json to_json(const Record& r) {
+  json j = {
+      {"suite", r.suite},
+      {"method", r.method},
+      {"payload", r.payload},
+      {"size_label", r.size_label},
+      {"bytes", r.bytes},
+      {"payload_bytes", r.payload_bytes},
+      {"ranks", r.ranks},
+      {"inner_iterations", r.inner_iterations},
+      {"repetitions", r.repetitions},
+      {"warmup", r.warmup},
+      {"statistic", "max_over_ranks_per_repetition"},
+      {"time_s", summary_json(r.time)},
+      {"samples_s",
+       {{"max", r.samples_max}, {"min", r.samples_min}, {"avg", r.samples_avg}}},
+      {"bandwidth_Bps", r.moves_data ? json(r.bandwidth) : json(nullptr)},
+      {"verification",
+       {{"status", r.verification}, {"message", r.verification_message}}},
+      {"plugin", {{"file", r.plugin_file}, {"abi", r.plugin_abi}}}};
+  return j;
+}
+
+json to_json(const Skip& s) {
+  return {{"suite", s.suite},       {"method", s.method}, {"payload", s.payload},
+          {"size_label", s.size_label}, {"bytes", s.bytes}, {"ranks", s.ranks},
+          {"reason", s.reason}};
+}
+
+json to_json(const Document& d) {
+  json records = json::array(), skipped = json::array();
+  for (const Record& r : d.records) records.push_back(to_json(r));
+  for (const Skip& s : d.skipped) skipped.push_back(to_json(s));
+  return {{"schema_version", kSchemaVersion},
+          {"complete", d.complete},
+          {"context", d.context},
+          {"records", records},
+          {"skipped", skipped}};
+}
+
+Record record_from_json(const json& j) {
+  Record r;
+  r.suite = j.at("suite").get<std::string>();
+  r.method = j.at("method").get<std::string>();
+  r.payload = j.at("payload").get<std::string>();
+  r.size_label = j.at("size_label").get<std::string>();
+  r.bytes = j.at("bytes").get<std::size_t>();
+  r.payload_bytes = j.at("payload_bytes").get<std::size_t>();
+  r.ranks = j.at("ranks").get<int>();
+  r.inner_iterations = j.at("inner_iterations").get<std::int64_t>();
+  r.repetitions = j.at("repetitions").get<int>();
+  r.warmup = j.at("warmup").get<int>();
+  r.time = summary_from(j.at("time_s"));
+  const json& samples = j.at("samples_s");
+  r.samples_max = samples.at("max").get<std::vector<double>>();
+  r.samples_min = samples.at("min").get<std::vector<double>>();
+  r.samples_avg = samples.at("avg").get<std::vector<double>>();
+  r.time.n = r.samples_max.size();
+  const json& bw = j.at("bandwidth_Bps");
+  r.moves_data = !bw.is_null();
+  r.bandwidth = bw.is_null() ? 0 : bw.get<double>();
+  r.verification = j.at("verification").at("status").get<std::string>();
+  r.verification_message = j.at("verification").at("message").get<std::string>();
+  r.plugin_file = j.at("plugin").at("file").get<std::string>();
+  r.plugin_abi = j.at("plugin").at("abi").get<std::uint32_t>();
+  return r;
+}
+
+Document document_from_json(const json& j) {
+  Document d;
+  d.complete = j.at("complete").get<bool>();
+  d.context = j.at("context");
+  for (const json& r : j.at("records")) d.records.push_back(record_from_json(r));
+  for (const json& s : j.at("skipped")) {
+    Skip k;
+    k.suite = s.at("suite").get<std::string>();
+    k.method = s.at("method").get<std::string>();
+    k.payload = s.at("payload").get<std::string>();
+    k.size_label = s.at("size_label").get<std::string>();
+    k.bytes = s.at("bytes").get<std::size_t>();
+    k.ranks = s.at("ranks").get<int>();
+    k.reason = s.at("reason").get<std::string>();
+    d.skipped.push_back(std::move(k));
+  }
+  return d;
+}
+
+}  // namespace mpiarena

@@ -1,1 +1,132 @@
-// placeholder
+#include "registry.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <boost/dll/import.hpp>
+#include <boost/filesystem.hpp>
+#include <cstdlib>
+
+namespace mpiarena {
+
+namespace fs = boost::filesystem;
+
+Registry::~Registry() {
+  // Objects that came from a library go before the library itself.
+  strategies_.clear();
+  libraries_.clear();
+}
+
+LoadResult Registry::load_file(const std::string& path) {
+  auto lib = std::make_shared<boost::dll::shared_library>();
+  try {
+    lib->load(path, boost::dll::load_mode::rtld_now |
+                        boost::dll::load_mode::rtld_local);
+  } catch (const std::exception& e) {
+    return {LoadStatus::cannot_load,
+            "cannot load plugin '" + path + "': " + e.what()};
+  }
+  if (!lib->has("mpiarena_abi_version")) {
+    return {LoadStatus::not_a_plugin,
+            "'" + path + "' is not an mpiarena plugin (no mpiarena_abi_version "
+            "entry point); skipped"};
+  }
+  const std::uint32_t abi = lib->get<std::uint32_t()>("mpiarena_abi_version")();
+  if (abi != kAbiVersion) {
+    return {LoadStatus::wrong_abi,
+            "plugin '" + path + "' was built for plugin ABI version " +
+                std::to_string(abi) + ", this runner needs version " +
+                std::to_string(kAbiVersion) + "; rebuild it against this mpiarena"};
+  }
+  if (!lib->has("mpiarena_factory")) {
+    return {LoadStatus::bad_factory,
+            "plugin '" + path + "' has no mpiarena_factory (declare it with "
+            "MPIARENA_PLUGIN); skipped"};
+  }
+  std::vector<StrategyEntry> entries;
+  try {
+    entries = lib->get_alias<FactoryFn>("mpiarena_factory")();
+  } catch (const std::exception& e) {
+    return {LoadStatus::bad_factory,
+            "plugin '" + path + "': its factory threw: " + e.what()};
+  }
+  // Check the whole library before keeping any of it.
+  for (const StrategyEntry& e : entries) {
+    if (e.info.name.empty() || e.info.suite.empty() || e.info.payloads.empty() ||
+        !e.create) {
+      return {LoadStatus::bad_factory,
+              "plugin '" + path + "' declares a strategy with an empty name, "
+              "suite, payload list or factory; skipped"};
+    }
+    if (const LoadedStrategy* other = find(e.info.name)) {
+      return {LoadStatus::duplicate,
+              "plugin '" + path + "' provides method '" + e.info.name +
+                  "', already provided by '" + other->file + "'; skipped"};
+    }
+  }
+  for (StrategyEntry& e : entries)
+    strategies_.push_back({std::move(e), path, abi});
+  libraries_.push_back(std::move(lib));
+  return {};
+}
+
+std::vector<LoadResult> Registry::load_dir(const std::string& dir) {
+  std::vector<std::string> files;
+  boost::system::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == ".so" && fs::is_regular_file(it->path()))
+      files.push_back(it->path().string());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<LoadResult> failures;
+  for (const std::string& f : files) {
+    LoadResult r = load_file(f);
+    if (r.status == LoadStatus::loaded) continue;
+    if (r.status == LoadStatus::not_a_plugin) spdlog::debug("{}", r.message);
+    failures.push_back(std::move(r));
+  }
+  return failures;
+}
+
+const LoadedStrategy* Registry::find(const std::string& name) const {
+  for (const LoadedStrategy& s : strategies_)
+    if (s.entry.info.name == name) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> Registry::names() const {
+  std::vector<std::string> out;
+  for (const LoadedStrategy& s : strategies_) out.push_back(s.entry.info.name);
+  return out;
+}
+
+std::vector<std::string> default_plugin_dirs(const std::string& exe_dir,
+                                             std::vector<std::string>* missing) {
+  std::vector<std::string> dirs;
+  auto add_if_dir = [&](const fs::path& p) {
+    boost::system::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      const std::string s = fs::canonical(p, ec).string();
+      if (std::find(dirs.begin(), dirs.end(), s) == dirs.end()) dirs.push_back(s);
+      return true;
+    }
+    return false;
+  };
+  add_if_dir(fs::path(exe_dir) / "lib" / "mpiarena" / "plugins");
+  add_if_dir(fs::path(exe_dir) / ".." / "lib" / "mpiarena" / "plugins");
+  if (const char* env = std::getenv("MPIARENA_PLUGIN_PATH")) {
+    std::string list(env);
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      std::size_t colon = list.find(':', start);
+      if (colon == std::string::npos) colon = list.size();
+      const std::string item = list.substr(start, colon - start);
+      start = colon + 1;
+      if (item.empty()) continue;
+      if (!add_if_dir(item) && missing) missing->push_back(item);
+    }
+  }
+  return dirs;
+}
+
+}  // namespace mpiarena

@@ -38,6 +38,9 @@ std::size_t rows_base(std::size_t bytes);
 std::vector<int> row_sizes_for_base(std::size_t base);
 // Bytes actually held by a payload of the given kind built for `bytes`.
 std::size_t payload_bytes(const std::string& payload, std::size_t bytes);
+// Why a 1d or 2d payload cannot be built at `bytes` (too small to hold one
+// element), or an empty string when it can. Other payload names: empty.
+std::string payload_size_problem(const std::string& payload, std::size_t bytes);
 
 Flat make_flat(std::size_t count);
 Rows make_rows(std::size_t base);

@@ -1,0 +1,41 @@
+// The measurement engine: the only timed loop of mpiarena.
+#pragma once
+
+#include <mpiarena/plugin.hpp>
+
+#include <stdexcept>
+
+#include "records.hpp"
+
+namespace mpiarena {
+
+struct MeasureOptions {
+  double min_time = 0.005;  // seconds one sample must last at least
+  int repetitions = 7;      // samples recorded
+  int warmup = 1;           // untimed operations before calibration
+  bool verify = true;
+};
+
+// A point that could not be measured on some rank (prepare or verify threw).
+// Thrown on every rank alike, so the run goes on in step.
+class PointError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Collective over `harness` (a communicator with the same group as ctx.comm,
+// used only by the engine). Every rank returns the same record fields that
+// decide control flow; statistics are complete on every rank.
+//
+//  1. prepare() (untimed; a failure on any rank becomes PointError on all);
+//  2. `warmup` operations;
+//  3. calibration: iters = 1, then Google Benchmark's predictor fed with the
+//     MAX over ranks of the run time, until a run lasts min_time;
+//  4. `repetitions` samples of `iters` operations, each after a barrier; a
+//     sample is the per-operation time, reduced MAX/MIN/AVG over ranks;
+//  5. verification: poison(), one execute(), verify() on every rank;
+//  6. release().
+Record measure_point(Strategy& strategy, const RunContext& ctx,
+                     const MeasureOptions& options, MPI_Comm harness);
+
+}  // namespace mpiarena

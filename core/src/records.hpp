@@ -1,0 +1,56 @@
+// Result records and the result document (schemas/results.schema.json).
+#pragma once
+
+#include <mpiarena/stats.hpp>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace mpiarena {
+
+inline constexpr int kSchemaVersion = 1;
+
+// One measured point: (suite, method, payload, size, ranks).
+struct Record {
+  std::string suite, method, payload, size_label;
+  std::size_t bytes = 0;          // requested size
+  std::size_t payload_bytes = 0;  // bytes the payload really holds
+  int ranks = 0;
+  std::int64_t inner_iterations = 0;
+  int repetitions = 0;
+  int warmup = 0;
+  bool moves_data = true;
+  // Per-operation time of each repetition, seconds: MAX over ranks is the
+  // headline statistic (seed 000, ReproMPI); MIN and AVG over ranks as IMB.
+  std::vector<double> samples_max, samples_min, samples_avg;
+  Summary time;                   // over samples_max
+  double bandwidth = 0;           // payload_bytes / median, bytes per second
+  std::string verification;       // "passed", "failed", "skipped"
+  std::string verification_message;
+  std::string plugin_file;
+  std::uint32_t plugin_abi = 0;
+};
+
+struct Skip {
+  std::string suite, method, payload, size_label;
+  std::size_t bytes = 0;
+  int ranks = 0;
+  std::string reason;
+};
+
+struct Document {
+  nlohmann::json context = nlohmann::json::object();
+  std::vector<Record> records;
+  std::vector<Skip> skipped;
+  bool complete = false;
+};
+
+nlohmann::json to_json(const Record& r);
+nlohmann::json to_json(const Skip& s);
+nlohmann::json to_json(const Document& d);
+// Throw nlohmann::json::exception on missing or mistyped fields.
+Record record_from_json(const nlohmann::json& j);
+Document document_from_json(const nlohmann::json& j);
+
+}  // namespace mpiarena

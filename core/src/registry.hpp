@@ -1,0 +1,61 @@
+// Plugin discovery and loading. The registry owns every loaded library for
+// its whole life: libraries are declared before (so destroyed after) the
+// entries and the std::functions that came from them.
+#pragma once
+
+#include <mpiarena/plugin.hpp>
+
+#include <boost/dll/shared_library.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mpiarena {
+
+struct LoadedStrategy {
+  StrategyEntry entry;
+  std::string file;         // the .so it came from
+  std::uint32_t abi = 0;    // the ABI version the plugin reported
+};
+
+enum class LoadStatus { loaded, cannot_load, not_a_plugin, wrong_abi, duplicate, bad_factory };
+
+struct LoadResult {
+  LoadStatus status = LoadStatus::loaded;
+  std::string message;  // one sentence naming the file; empty when loaded
+};
+
+class Registry {
+ public:
+  Registry() = default;
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
+  ~Registry();
+
+  // Loads one file. Everything but `loaded` leaves the registry unchanged
+  // (a duplicate method name keeps the first one found).
+  LoadResult load_file(const std::string& path);
+
+  // Loads every *.so in `dir`, sorted by name. Files that are not mpiarena
+  // plugins are reported at debug level; any other failure is a warning.
+  // Returns the failures; none stops the scan.
+  std::vector<LoadResult> load_dir(const std::string& dir);
+
+  const std::vector<LoadedStrategy>& strategies() const { return strategies_; }
+  const LoadedStrategy* find(const std::string& name) const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::shared_ptr<boost::dll::shared_library>> libraries_;
+  std::vector<LoadedStrategy> strategies_;
+};
+
+// The default plugin directories for a runner at `exe_dir`, in discovery
+// order, those that exist only: <exe_dir>/lib/mpiarena/plugins (build tree),
+// <exe_dir>/../lib/mpiarena/plugins (install tree), then each directory of
+// MPIARENA_PLUGIN_PATH (colon separated; a missing one is reported by the
+// caller through `missing`).
+std::vector<std::string> default_plugin_dirs(const std::string& exe_dir,
+                                             std::vector<std::string>* missing);
+
+}  // namespace mpiarena

@@ -1,0 +1,104 @@
+// Commands that need no MPI: list and validate; and plugin loading.
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/filesystem.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#include "commands.hpp"
+#include "schema.hpp"
+
+namespace mpiarena {
+
+int launcher_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    if (const char* v = std::getenv(var)) return std::atoi(v);
+  }
+  return 0;
+}
+
+std::string executable_dir() {
+  return boost::dll::program_location().parent_path().string();
+}
+
+void load_plugins(Registry& registry, const Options& options,
+                  std::vector<std::string>& errors,
+                  std::vector<std::string>& warnings) {
+  std::vector<std::string> missing;
+  std::vector<std::string> dirs = default_plugin_dirs(executable_dir(), &missing);
+  for (const std::string& m : missing)
+    warnings.push_back("MPIARENA_PLUGIN_PATH names '" + m +
+                       "', which is not a directory; ignored");
+  for (const std::string& d : options.plugin_dirs) {
+    boost::system::error_code ec;
+    if (!boost::filesystem::is_directory(d, ec))
+      errors.push_back("--plugin-dir '" + d + "' is not a directory");
+    else
+      dirs.push_back(d);
+  }
+  if (!errors.empty()) return;
+  if (dirs.empty())
+    warnings.push_back("no plugin directory found next to the runner (" +
+                       executable_dir() + "/lib/mpiarena/plugins or ../lib/"
+                       "mpiarena/plugins); use --plugin-dir or MPIARENA_PLUGIN_PATH");
+  for (const std::string& d : dirs)
+    for (const LoadResult& r : registry.load_dir(d))
+      if (r.status != LoadStatus::not_a_plugin) warnings.push_back(r.message);
+}
+
+int command_list(const Options& options) {
+  const bool printer = launcher_rank() == 0;
+  Registry registry;
+  std::vector<std::string> errors, warnings;
+  load_plugins(registry, options, errors, warnings);
+  if (!printer) return errors.empty() ? 0 : 2;
+  for (const std::string& w : warnings) std::cerr << "runner: warning: " << w << "\n";
+  for (const std::string& e : errors) std::cerr << "runner: error: " << e << ".\n";
+  if (!errors.empty()) return 2;
+  std::cout << std::left << std::setw(18) << "method" << std::setw(12) << "suite"
+            << std::setw(10) << "payloads" << std::setw(11) << "min ranks"
+            << "summary\n";
+  for (const LoadedStrategy& s : registry.strategies()) {
+    const StrategyInfo& i = s.entry.info;
+    std::string payloads;
+    for (const std::string& p : i.payloads) payloads += (payloads.empty() ? "" : ",") + p;
+    std::cout << std::left << std::setw(18) << i.name << std::setw(12) << i.suite
+              << std::setw(10) << payloads << std::setw(11) << i.min_ranks
+              << i.summary << "\n";
+  }
+  return 0;
+}
+
+int command_validate(const Options& options) {
+  int status = 0;
+  for (const std::string& file : options.files) {
+    std::ifstream in(file);
+    if (!in) {
+      std::cerr << "runner: error: cannot read '" << file << "'.\n";
+      status = 2;
+      continue;
+    }
+    nlohmann::json doc;
+    try {
+      doc = nlohmann::json::parse(in);
+    } catch (const std::exception& e) {
+      std::cerr << file << ": invalid: not JSON: " << e.what() << "\n";
+      status = std::max(status, 1);
+      continue;
+    }
+    const std::vector<std::string> errors = validate_results(doc);
+    if (errors.empty()) {
+      std::cout << file << ": valid (" << doc["records"].size() << " records, "
+                << doc["skipped"].size() << " skipped"
+                << (doc["complete"].get<bool>() ? "" : ", run incomplete") << ")\n";
+    } else {
+      std::cerr << file << ": invalid:\n";
+      for (const std::string& e : errors) std::cerr << "  " << e << "\n";
+      status = std::max(status, 1);
+    }
+  }
+  return status;
+}
+
+}  // namespace mpiarena

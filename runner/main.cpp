@@ -1,0 +1,37 @@
+// mpiarena runner: parses the command line (no MPI needed), then runs one of
+// its commands. Usage errors exit 2 on every rank with one message (rank 0).
+#include <mpiarena/plugin.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace mpiarena;
+  const bool printer = launcher_rank() == 0;
+  Options options;
+  try {
+    options = parse_options(argc, argv);
+  } catch (const UsageError& e) {
+    if (printer) std::cerr << "runner: error: " << e.what() << ".\n";
+    return 2;
+  }
+  switch (options.command) {
+    case Command::help:
+      if (printer) std::cout << options.help_text << "\n";
+      return 0;
+    case Command::version:
+      if (printer)
+        std::cout << "mpiarena runner " << MPIARENA_VERSION << ", plugin ABI "
+                  << kAbiVersion << "\n";
+      return 0;
+    case Command::list:
+      return command_list(options);
+    case Command::validate:
+      return command_validate(options);
+    case Command::run:
+      break;
+  }
+  return command_run(options, argc, argv);
+}

@@ -1,0 +1,45 @@
+// Command line of the runner (Boost.Program_options). Parsing needs no MPI:
+// every rank parses the same argv and reaches the same verdict.
+#pragma once
+
+#include <mpiarena/sizes.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mpiarena {
+
+enum class Command { run, list, validate, help, version };
+
+struct Options {
+  Command command = Command::run;
+  std::vector<std::string> methods{"all"};
+  std::vector<std::string> payloads;  // empty: every payload of each method
+  std::string sizes_spec = "small,medium,large,xlarge,xxlarge";
+  std::vector<SizePoint> sizes;
+  std::string output;
+  std::string format = "table";
+  double min_time = 0.005;
+  int repetitions = 7;
+  int warmup = 1;
+  std::vector<std::string> plugin_dirs;
+  bool verify = true;
+  bool quiet = false;
+  std::vector<std::string> files;  // validate
+  std::string help_text;
+};
+
+class UsageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Throws UsageError with a sentence naming what was wrong and what is
+// accepted.
+Options parse_options(int argc, const char* const* argv);
+
+// Splits "a,b, c" into {"a","b","c"}; empty items are dropped.
+std::vector<std::string> split_list(const std::string& text);
+
+}  // namespace mpiarena

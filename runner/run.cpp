@@ -1,0 +1,308 @@
+// The run command: agree on the plan, measure every point, write records.
+#include <mpiarena/mpi_check.hpp>
+#include <mpiarena/payload.hpp>
+
+#include <boost/filesystem.hpp>
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include "collective.hpp"
+#include "commands.hpp"
+#include "engine.hpp"
+#include "log.hpp"
+#include "report.hpp"
+#include "schema.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+struct Point {
+  const LoadedStrategy* strategy;
+  std::string payload;
+  SizePoint size;
+  std::string skip_reason;
+};
+
+std::string iso_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out;
+}
+
+// The strategies named by --methods, in registry order, each once.
+std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
+                                                  const Options& options,
+                                                  std::string& error) {
+  std::set<std::string> suites;
+  for (const LoadedStrategy& s : registry.strategies()) suites.insert(s.entry.info.suite);
+  std::set<std::string> wanted;
+  for (const std::string& token : options.methods) {
+    bool matched = false;
+    for (const LoadedStrategy& s : registry.strategies()) {
+      const StrategyInfo& i = s.entry.info;
+      if (token == "all" || token == i.name || token == i.suite) {
+        wanted.insert(i.name);
+        matched = true;
+      }
+    }
+    if (!matched) {
+      error = "unknown method or suite '" + token + "'; available methods: " +
+              join(registry.names()) + "; suites: " +
+              join({suites.begin(), suites.end()}) + "; or 'all'";
+      return {};
+    }
+  }
+  std::vector<const LoadedStrategy*> out;
+  for (const LoadedStrategy& s : registry.strategies())
+    if (wanted.count(s.entry.info.name)) out.push_back(&s);
+  return out;
+}
+
+std::vector<Point> plan_points(const std::vector<const LoadedStrategy*>& methods,
+                               const Options& options, int ranks, std::string& error) {
+  std::set<std::string> known;
+  for (const LoadedStrategy* s : methods)
+    known.insert(s->entry.info.payloads.begin(), s->entry.info.payloads.end());
+  for (const std::string& p : options.payloads) {
+    if (!known.count(p)) {
+      error = "unknown payload '" + p + "'; the selected methods support: " +
+              join({known.begin(), known.end()});
+      return {};
+    }
+  }
+  std::vector<Point> points;
+  for (const SizePoint& size : options.sizes) {
+    for (const LoadedStrategy* s : methods) {
+      const StrategyInfo& info = s->entry.info;
+      for (const std::string& payload : info.payloads) {
+        if (!options.payloads.empty() &&
+            std::find(options.payloads.begin(), options.payloads.end(), payload) ==
+                options.payloads.end())
+          continue;
+        Point p{s, payload, size, {}};
+        if (ranks < info.min_ranks)
+          p.skip_reason = "needs at least " + std::to_string(info.min_ranks) +
+                          " ranks, the run has " + std::to_string(ranks);
+        else if (info.moves_data)
+          p.skip_reason = payload_size_problem(payload, size.bytes);
+        points.push_back(std::move(p));
+      }
+    }
+  }
+  if (points.empty())
+    error = "nothing to run: no selected method supports the payloads " +
+            join(options.payloads);
+  return points;
+}
+
+// Why -o cannot be written, or empty.
+std::string output_problem(const std::string& path) {
+  if (path.empty()) return {};
+  namespace fs = boost::filesystem;
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  boost::system::error_code ec;
+  if (!fs::is_directory(parent, ec))
+    return "cannot write the output file '" + path + "': directory '" +
+           parent.string() + "' does not exist";
+  const std::string probe = path + ".tmp";
+  std::ofstream out(probe);
+  if (!out)
+    return "cannot write the output file '" + path + "': directory '" +
+           parent.string() + "' is not writable";
+  out.close();
+  fs::remove(probe, ec);
+  return {};
+}
+
+nlohmann::json make_context(const boost::mpi::communicator& world,
+                            const Options& options, int argc, char** argv) {
+  char name[MPI_MAX_PROCESSOR_NAME] = {0};
+  int len = 0;
+  MPIARENA_CHECK(MPI_Get_processor_name(name, &len));
+  std::vector<std::string> hosts;
+  boost::mpi::gather(world, std::string(name, static_cast<std::size_t>(len)), hosts, 0);
+  std::set<std::string> distinct(hosts.begin(), hosts.end());
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  MPIARENA_CHECK(MPI_Get_library_version(lib, &len));
+  std::string library(lib, static_cast<std::size_t>(len));
+  while (!library.empty() && (library.back() == '\n' || library.back() == '\0'))
+    library.pop_back();
+  int major = 0, minor = 0;
+  MPIARENA_CHECK(MPI_Get_version(&major, &minor));
+  std::vector<std::string> command(argv, argv + argc);
+  std::vector<std::string> sizes;
+  for (const SizePoint& s : options.sizes) sizes.push_back(s.label);
+  return {{"start_time", iso_now()},
+          {"hosts", std::vector<std::string>(distinct.begin(), distinct.end())},
+          {"ranks", world.size()},
+          {"nodes", static_cast<int>(distinct.size())},
+          {"mpi_library", library},
+          {"mpi_version", std::to_string(major) + "." + std::to_string(minor)},
+          {"runner_version", MPIARENA_VERSION},
+          {"plugin_abi", kAbiVersion},
+          {"command_line", command},
+          {"timer_resolution_s", MPI_Wtick()},
+          {"options",
+           {{"methods", options.methods},
+            {"payloads", options.payloads},
+            {"sizes", sizes},
+            {"min_time_s", options.min_time},
+            {"repetitions", options.repetitions},
+            {"warmup", options.warmup},
+            {"verify", options.verify},
+            {"plugin_dirs", options.plugin_dirs}}}};
+}
+
+std::string point_name(const Point& p) {
+  std::string s = p.strategy->entry.info.suite + "/" + p.strategy->entry.info.name +
+                  " " + p.payload + " " + p.size.label;
+  if (p.size.label != std::to_string(p.size.bytes))
+    s += " (" + format_bytes(static_cast<double>(p.size.bytes)) + ")";
+  return s;
+}
+
+}  // namespace
+
+int command_run(const Options& options, int argc, char** argv) {
+  boost::mpi::environment env(argc, argv, /*abort_on_exception=*/false);
+  boost::mpi::communicator world;
+  const int rank = world.rank();
+  auto log = make_rank_logger(rank, options.quiet);
+
+  // Every failure below is agreed on by all ranks, printed once, exit 2.
+  auto agree = [&](const std::string& local_error) {
+    auto [first, message] = first_failure(!local_error.empty(), local_error, world, rank);
+    if (first == kNobody) return true;
+    if (rank == 0) std::cerr << "runner: error: " << message << ".\n";
+    return false;
+  };
+
+  Registry registry;
+  std::vector<std::string> errors, warnings;
+  load_plugins(registry, options, errors, warnings);
+  if (!agree(errors.empty() ? "" : errors.front())) return 2;
+  if (rank == 0)
+    for (const std::string& w : warnings) log->warn("{}", w);
+  const std::string names = join(registry.names());
+  const std::string root_names = bcast_string(names, 0, world);
+  if (!agree(names == root_names ? ""
+                                 : "rank " + std::to_string(rank) +
+                                       " loaded other plugins than rank 0 (" + names +
+                                       " instead of " + root_names + ")"))
+    return 2;
+
+  std::string error;
+  const auto methods = select_methods(registry, options, error);
+  std::vector<Point> points;
+  if (error.empty()) points = plan_points(methods, options, world.size(), error);
+  if (error.empty() && rank == 0) error = output_problem(options.output);
+  if (!agree(error)) return 2;
+
+  Document doc;
+  doc.context = make_context(world, options, argc, argv);
+  auto save = [&] {
+    if (rank == 0 && !options.output.empty()) write_results(to_json(doc), options.output);
+  };
+  save();
+
+  MPI_Comm harness = MPI_COMM_NULL;
+  MPIARENA_CHECK(MPI_Comm_dup(world, &harness));
+  MeasureOptions mopt{options.min_time, options.repetitions, options.warmup, options.verify};
+  bool failed = false;
+  int index = 0;
+  for (const Point& p : points) {
+    ++index;
+    const StrategyInfo& info = p.strategy->entry.info;
+    const std::string progress =
+        "[" + std::to_string(index) + "/" + std::to_string(points.size()) + "] " +
+        point_name(p);
+    Skip skip{info.suite, info.name, p.payload, p.size.label, p.size.bytes,
+              world.size(), p.skip_reason};
+    if (!skip.reason.empty()) {
+      doc.skipped.push_back(skip);
+      log->info("{}: skipped: {}", progress, skip.reason);
+      save();
+      continue;
+    }
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPIARENA_CHECK(MPI_Comm_dup(world, &comm));
+    MPIARENA_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    RunContext ctx{comm, rank, world.size(), 0, p.payload, p.size.bytes, log.get()};
+    std::unique_ptr<Strategy> strategy;
+    std::string create_error;
+    try {
+      strategy = p.strategy->entry.create();
+      if (!strategy) create_error = "the plugin's factory returned no strategy";
+    } catch (const std::exception& e) {
+      create_error = e.what();
+    }
+    auto [first, message] = first_failure(!create_error.empty(), create_error, harness, rank);
+    try {
+      if (first != kNobody) throw PointError("creating the strategy failed on rank " +
+                                             std::to_string(first) + ": " + message);
+      Record rec = measure_point(*strategy, ctx, mopt, harness);
+      rec.suite = info.suite;
+      rec.method = info.name;
+      rec.size_label = p.size.label;
+      rec.moves_data = info.moves_data;
+      rec.plugin_file = p.strategy->file;
+      rec.plugin_abi = p.strategy->abi;
+      if (rec.verification == "failed") {
+        failed = true;
+        log->error("{}: VERIFICATION FAILED: {}", progress, rec.verification_message);
+      } else {
+        log->info("{}: {} median, CV {:.1f}%, {} x {}, {}", progress,
+                  format_seconds(rec.time.median), rec.time.cv * 100,
+                  rec.inner_iterations, rec.repetitions, rec.verification);
+      }
+      doc.records.push_back(std::move(rec));
+    } catch (const PointError& e) {
+      failed = true;
+      skip.reason = std::string("error: ") + e.what();
+      doc.skipped.push_back(skip);
+      log->error("{}: {}", progress, skip.reason);
+    }
+    strategy.reset();
+    MPIARENA_CHECK(MPI_Comm_free(&comm));
+    save();
+  }
+  MPIARENA_CHECK(MPI_Comm_free(&harness));
+
+  doc.complete = true;
+  doc.context["end_time"] = iso_now();
+  save();
+  if (rank == 0) {
+    if (options.format == "json") {
+      std::cout << to_json(doc).dump(1) << "\n";
+    } else {
+      std::cout << "mpiarena " << MPIARENA_VERSION << ": " << world.size()
+                << " ranks on " << doc.context["nodes"].get<int>() << " node(s), "
+                << doc.context["mpi_library"].get<std::string>().substr(0, 60)
+                << "\nper-operation time of the slowest rank; median over "
+                << options.repetitions << " samples\n"
+                << render_table(doc);
+      if (!options.output.empty()) std::cout << "\nresults: " << options.output << "\n";
+    }
+    if (failed) std::cerr << "runner: some points failed verification or could not run; exit 1\n";
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace mpiarena

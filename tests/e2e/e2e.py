@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the mpiarena runner under mpirun.
+
+Each subcommand is one ctest test: it runs the real runner with real plugins
+and asserts on exit codes, printed messages and the JSON written.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+TRANSFER_METHODS = ["raw", "bcast", "pack", "datatype", "rdma", "boost", "boost_packed"]
+
+
+class Fail(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Fail(what)
+
+
+def env():
+    e = dict(os.environ)
+    if os.geteuid() == 0:
+        e["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        e["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    e["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+    return e
+
+
+def mpirun(a, np, args, timeout=240, extra_env=None):
+    cmd = [a.mpiexec, "-np", str(np), "--oversubscribe", a.runner] + args
+    e = env()
+    if extra_env:
+        e.update(extra_env)
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
+    print(p.stdout[-4000:])
+    print(p.stderr[-4000:], file=sys.stderr)
+    return p
+
+
+def runner(a, args):
+    p = subprocess.run([a.runner] + args, capture_output=True, text=True, timeout=60, env=env())
+    print(p.stdout[-2000:])
+    print(p.stderr[-2000:], file=sys.stderr)
+    return p
+
+
+def validate(a, path):
+    p = runner(a, ["validate", path])
+    check(p.returncode == 0, f"runner validate {path} exited {p.returncode}")
+    with open(path) as f:
+        return json.load(f)
+
+
+def out_path(a, name):
+    path = os.path.join(a.workdir, name)
+    if os.path.exists(path):
+        os.remove(path)
+    return path
+
+
+FAST = ["--min-time", "0.001", "--repetitions", "3"]
+
+
+def test_all_methods(a):
+    out = out_path(a, f"all_np{a.np}.json")
+    p = mpirun(a, a.np, ["--methods", "all", "--sizes", "small,medium", "-o", out] + FAST)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    doc = validate(a, out)
+    check(doc["complete"] is True, "document not marked complete")
+    check(doc["context"]["ranks"] == a.np, "context.ranks differs from -np")
+    got = {(r["method"], r["payload"], r["size_label"]) for r in doc["records"]}
+    for m in TRANSFER_METHODS:
+        for payload in ("1d", "2d"):
+            for size in ("small", "medium"):
+                check((m, payload, size) in got, f"no record for {m} {payload} {size}")
+    for r in doc["records"]:
+        check(r["verification"]["status"] == "passed",
+              f"{r['method']} {r['payload']} {r['size_label']}: {r['verification']}")
+        check(r["ranks"] == a.np, "record ranks differs from -np")
+        check(len(r["samples_s"]["max"]) == 3, "3 repetitions asked")
+        check(r["time_s"]["min"] <= r["time_s"]["median"] <= r["time_s"]["max"],
+              "time statistics out of order")
+        for lo, hi in zip(r["samples_s"]["min"], r["samples_s"]["max"]):
+            check(lo <= hi, "min over ranks above max over ranks")
+    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
+    # The table ranks methods per payload and size.
+    check("transfer / 2d / medium" in p.stdout, "table lacks the 2d medium group")
+    check(p.stdout.count("mpiarena ") == 1, "the table must be printed once (rank 0)")
+
+
+def test_corrupt(a):
+    out = out_path(a, f"corrupt_np{a.np}.json")
+    p = mpirun(a, a.np, ["--plugin-dir", a.test_plugins, "--methods", "corrupt,bcast",
+                         "--sizes", "small", "-o", out] + FAST)
+    check(p.returncode == 1, f"a corrupting plugin must fail the run with 1, got {p.returncode}")
+    doc = validate(a, out)
+    status = {(r["method"], r["payload"]): r["verification"]["status"] for r in doc["records"]}
+    check(status.get(("corrupt", "1d")) == "failed", f"corrupt 1d not failed: {status}")
+    check(status.get(("corrupt", "2d")) == "failed", f"corrupt 2d not failed: {status}")
+    check(status.get(("bcast", "1d")) == "passed", "bcast must still pass beside it")
+    check("FAILED" in p.stdout, "the table must show FAILED")
+
+
+def expect_usage_error(a, args, needles, np=None):
+    p = mpirun(a, np or a.np, args, timeout=60)
+    check(p.returncode == 2, f"{args}: exit {p.returncode}, expected 2")
+    for n in needles:
+        check(n in p.stderr, f"{args}: message lacks '{n}'")
+    count = p.stderr.count("runner: error:")
+    check(count == 1, f"{args}: error printed {count} times, expected once")
+    check("MPI_ABORT" not in p.stderr, f"{args}: aborted instead of exiting")
+    return p
+
+
+def test_bad_input(a):
+    expect_usage_error(a, ["--methods", "nosuch"],
+                       ["unknown method or suite 'nosuch'", "bcast", "rdma"])
+    expect_usage_error(a, ["--sizes", "12XB"], ["invalid size", "Accepted:", "8B..4MiB"])
+    expect_usage_error(a, ["--sizes", "huge"], ["not a preset name", "xxxlarge"])
+    expect_usage_error(a, ["--plugin-dir", "/nonexistent/plugins"],
+                       ["--plugin-dir '/nonexistent/plugins' is not a directory"])
+    start = time.time()
+    expect_usage_error(a, ["--sizes", "xxlarge", "-o", "/nonexistent/dir/r.json"],
+                       ["directory '/nonexistent/dir' does not exist"])
+    check(time.time() - start < 30, "the output check must come before any measurement")
+    expect_usage_error(a, ["--payloads", "3d", "--methods", "bcast"],
+                       ["unknown payload '3d'", "1d, 2d"])
+    expect_usage_error(a, ["--repetitions", "0"], ["--repetitions must be"])
+    expect_usage_error(a, ["--format", "xml"], ["accepted: table, json"])
+    expect_usage_error(a, ["--frobnicate"], ["unrecognised option"])
+
+
+def test_too_few_ranks(a):
+    out = out_path(a, "np1.json")
+    p = mpirun(a, 1, ["--methods", "bcast,null", "--sizes", "small", "-o", out] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    reasons = [s["reason"] for s in doc["skipped"] if s["method"] == "bcast"]
+    check(len(reasons) == 2, f"bcast 1d and 2d must be skipped at 1 rank: {doc['skipped']}")
+    check(all("needs at least 2 ranks" in r for r in reasons), f"reasons: {reasons}")
+    check("skipped bcast: needs at least 2 ranks" in p.stdout, "table must show the skip")
+    check(any(r["method"] == "null" for r in doc["records"]), "null still runs at 1 rank")
+    # A 2d payload below one element is skipped with its reason too.
+    p = mpirun(a, 2, ["--methods", "bcast", "--sizes", "100", "-o", out] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    check(any(s["payload"] == "2d" and "at least 220 bytes" in s["reason"]
+              for s in doc["skipped"]), f"no 2d size skip: {doc['skipped']}")
+    check(any(r["payload"] == "1d" for r in doc["records"]), "1d at 100 B still runs")
+
+
+def test_broken_plugin(a):
+    d = os.path.join(a.workdir, "broken_plugins")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    with open(os.path.join(d, "mpiarena_garbage.so"), "w") as f:
+        f.write("this is not an ELF file\n")
+    shutil.copy(os.path.join(a.test_plugins, "mpiarena_wrong_abi.so"), d)
+    out = out_path(a, "broken.json")
+    p = mpirun(a, a.np, ["--plugin-dir", d, "--methods", "bcast", "--sizes", "small",
+                         "-o", out] + FAST)
+    check(p.returncode == 0, f"a broken plugin file must not stop the run: exit {p.returncode}")
+    check("mpiarena_garbage.so" in p.stderr and "cannot load" in p.stderr,
+          "no warning naming the unloadable file")
+    check("mpiarena_wrong_abi.so" in p.stderr and "ABI version" in p.stderr,
+          "no warning naming the wrong-ABI file")
+    lines = [l for l in p.stderr.splitlines() if "mpiarena_garbage.so" in l]
+    check(len(lines) == 1, f"the warning must be printed once, got {len(lines)}")
+    doc = validate(a, out)
+    check(len(doc["records"]) == 2, "bcast 1d and 2d must still run")
+
+
+def test_interrupted(a):
+    out = out_path(a, "interrupted.json")
+    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner, "--methods", "all",
+           "--sizes", "small,medium,large,xlarge,xxlarge", "-o", out, "--quiet"]
+    proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 120
+    records = 0
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        try:
+            with open(out) as f:
+                records = len(json.load(f)["records"])
+        except (OSError, ValueError):
+            continue
+        if records >= 3:
+            break
+    check(proc.poll() is None, "the run ended before it could be interrupted")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    doc = validate(a, out)
+    check(doc["complete"] is False, "an interrupted run must say complete: false")
+    check(len(doc["records"]) >= 3, "the points measured before the kill must be kept")
+
+
+def test_list_help(a):
+    p = runner(a, ["--list"])
+    check(p.returncode == 0, "--list failed")
+    for m in TRANSFER_METHODS + ["null"]:
+        check(any(line.split()[:1] == [m] for line in p.stdout.splitlines()),
+              f"--list lacks {m}")
+    check("transfer" in p.stdout and "1d,2d" in p.stdout, "--list lacks suite/payloads")
+    p = runner(a, ["--help"])
+    check(p.returncode == 0 and "--min-time" in p.stdout and "validate" in p.stdout,
+          "--help incomplete")
+    p = runner(a, ["validate", "/nonexistent.json"])
+    check(p.returncode == 2, "validate of a missing file must exit 2")
+    bad = out_path(a, "bad.json")
+    with open(bad, "w") as f:
+        json.dump({"schema_version": 1, "records": []}, f)
+    p = runner(a, ["validate", bad])
+    check(p.returncode == 1 and "invalid" in p.stderr, "an invalid document must fail validate")
+    # Under mpirun, --list prints once.
+    p = mpirun(a, 2, ["--list"])
+    check(p.returncode == 0 and p.stdout.count("method ") == 1, "--list under mpirun")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--test-plugins", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    tests = {
+        "all-methods": test_all_methods,
+        "corrupt": test_corrupt,
+        "bad-input": test_bad_input,
+        "too-few-ranks": test_too_few_ranks,
+        "broken-plugin": test_broken_plugin,
+        "interrupted": test_interrupted,
+        "list-help": test_list_help,
+    }
+    try:
+        tests[a.test](a)
+    except Fail as e:
+        print(f"FAIL: {e}", file=sys.stderr)
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

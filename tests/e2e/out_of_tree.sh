@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs mpiarena into a scratch prefix, builds tests/e2e/out_of_tree
+# against it with find_package(mpiarena), and runs the installed runner with
+# the new plugin found through MPIARENA_PLUGIN_PATH.
+set -euo pipefail
+build=$1 work=$2 mpiexec=$3
+src=$(cd "$(dirname "$0")/out_of_tree" && pwd)
+rm -rf "$work" && mkdir -p "$work"
+cmake --install "$build" --prefix "$work/install" > "$work/install.log"
+cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/install" \
+  -DCMAKE_BUILD_TYPE=Release > "$work/configure.log"
+cmake --build "$work/build"
+plugin=$(find "$work/build" -name 'mpiarena_third_party.so')
+[ -n "$plugin" ] || { echo "FAIL: plugin not built"; exit 1; }
+export MPIARENA_PLUGIN_PATH=$(dirname "$plugin")
+if [ "$(id -u)" -eq 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+runner=$work/install/bin/runner
+"$runner" --list | tee "$work/list.txt"
+grep -q '^third_party ' "$work/list.txt" || { echo "FAIL: --list lacks third_party"; exit 1; }
+grep -q '^bcast ' "$work/list.txt" || { echo "FAIL: installed plugins missing"; exit 1; }
+"$mpiexec" -np 2 --oversubscribe "$runner" --methods third_party --sizes small,medium \
+  --min-time 0.001 --repetitions 3 -o "$work/r.json"
+"$runner" validate "$work/r.json"
+python3 - "$work/r.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+recs = [r for r in doc["records"] if r["method"] == "third_party"]
+assert len(recs) == 4, f"expected 4 records, got {len(recs)}"
+assert all(r["verification"]["status"] == "passed" for r in recs)
+assert all(r["plugin"]["file"].startswith(sys.argv[1].rsplit("/", 1)[0]) for r in recs)
+print("out-of-tree plugin: 4 verified records")
+PY
