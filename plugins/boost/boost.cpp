@@ -1,0 +1,45 @@
+// boost: Boost.MPI transfer of the object (seed 000, "Boost MPI").
+// 2d, as the seed: the root sends the rows to each receiver with
+// communicator::send, which serializes them (Boost.Serialization) every time;
+// receivers recv into their rows. 1d, as the seed's "Boost MPI 1D":
+// boost::mpi::broadcast of the std::vector<int> (saved as one array).
+#include <mpiarena/transfer.hpp>
+
+#include <boost/mpi/collectives/broadcast.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <boost/serialization/vector.hpp>
+#include <climits>
+#include <stdexcept>
+
+namespace {
+
+class Boost final : public mpiarena::TransferStrategy {
+  void setup() override {
+    if (mpiarena::payload_bytes(ctx().payload, ctx().bytes) > INT_MAX - 4096u)
+      throw std::length_error("boost: archive exceeds INT_MAX bytes per MPI_Bcast");
+    bc_ = boost::mpi::communicator(comm(), boost::mpi::comm_attach);
+  }
+
+  void teardown() override { bc_ = boost::mpi::communicator(); }
+
+  void execute() override {
+    if (!is_2d()) {
+      boost::mpi::broadcast(bc_, flat(), root());
+    } else if (is_root()) {
+      for (int dest = 0; dest < ctx().size; ++dest)
+        if (dest != root()) bc_.send(dest, 0, rows());
+    } else {
+      bc_.recv(root(), 0, rows());
+    }
+  }
+
+  boost::mpi::communicator bc_;
+};
+
+}  // namespace
+
+MPIARENA_PLUGIN(mpiarena::make_entry<Boost>(
+    {"boost", "transfer",
+     "boost::mpi::broadcast of the std::vector<int> (1d); communicator::send of the rows, "
+     "serialized by Boost.Serialization, from the root to each receiver (2d)",
+     {"1d", "2d"}, 2}))
