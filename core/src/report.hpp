@@ -7,7 +7,7 @@
 
 namespace mpiarena {
 
-// "7.52 µs", "1.23 ms", "2.10 s".
+// "7.52 us", "1.23 ms", "2.100 s" (ASCII "us" keeps the columns aligned).
 std::string format_seconds(double seconds);
 // "5.81 GB/s" (decimal units).
 std::string format_rate(double bytes_per_second);

@@ -110,24 +110,36 @@ std::vector<SizePoint> parse_sizes(const std::string& spec) {
   std::stable_sort(out.begin(), out.end(), [](const SizePoint& a, const SizePoint& b) {
     return a.bytes < b.bytes;
   });
-  // Keep the first of equal sizes (a preset wins over the same byte value).
+  // One point per byte value; a preset's name wins over the same bytes given
+  // as a number.
+  auto is_preset = [](const SizePoint& p) {
+    return !p.label.empty() && !std::isdigit(static_cast<unsigned char>(p.label[0]));
+  };
   std::vector<SizePoint> unique;
-  for (const SizePoint& p : out)
+  for (const SizePoint& p : out) {
     if (unique.empty() || unique.back().bytes != p.bytes) unique.push_back(p);
+    else if (is_preset(p) && !is_preset(unique.back())) unique.back() = p;
+  }
   return unique;
 }
 
 std::string format_bytes(double bytes) {
   static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
   int u = 0;
-  while (bytes >= 1000.0 && u < 4) {
+  // Pick the unit after rounding to 3 significant digits, so 999999 B reads
+  // "1.00 MB", never "1000 kB".
+  auto rounded = [](double v) {
+    const double scale = v >= 100 ? 1 : v >= 10 ? 10 : 100;
+    return std::round(v * scale) / scale;
+  };
+  while (rounded(bytes) >= 1000.0 && u < 4) {
     bytes /= 1000.0;
     ++u;
   }
   char buf[32];
   if (u == 0) std::snprintf(buf, sizeof buf, "%.0f B", bytes);
-  else if (bytes >= 100) std::snprintf(buf, sizeof buf, "%.0f %s", bytes, kUnits[u]);
-  else if (bytes >= 10) std::snprintf(buf, sizeof buf, "%.1f %s", bytes, kUnits[u]);
+  else if (rounded(bytes) >= 100) std::snprintf(buf, sizeof buf, "%.0f %s", bytes, kUnits[u]);
+  else if (rounded(bytes) >= 10) std::snprintf(buf, sizeof buf, "%.1f %s", bytes, kUnits[u]);
   else std::snprintf(buf, sizeof buf, "%.2f %s", bytes, kUnits[u]);
   return buf;
 }

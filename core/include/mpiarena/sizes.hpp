@@ -43,7 +43,7 @@ std::size_t parse_bytes(const std::string& text);
 // Duplicates are dropped; order is ascending by bytes. Throws SizeSpecError.
 std::vector<SizePoint> parse_sizes(const std::string& spec);
 
-// "11 kB", "1.05 MB", "440 MB": decimal units, 3 significant digits.
+// "11.0 kB", "1.10 MB", "440 MB": decimal units, 3 significant digits.
 std::string format_bytes(double bytes);
 
 }  // namespace mpiarena

@@ -1,0 +1,359 @@
+// measure_point() under MPI with 2 ranks (ctest runs it through mpirun),
+// with the test plugins loaded by the registry and with local strategies
+// that record what the engine calls.
+//
+// Every test calls the collective measure_point() on every rank before
+// checking anything, so a failed check never leaves a rank behind in a
+// collective.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <boost/mpi/environment.hpp>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <mpiarena/mpi_check.hpp>
+#include <mpiarena/payload.hpp>
+#include <mpiarena/sizes.hpp>
+#include <mpiarena/transfer.hpp>
+
+#include "engine.hpp"
+#include "registry.hpp"
+
+using mpiarena::MeasureOptions;
+using mpiarena::Record;
+
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+// True on every rank when `v` is the same on every rank.
+template <class T>
+bool same_everywhere(T v) {
+  long long mine = static_cast<long long>(v), lo = 0, hi = 0;
+  MPI_Allreduce(&mine, &lo, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &hi, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return lo == hi;
+}
+
+bool same_everywhere(const std::string& s) {
+  std::string root = s;
+  int len = static_cast<int>(s.size());
+  MPI_Bcast(&len, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  root.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(root.data(), len, MPI_CHAR, 0, MPI_COMM_WORLD);
+  return same_everywhere(static_cast<int>(root == s)) && root == s;
+}
+
+class Engine : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    registry_ = new mpiarena::Registry();
+    for (const char* f : {"/mpiarena_test_ok.so", "/mpiarena_corrupt.so"}) {
+      const auto r = registry_->load_file(std::string(TEST_PLUGIN_DIR) + f);
+      if (r.status != mpiarena::LoadStatus::loaded)
+        std::fprintf(stderr, "cannot load a test plugin: %s\n", r.message.c_str());
+    }
+  }
+  static void TearDownTestSuite() {
+    delete registry_;
+    registry_ = nullptr;
+  }
+
+  void SetUp() override {
+    MPIARENA_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &comm_));
+    MPIARENA_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
+    MPIARENA_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &harness_));
+    options_.min_time = 0.002;
+    options_.repetitions = 3;
+    options_.warmup = 1;
+  }
+  void TearDown() override {
+    MPI_Comm_free(&comm_);
+    MPI_Comm_free(&harness_);
+  }
+
+  mpiarena::RunContext context(const std::string& payload, std::size_t bytes,
+                               int root = 0) const {
+    mpiarena::RunContext ctx;
+    ctx.comm = comm_;
+    MPI_Comm_rank(comm_, &ctx.rank);
+    MPI_Comm_size(comm_, &ctx.size);
+    ctx.root = root;
+    ctx.payload = payload;
+    ctx.bytes = bytes;
+    return ctx;
+  }
+
+  // Measures one point of a plugin method (aborts the job if it is missing:
+  // every rank would fail the same way).
+  Record measure(const std::string& method, const std::string& payload,
+                 std::size_t bytes, int root = 0) {
+    const mpiarena::LoadedStrategy* s = registry_->find(method);
+    if (!s) {
+      std::fprintf(stderr, "method %s not loaded\n", method.c_str());
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    auto strategy = s->entry.create();
+    return mpiarena::measure_point(*strategy, context(payload, bytes, root), options_,
+                                   harness_);
+  }
+
+  void expect_consistent(const Record& rec, const std::string& payload,
+                         std::size_t bytes) {
+    // Collective checks first: an ASSERT below returns early on one rank only.
+    // What decides control flow is the same on every rank.
+    EXPECT_TRUE(same_everywhere(rec.inner_iterations));
+    EXPECT_TRUE(same_everywhere(rec.verification));
+    EXPECT_TRUE(same_everywhere(rec.verification_message));
+    EXPECT_EQ(rec.payload, payload);
+    EXPECT_EQ(rec.bytes, bytes);
+    EXPECT_EQ(rec.payload_bytes, mpiarena::payload_bytes(payload, bytes));
+    EXPECT_EQ(rec.ranks, 2);
+    EXPECT_EQ(rec.repetitions, options_.repetitions);
+    EXPECT_EQ(rec.warmup, options_.warmup);
+    EXPECT_GE(rec.inner_iterations, 1);
+    ASSERT_EQ(rec.samples_max.size(), static_cast<std::size_t>(options_.repetitions));
+    ASSERT_EQ(rec.samples_min.size(), rec.samples_max.size());
+    ASSERT_EQ(rec.samples_avg.size(), rec.samples_max.size());
+    for (std::size_t i = 0; i < rec.samples_max.size(); ++i) {
+      EXPECT_GT(rec.samples_max[i], 0) << i;
+      EXPECT_LE(rec.samples_min[i], rec.samples_avg[i] * (1 + 1e-12)) << i;
+      EXPECT_LE(rec.samples_avg[i], rec.samples_max[i] * (1 + 1e-12)) << i;
+    }
+    const auto expected = mpiarena::summarize(rec.samples_max);
+    EXPECT_DOUBLE_EQ(rec.time.median, expected.median);
+    EXPECT_DOUBLE_EQ(rec.time.min, expected.min);
+    EXPECT_EQ(rec.time.n, rec.samples_max.size());
+    // Calibrated: one sample of inner_iterations operations is about min_time.
+    EXPECT_GE(rec.time.max * static_cast<double>(rec.inner_iterations),
+              0.3 * options_.min_time);
+    if (rec.payload_bytes > 0)
+      EXPECT_DOUBLE_EQ(rec.bandwidth, rec.payload_bytes / rec.time.median);
+    else
+      EXPECT_EQ(rec.bandwidth, 0);
+  }
+
+  static mpiarena::Registry* registry_;
+  MPI_Comm comm_ = MPI_COMM_NULL, harness_ = MPI_COMM_NULL;
+  MeasureOptions options_;
+};
+
+mpiarena::Registry* Engine::registry_ = nullptr;
+
+TEST_F(Engine, WorldHasTwoRanks) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  EXPECT_EQ(size, 2);
+  EXPECT_NE(registry_->find("test_ok"), nullptr);
+  EXPECT_NE(registry_->find("corrupt"), nullptr);
+}
+
+TEST_F(Engine, CorrectPluginPasses1d) {
+  const Record rec = measure("test_ok", "1d", 4096);
+  expect_consistent(rec, "1d", 4096);
+  EXPECT_EQ(rec.verification, "passed");
+  EXPECT_EQ(rec.verification_message, "");
+}
+
+TEST_F(Engine, CorrectPluginPasses2d) {
+  const Record rec = measure("test_ok", "2d", mpiarena::preset_bytes(50));
+  expect_consistent(rec, "2d", 11000);
+  EXPECT_EQ(rec.verification, "passed") << rec.verification_message;
+}
+
+TEST_F(Engine, CorrectPluginPassesWithAnotherRoot) {
+  const Record rec = measure("test_ok", "2d", 2200, /*root=*/1);
+  EXPECT_EQ(rec.verification, "passed") << rec.verification_message;
+  const Record flat = measure("test_ok", "1d", 1000, /*root=*/1);
+  EXPECT_EQ(flat.verification, "passed") << flat.verification_message;
+}
+
+TEST_F(Engine, EmptyPayloadPasses) {
+  const Record rec = measure("test_ok", "1d", 0);
+  expect_consistent(rec, "1d", 0);
+  EXPECT_EQ(rec.verification, "passed") << rec.verification_message;
+  const Record rows = measure("test_ok", "2d", 100);  // base 0: five empty rows
+  EXPECT_EQ(rows.verification, "passed") << rows.verification_message;
+}
+
+TEST_F(Engine, CorruptPluginFailsVerification1d) {
+  const Record rec = measure("corrupt", "1d", 4096);
+  expect_consistent(rec, "1d", 4096);
+  EXPECT_EQ(rec.verification, "failed");
+  EXPECT_EQ(rec.verification_message.rfind("rank 1: 1d payload element 512", 0), 0u)
+      << rec.verification_message;
+}
+
+TEST_F(Engine, CorruptPluginFailsVerification2d) {
+  const Record rec = measure("corrupt", "2d", 11000);
+  EXPECT_EQ(rec.verification, "failed");
+  EXPECT_EQ(rec.verification_message.rfind("rank 1: 2d payload row element 625 of row 4", 0),
+            0u)
+      << rec.verification_message;
+}
+
+TEST_F(Engine, CorruptPluginFailsEvenWithNothingToFlip) {
+  EXPECT_EQ(measure("corrupt", "1d", 0).verification, "failed");
+  EXPECT_EQ(measure("corrupt", "2d", 0).verification, "failed");
+}
+
+TEST_F(Engine, NoVerifySkipsVerification) {
+  options_.verify = false;
+  const Record rec = measure("corrupt", "1d", 4096);
+  EXPECT_EQ(rec.verification, "skipped");
+  EXPECT_EQ(rec.verification_message, "--no-verify");
+}
+
+// A strategy that records the engine's calls; execute() is a real
+// collective on ctx.comm, so unequal counts across ranks would hang or show.
+class Recorder : public mpiarena::Strategy {
+ public:
+  void prepare(const mpiarena::RunContext& ctx) override {
+    calls.push_back("prepare");
+    comm = ctx.comm;
+    if (ctx.rank == fail_prepare_on) throw std::runtime_error("out of tea");
+  }
+  void execute() override {
+    ++executes;
+    if (calls.back() != "execute") calls.push_back("execute");
+    MPIARENA_CHECK(MPI_Barrier(comm));
+  }
+  void poison() override { calls.push_back("poison"); }
+  mpiarena::Verdict verify() override {
+    calls.push_back("verify");
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == fail_verify_on) throw std::runtime_error("verifier crashed");
+    return {};
+  }
+  void release() override { calls.push_back("release"); }
+
+  std::vector<std::string> calls;
+  long long executes = 0;
+  int fail_prepare_on = -1, fail_verify_on = -1;
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+TEST_F(Engine, CallsTheStrategyInTheDocumentedOrder) {
+  Recorder s;
+  const Record rec = mpiarena::measure_point(s, context("1d", 8), options_, harness_);
+  EXPECT_EQ(s.comm, comm_);  // the strategy's communicator, not the harness
+  EXPECT_EQ(s.calls, (std::vector<std::string>{"prepare", "execute", "poison", "execute",
+                                               "verify", "release"}));
+  EXPECT_EQ(rec.verification, "passed");
+  // warmup + calibration (>= 1 run) + repetitions * iters + 1 verification.
+  EXPECT_GE(s.executes, options_.warmup + 1 + options_.repetitions * rec.inner_iterations + 1);
+  EXPECT_TRUE(same_everywhere(s.executes));
+}
+
+TEST_F(Engine, PrepareFailureOnOneRankIsAPointErrorEverywhere) {
+  Recorder s;
+  s.fail_prepare_on = 1;
+  std::string what;
+  try {
+    mpiarena::measure_point(s, context("1d", 8), options_, harness_);
+  } catch (const mpiarena::PointError& e) {
+    what = e.what();
+  }
+  EXPECT_EQ(what, "prepare failed on rank 1: out of tea");
+  EXPECT_EQ(s.executes, 0);
+}
+
+TEST_F(Engine, VerifyThrowingIsAPointErrorEverywhere) {
+  Recorder s;
+  s.fail_verify_on = 1;
+  std::string what;
+  try {
+    mpiarena::measure_point(s, context("1d", 8), options_, harness_);
+  } catch (const mpiarena::PointError& e) {
+    what = e.what();
+  }
+  EXPECT_EQ(what, "verification failed on rank 1: verifier crashed");
+}
+
+// Transfer strategies written here, on the base class of the transfer suite.
+class NoTransfer final : public mpiarena::TransferStrategy {
+  void execute() override { MPIARENA_CHECK(MPI_Barrier(comm())); }
+};
+
+class RootScribbles final : public mpiarena::TransferStrategy {
+  void execute() override {
+    MPIARENA_CHECK(MPI_Bcast(flat().data(), static_cast<int>(flat().size()), MPI_INT,
+                             root(), comm()));
+    if (is_root()) flat()[0] = 3;  // after sending: only the root's copy is wrong
+  }
+};
+
+TEST_F(Engine, ReceiversThatGetNothingFailVerification) {
+  NoTransfer flat_strategy;
+  const Record flat = mpiarena::measure_point(flat_strategy, context("1d", 64), options_,
+                                              harness_);
+  EXPECT_EQ(flat.verification, "failed");
+  EXPECT_EQ(flat.verification_message.rfind("rank 1: 1d payload element 0 ", 0), 0u)
+      << flat.verification_message;
+  EXPECT_NE(flat.verification_message.find("never written"), std::string::npos)
+      << flat.verification_message;
+  NoTransfer rows_strategy;
+  const Record rows = mpiarena::measure_point(rows_strategy, context("2d", 2200), options_,
+                                              harness_);
+  EXPECT_EQ(rows.verification, "failed");
+  EXPECT_EQ(rows.verification_message, "rank 1: 2d payload has 0 rows, expected 5");
+}
+
+TEST_F(Engine, TheRootsOwnCopyIsVerifiedToo) {
+  RootScribbles s;
+  const Record rec = mpiarena::measure_point(s, context("1d", 64), options_, harness_);
+  EXPECT_EQ(rec.verification, "failed");
+  EXPECT_EQ(rec.verification_message.rfind("rank 0: root's own 1d payload element 0", 0),
+            0u)
+      << rec.verification_message;
+}
+
+// Other ranks print only their failures, prefixed with the rank.
+class RankFailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit RankFailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (r.failed())
+      std::fprintf(stderr, "[rank %d] %s:%d: Failure\n%s\n", rank_,
+                   r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
+  }
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    if (info.result()->Failed())
+      std::fprintf(stderr, "[rank %d] FAILED %s.%s\n", rank_, info.test_suite_name(),
+                   info.name());
+  }
+
+ private:
+  int rank_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  boost::mpi::environment env(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  const int rank = world_rank();
+  if (rank != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new RankFailurePrinter(rank));
+  }
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 2) {
+    if (rank == 0) std::fprintf(stderr, "run with exactly 2 ranks (mpirun -n 2)\n");
+    return 1;
+  }
+  const int mine = RUN_ALL_TESTS();
+  int worst = 0;
+  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return worst;
+}

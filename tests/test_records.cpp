@@ -1,0 +1,181 @@
+// Result records to JSON and back, and validation against the results schema.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "doc_fixtures.hpp"
+#include "records.hpp"
+#include "schema.hpp"
+
+using mpiarena::validate_results;
+using nlohmann::json;
+
+namespace {
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+// Expects `doc` to be rejected with an error line naming the failing path,
+// given by its components: "<root>[records][1][bytes]" (valijson) or
+// "/records/1/bytes" (JSON pointer) both count. A missing or unexpected
+// property is named ('colour') in an error about its parent object, so with
+// `in_parent` the line must hold the parent's path and the quoted name.
+void expect_invalid(const json& doc, const std::vector<std::string>& path,
+                    bool in_parent = false) {
+  const std::vector<std::string> errors = validate_results(doc);
+  ASSERT_FALSE(errors.empty()) << "accepted:\n" << doc.dump(1);
+  const std::size_t n = in_parent ? path.size() - 1 : path.size();
+  std::string brackets, pointer;
+  for (std::size_t i = 0; i < n; ++i)
+    brackets += "[" + path[i] + "]", pointer += "/" + path[i];
+  bool found = false;
+  for (const std::string& e : errors) {
+    const bool at = e.find(brackets) != std::string::npos ||
+                    e.find(pointer) != std::string::npos;
+    found = found || (at && (!in_parent || e.find("'" + path.back() + "'") !=
+                                               std::string::npos));
+  }
+  std::string all;
+  for (const std::string& p : path) all += "/" + p;
+  EXPECT_TRUE(found) << "no error names " << all << ":\n" << joined(errors);
+}
+
+json valid_json() { return mpiarena::to_json(mpiarena_test::sample_document()); }
+
+}  // namespace
+
+TEST(Records, RecordToJsonLayout) {
+  const auto doc = mpiarena_test::sample_document();
+  const json j = mpiarena::to_json(doc.records[0]);
+  EXPECT_EQ(j.at("method"), "bcast");
+  EXPECT_EQ(j.at("bytes"), 11000);
+  EXPECT_EQ(j.at("statistic"), "max_over_ranks_per_repetition");
+  EXPECT_DOUBLE_EQ(j.at("time_s").at("median").get<double>(), 1.5e-6);
+  EXPECT_EQ(j.at("samples_s").at("max").size(), 3u);
+  EXPECT_DOUBLE_EQ(j.at("bandwidth_Bps").get<double>(), 11000 / 1.5e-6);
+  EXPECT_EQ(j.at("verification").at("status"), "passed");
+  EXPECT_EQ(j.at("plugin").at("abi"), mpiarena::kAbiVersion);
+}
+
+TEST(Records, NoPayloadMeansNullBandwidth) {
+  const auto doc = mpiarena_test::sample_document();
+  ASSERT_FALSE(doc.records[2].moves_data);
+  const json j = mpiarena::to_json(doc.records[2]);
+  EXPECT_TRUE(j.at("bandwidth_Bps").is_null());
+  const mpiarena::Record back = mpiarena::record_from_json(j);
+  EXPECT_FALSE(back.moves_data);
+  EXPECT_TRUE(mpiarena::record_from_json(mpiarena::to_json(doc.records[0])).moves_data);
+}
+
+TEST(Records, DocumentRoundTrip) {
+  const mpiarena::Document doc = mpiarena_test::sample_document();
+  const json j = mpiarena::to_json(doc);
+  EXPECT_EQ(j.at("schema_version"), mpiarena::kSchemaVersion);
+  const mpiarena::Document back = mpiarena::document_from_json(j);
+  EXPECT_EQ(mpiarena::to_json(back), j);
+  // Through text as well, as a reader of the file sees it.
+  EXPECT_EQ(mpiarena::to_json(mpiarena::document_from_json(json::parse(j.dump()))), j);
+  // Field by field for what the JSON equality cannot see on its own.
+  ASSERT_EQ(back.records.size(), doc.records.size());
+  ASSERT_EQ(back.skipped.size(), doc.skipped.size());
+  EXPECT_TRUE(back.complete);
+  EXPECT_EQ(back.context, doc.context);
+  for (std::size_t i = 0; i < doc.records.size(); ++i) {
+    EXPECT_EQ(back.records[i].samples_max, doc.records[i].samples_max);
+    EXPECT_EQ(back.records[i].samples_avg, doc.records[i].samples_avg);
+    EXPECT_EQ(back.records[i].time.n, doc.records[i].samples_max.size());
+    EXPECT_EQ(back.records[i].moves_data, doc.records[i].moves_data);
+    EXPECT_EQ(back.records[i].verification_message, doc.records[i].verification_message);
+  }
+  EXPECT_EQ(back.skipped[1].reason, "payload exceeds INT_MAX ints");
+  EXPECT_EQ(back.skipped[1].bytes, 440000000u);
+}
+
+TEST(Records, FromJsonThrowsOnMissingOrMistypedField) {
+  json r = mpiarena::to_json(mpiarena_test::sample_document().records[0]);
+  json missing = r;
+  missing.erase("ranks");
+  EXPECT_THROW(mpiarena::record_from_json(missing), json::exception);
+  json mistyped = r;
+  mistyped["bytes"] = "11000";
+  EXPECT_THROW(mpiarena::record_from_json(mistyped), json::exception);
+}
+
+TEST(Schema, IsCompiledIn) {
+  const json& schema = mpiarena::results_schema();
+  EXPECT_TRUE(schema.contains("definitions"));
+  EXPECT_EQ(schema.at("properties").at("schema_version").at("const"),
+            mpiarena::kSchemaVersion);
+}
+
+TEST(Schema, AcceptsAGeneratedDocument) {
+  EXPECT_EQ(joined(validate_results(valid_json())), "");
+  mpiarena::Document empty;
+  empty.context = mpiarena_test::sample_context();
+  EXPECT_EQ(joined(validate_results(mpiarena::to_json(empty))), "");
+}
+
+TEST(Schema, RejectsMissingRecords) {
+  json doc = valid_json();
+  doc.erase("records");
+  expect_invalid(doc, {"records"}, /*in_parent=*/true);
+}
+
+TEST(Schema, RejectsAnotherSchemaVersion) {
+  json doc = valid_json();
+  doc["schema_version"] = 2;
+  expect_invalid(doc, {"schema_version"});
+}
+
+TEST(Schema, RejectsNegativeBytes) {
+  json doc = valid_json();
+  doc["records"][1]["bytes"] = -1;
+  expect_invalid(doc, {"records", "1", "bytes"});
+}
+
+TEST(Schema, RejectsAnUnknownVerificationStatus) {
+  json doc = valid_json();
+  doc["records"][0]["verification"]["status"] = "maybe";
+  expect_invalid(doc, {"records", "0", "verification", "status"});
+}
+
+TEST(Schema, RejectsAnUnknownRecordProperty) {
+  json doc = valid_json();
+  doc["records"][3]["colour"] = "blue";
+  expect_invalid(doc, {"records", "3", "colour"}, /*in_parent=*/true);
+}
+
+TEST(Schema, RejectsAStringForANumber) {
+  json doc = valid_json();
+  doc["records"][0]["time_s"]["median"] = "1.5e-6";
+  expect_invalid(doc, {"records", "0", "time_s", "median"});
+}
+
+TEST(Schema, RejectsEmptySamples) {
+  json doc = valid_json();
+  doc["records"][2]["samples_s"]["min"] = json::array();
+  expect_invalid(doc, {"records", "2", "samples_s", "min"});
+}
+
+TEST(Schema, RejectsOtherBrokenDocuments) {
+  json doc = valid_json();
+  doc["skipped"][0]["reason"] = "";
+  expect_invalid(doc, {"skipped", "0", "reason"});
+  doc = valid_json();
+  doc["records"][0]["bandwidth_Bps"] = -5.0;
+  expect_invalid(doc, {"records", "0", "bandwidth_Bps"});
+  doc = valid_json();
+  doc["context"].erase("hosts");
+  expect_invalid(doc, {"context", "hosts"}, /*in_parent=*/true);
+  doc = valid_json();
+  doc["records"][0]["inner_iterations"] = 0;
+  expect_invalid(doc, {"records", "0", "inner_iterations"});
+  doc = valid_json();
+  doc["extra"] = 1;
+  expect_invalid(doc, {"extra"}, /*in_parent=*/true);
+  EXPECT_FALSE(validate_results(json::array()).empty());
+}

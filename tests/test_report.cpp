@@ -1,0 +1,166 @@
+// The human-readable table: ranking by median, failures and skips.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "doc_fixtures.hpp"
+#include "report.hpp"
+
+using mpiarena_test::make_record;
+using mpiarena_test::make_skip;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Index of the first line at or after `from` containing `word`, or -1.
+int find_line(const std::vector<std::string>& lines, const std::string& word,
+              int from = 0) {
+  for (int i = from; i < static_cast<int>(lines.size()); ++i)
+    if (lines[i].find(word) != std::string::npos) return i;
+  return -1;
+}
+
+// The line of method `m` in a table row ("  <rank> <method> ...").
+int method_line(const std::vector<std::string>& lines, const std::string& m,
+                int from = 0) {
+  for (int i = from; i < static_cast<int>(lines.size()); ++i) {
+    std::istringstream in(lines[i]);
+    std::string rank, method;
+    in >> rank >> method;
+    if (method == m && rank.find_first_not_of("0123456789") == std::string::npos)
+      return i;
+  }
+  return -1;
+}
+
+std::string first_word(const std::string& line) {
+  std::istringstream in(line);
+  std::string w;
+  in >> w;
+  return w;
+}
+
+}  // namespace
+
+TEST(Report, RanksMethodsByMedianWithinAGroup) {
+  mpiarena::Document doc;
+  // Document order is not speed order; the mean would rank "spiky" last.
+  doc.records.push_back(make_record("slow", {4e-6, 4e-6, 4e-6}));
+  doc.records.push_back(make_record("spiky", {1e-6, 1e-6, 9e-5}));
+  doc.records.push_back(make_record("mid", {2e-6, 2e-6, 2e-6}));
+  const auto lines = lines_of(mpiarena::render_table(doc));
+  const int spiky = method_line(lines, "spiky");
+  const int mid = method_line(lines, "mid");
+  const int slow = method_line(lines, "slow");
+  ASSERT_GE(spiky, 0) << mpiarena::render_table(doc);
+  ASSERT_GE(mid, 0);
+  ASSERT_GE(slow, 0);
+  EXPECT_LT(spiky, mid);
+  EXPECT_LT(mid, slow);
+  EXPECT_EQ(first_word(lines[spiky]), "1");
+  EXPECT_EQ(first_word(lines[mid]), "2");
+  EXPECT_EQ(first_word(lines[slow]), "3");
+  // Ratio to the best median.
+  EXPECT_NE(lines[slow].find("4.00"), std::string::npos) << lines[slow];
+  EXPECT_NE(lines[mid].find("2.00"), std::string::npos) << lines[mid];
+  EXPECT_NE(lines[spiky].find("1.00"), std::string::npos) << lines[spiky];
+}
+
+TEST(Report, RanksEachGroupOnItsOwn) {
+  mpiarena::Document doc;
+  doc.records.push_back(make_record("a", {5e-6}, 11000));
+  doc.records.push_back(make_record("b", {1e-6}, 11000));
+  doc.records.push_back(make_record("a", {1e-3}, 4096));
+  doc.records.push_back(make_record("b", {2e-3}, 4096));
+  doc.records.push_back(make_record("a", {3e-6}, 11000, "2d"));
+  const std::string table = mpiarena::render_table(doc);
+  const auto lines = lines_of(table);
+  // Three groups: (1d, 4096), (1d, small), (2d, small), each with its title.
+  const int g4096 = find_line(lines, "transfer / 1d / 4096");
+  const int gsmall = find_line(lines, "transfer / 1d / small");
+  const int g2d = find_line(lines, "transfer / 2d / small");
+  ASSERT_GE(g4096, 0) << table;
+  ASSERT_GE(gsmall, 0) << table;
+  ASSERT_GE(g2d, 0) << table;
+  EXPECT_NE(lines[gsmall].find("2 ranks"), std::string::npos) << lines[gsmall];
+  // 4096 B: a first. small: b first. 2d: a alone, rank 1.
+  EXPECT_EQ(first_word(lines[method_line(lines, "a", g4096)]), "1");
+  EXPECT_EQ(first_word(lines[method_line(lines, "b", g4096)]), "2");
+  EXPECT_EQ(first_word(lines[method_line(lines, "b", gsmall)]), "1");
+  EXPECT_EQ(first_word(lines[method_line(lines, "a", gsmall)]), "2");
+  EXPECT_EQ(first_word(lines[method_line(lines, "a", g2d)]), "1");
+}
+
+TEST(Report, ShowsFailedVerification) {
+  const mpiarena::Document doc = mpiarena_test::sample_document();
+  const std::string table = mpiarena::render_table(doc);
+  const auto lines = lines_of(table);
+  const int corrupt = method_line(lines, "corrupt");
+  ASSERT_GE(corrupt, 0) << table;
+  EXPECT_NE(lines[corrupt].find("FAILED"), std::string::npos) << lines[corrupt];
+  EXPECT_NE(lines[corrupt].find("rank 1: 2d payload"), std::string::npos) << lines[corrupt];
+  // Only that line says FAILED; the others say passed.
+  EXPECT_EQ(find_line(lines, "FAILED"), corrupt) << table;
+  EXPECT_EQ(find_line(lines, "FAILED", corrupt + 1), -1) << table;
+  const int bcast = method_line(lines, "bcast");
+  ASSERT_GE(bcast, 0);
+  EXPECT_NE(lines[bcast].find("passed"), std::string::npos) << lines[bcast];
+}
+
+TEST(Report, NoBandwidthForStrategiesThatMoveNoData) {
+  const mpiarena::Document doc = mpiarena_test::sample_document();
+  const auto lines = lines_of(mpiarena::render_table(doc));
+  const int null_probe = method_line(lines, "null");
+  const int bcast = method_line(lines, "bcast");
+  ASSERT_GE(null_probe, 0);
+  ASSERT_GE(bcast, 0);
+  EXPECT_EQ(lines[null_probe].find("B/s"), std::string::npos) << lines[null_probe];
+  EXPECT_NE(lines[null_probe].find(" - "), std::string::npos) << lines[null_probe];
+  // bcast: 11000 B in 1.5 us = 7.33 GB/s.
+  EXPECT_NE(lines[bcast].find("7.33 GB/s"), std::string::npos) << lines[bcast];
+}
+
+TEST(Report, ListsSkipsWithTheirReason) {
+  const mpiarena::Document doc = mpiarena_test::sample_document();
+  const std::string table = mpiarena::render_table(doc);
+  const auto lines = lines_of(table);
+  const int rdma = find_line(lines, "skipped rdma");
+  ASSERT_GE(rdma, 0) << table;
+  EXPECT_NE(lines[rdma].find("needs MPI_Win_allocate_shared: not supported"),
+            std::string::npos);
+  // A skip in a group without records still gets its group title.
+  const int xxx = find_line(lines, "skipped pack");
+  ASSERT_GE(xxx, 0) << table;
+  EXPECT_NE(lines[xxx].find("payload exceeds INT_MAX ints"), std::string::npos);
+  const int title = find_line(lines, "440000000");
+  ASSERT_GE(title, 0) << table;
+  EXPECT_LT(title, xxx);
+}
+
+TEST(Report, SkipsOnlyDocument) {
+  mpiarena::Document doc;
+  doc.skipped.push_back(make_skip("rdma", "one rank only"));
+  const std::string table = mpiarena::render_table(doc);
+  EXPECT_NE(table.find("skipped rdma: one rank only"), std::string::npos) << table;
+  EXPECT_EQ(table.find("median"), std::string::npos) << table;  // no empty header
+}
+
+TEST(Report, FormatsTimesAndRates) {
+  EXPECT_EQ(mpiarena::format_seconds(5e-7), "500.0 ns");
+  EXPECT_EQ(mpiarena::format_seconds(7.52e-6), "7.52 us");
+  EXPECT_EQ(mpiarena::format_seconds(1.23e-3), "1.23 ms");
+  const std::string secs = mpiarena::format_seconds(2.1);
+  EXPECT_EQ(secs.rfind("2.10", 0), 0u) << secs;
+  EXPECT_EQ(secs.substr(secs.size() - 2), " s") << secs;
+  EXPECT_EQ(mpiarena::format_rate(5.81e9), "5.81 GB/s");
+  EXPECT_EQ(mpiarena::format_rate(2.5e6), "2.5 MB/s");
+  EXPECT_EQ(mpiarena::format_rate(1500), "1.5 kB/s");
+}

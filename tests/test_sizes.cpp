@@ -1,0 +1,200 @@
+// Size ladders: presets, byte values with units, ranges, lists and errors.
+#include <gtest/gtest.h>
+#include <mpiarena/sizes.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+using mpiarena::parse_bytes;
+using mpiarena::parse_sizes;
+using mpiarena::SizePoint;
+using mpiarena::SizeSpecError;
+
+namespace {
+
+std::vector<std::size_t> bytes_of(const std::vector<SizePoint>& points) {
+  std::vector<std::size_t> out;
+  for (const SizePoint& p : points) out.push_back(p.bytes);
+  return out;
+}
+
+std::vector<std::string> labels_of(const std::vector<SizePoint>& points) {
+  std::vector<std::string> out;
+  for (const SizePoint& p : points) out.push_back(p.label);
+  return out;
+}
+
+}  // namespace
+
+TEST(Presets, NamesAndBasesOfSeed000) {
+  const auto& p = mpiarena::presets();
+  ASSERT_EQ(p.size(), 6u);
+  const std::vector<std::string> names = {"small",  "medium",  "large",
+                                          "xlarge", "xxlarge", "xxxlarge"};
+  const std::vector<std::size_t> bases = {50, 500, 5000, 50000, 500000, 2000000};
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    EXPECT_EQ(p[i].name, names[i]);
+    EXPECT_EQ(p[i].base, bases[i]) << names[i];
+  }
+}
+
+TEST(Presets, BytesAre220TimesBase) {
+  for (const auto& p : mpiarena::presets())
+    EXPECT_EQ(mpiarena::preset_bytes(p.base), 220 * p.base) << p.name;
+  EXPECT_EQ(mpiarena::preset_bytes(50), 11000u);
+  EXPECT_EQ(mpiarena::preset_bytes(500), 110000u);
+  EXPECT_EQ(mpiarena::preset_bytes(5000), 1100000u);
+  EXPECT_EQ(mpiarena::preset_bytes(50000), 11000000u);
+  EXPECT_EQ(mpiarena::preset_bytes(500000), 110000000u);
+  EXPECT_EQ(mpiarena::preset_bytes(2000000), 440000000u);
+}
+
+TEST(ParseSizes, EachPresetByName) {
+  for (const auto& p : mpiarena::presets()) {
+    const auto points = parse_sizes(p.name);
+    ASSERT_EQ(points.size(), 1u) << p.name;
+    EXPECT_EQ(points[0].label, p.name);
+    EXPECT_EQ(points[0].bytes, 220 * p.base);
+  }
+  // Preset names are case-insensitive and may be surrounded by blanks.
+  EXPECT_EQ(parse_sizes(" Large ").at(0), (SizePoint{"large", 1100000}));
+}
+
+TEST(ParseSizes, AllIsTheSixPresetsInOrder) {
+  const auto points = parse_sizes("all");
+  EXPECT_EQ(labels_of(points),
+            (std::vector<std::string>{"small", "medium", "large", "xlarge",
+                                      "xxlarge", "xxxlarge"}));
+  EXPECT_EQ(bytes_of(points),
+            (std::vector<std::size_t>{11000, 110000, 1100000, 11000000, 110000000,
+                                      440000000}));
+  // `all` together with one of its presets gives no duplicate.
+  EXPECT_EQ(parse_sizes("large,all").size(), 6u);
+}
+
+TEST(ParseBytes, PlainNumbersAndUnits) {
+  EXPECT_EQ(parse_bytes("0"), 0u);
+  EXPECT_EQ(parse_bytes("4096"), 4096u);
+  EXPECT_EQ(parse_bytes("7B"), 7u);
+  EXPECT_EQ(parse_bytes("3kB"), 3000u);
+  EXPECT_EQ(parse_bytes("3KB"), 3000u);
+  EXPECT_EQ(parse_bytes("3KiB"), 3072u);
+  EXPECT_EQ(parse_bytes("2MB"), 2000000u);
+  EXPECT_EQ(parse_bytes("2MiB"), 2097152u);
+  EXPECT_EQ(parse_bytes("5GB"), 5000000000u);
+  EXPECT_EQ(parse_bytes("5GiB"), 5368709120u);
+  EXPECT_EQ(parse_bytes("2 GiB"), 2147483648u);
+  EXPECT_EQ(parse_bytes(" 16 KiB "), 16384u);
+}
+
+TEST(ParseBytes, RejectsBadValues) {
+  EXPECT_THROW(parse_bytes(""), SizeSpecError);
+  EXPECT_THROW(parse_bytes("KiB"), SizeSpecError);
+  EXPECT_THROW(parse_bytes("5XB"), SizeSpecError);
+  EXPECT_THROW(parse_bytes("5 kib"), SizeSpecError);
+  EXPECT_THROW(parse_bytes("-5"), SizeSpecError);
+  EXPECT_THROW(parse_bytes("1.5MB"), SizeSpecError);
+  EXPECT_THROW(parse_bytes("99999999999999999999"), SizeSpecError);
+  // Fits in the digits but overflows once multiplied by the unit.
+  EXPECT_THROW(parse_bytes("20000000000GiB"), SizeSpecError);
+}
+
+TEST(ParseSizes, ByteValuesGetTheirCanonicalLabel) {
+  const auto points = parse_sizes("4KiB");
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0], (SizePoint{"4096", 4096}));
+}
+
+TEST(ParseSizes, DoublingRangeWithUnits) {
+  const auto points = parse_sizes("8B..4MiB");
+  ASSERT_EQ(points.size(), 20u);  // 2^3 .. 2^22
+  EXPECT_EQ(points.front(), (SizePoint{"8", 8}));
+  EXPECT_EQ(points.back(), (SizePoint{"4194304", 4194304}));
+  for (std::size_t i = 1; i < points.size(); ++i)
+    EXPECT_EQ(points[i].bytes, 2 * points[i - 1].bytes) << i;
+}
+
+TEST(ParseSizes, RangeFromZero) {
+  const auto points = parse_sizes("0..8");
+  EXPECT_EQ(bytes_of(points), (std::vector<std::size_t>{0, 1, 2, 4, 8}));
+  EXPECT_EQ(labels_of(points), (std::vector<std::string>{"0", "1", "2", "4", "8"}));
+}
+
+TEST(ParseSizes, RangeEndOffTheLadderIsNotIncluded) {
+  EXPECT_EQ(bytes_of(parse_sizes("3..20")), (std::vector<std::size_t>{3, 6, 12}));
+  EXPECT_EQ(bytes_of(parse_sizes("5..5")), (std::vector<std::size_t>{5}));
+}
+
+TEST(ParseSizes, DeduplicatesAndSortsAscending) {
+  const auto points = parse_sizes("4MiB, 1, small, 1024, 1KiB, 1,2..4");
+  EXPECT_EQ(bytes_of(points),
+            (std::vector<std::size_t>{1, 2, 4, 1024, 11000, 4194304}));
+  EXPECT_EQ(labels_of(points), (std::vector<std::string>{"1", "2", "4", "1024",
+                                                         "small", "4194304"}));
+}
+
+TEST(ParseSizes, PresetWinsOverTheSameByteValue) {
+  // sizes.cpp: "Keep the first of equal sizes (a preset wins over the same
+  // byte value)". Whatever the order of the list, the label is the preset's.
+  EXPECT_EQ(parse_sizes("small,11000").at(0).label, "small");
+  EXPECT_EQ(parse_sizes("11000,small").at(0).label, "small");
+}
+
+TEST(ParseSizes, ErrorsAreSizeSpecErrorsWithTheSyntax) {
+  const std::string syntax = mpiarena::size_syntax();
+  ASSERT_FALSE(syntax.empty());
+  for (const std::string spec :
+       {"", "   ", "abc", "5XB", "8..4", "1,,2", "1,", ",1", "99999999999999999999",
+        "small,huge", "1..", "..4"}) {
+    try {
+      parse_sizes(spec);
+      ADD_FAILURE() << "'" << spec << "' was accepted";
+    } catch (const SizeSpecError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(syntax), std::string::npos)
+          << "'" << spec << "': " << what;
+    }
+  }
+}
+
+TEST(ParseSizes, ErrorsNameTheBadItem) {
+  try {
+    parse_sizes("small,5XB");
+    FAIL() << "accepted";
+  } catch (const SizeSpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("5XB"), std::string::npos) << e.what();
+  }
+  try {
+    parse_sizes("8..4");
+    FAIL() << "accepted";
+  } catch (const SizeSpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("8..4"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SizeSyntax, DescribesEveryForm) {
+  const std::string syntax = mpiarena::size_syntax();
+  for (const std::string word :
+       {"small", "xxxlarge", "all", "KiB", "MiB", "GiB", "kB", "MB", "GB", ".."})
+    EXPECT_NE(syntax.find(word), std::string::npos) << word;
+}
+
+TEST(FormatBytes, DecimalUnitsThreeSignificantDigits) {
+  EXPECT_EQ(mpiarena::format_bytes(0), "0 B");
+  EXPECT_EQ(mpiarena::format_bytes(999), "999 B");
+  EXPECT_EQ(mpiarena::format_bytes(1000), "1.00 kB");
+  EXPECT_EQ(mpiarena::format_bytes(12300), "12.3 kB");
+  EXPECT_EQ(mpiarena::format_bytes(110000), "110 kB");
+  EXPECT_EQ(mpiarena::format_bytes(1050000), "1.05 MB");
+  EXPECT_EQ(mpiarena::format_bytes(440000000), "440 MB");
+  EXPECT_EQ(mpiarena::format_bytes(2.5e9), "2.50 GB");
+}
+
+TEST(FormatBytes, RoundingNeverGivesFourDigits) {
+  // A value that rounds up to 1000 of a unit must move to the next unit
+  // (three significant digits, as the header documents).
+  EXPECT_EQ(mpiarena::format_bytes(999999), "1.00 MB");
+  EXPECT_EQ(mpiarena::format_bytes(99999), "100 kB");
+  EXPECT_EQ(mpiarena::format_bytes(9999), "10.0 kB");
+}

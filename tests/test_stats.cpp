@@ -1,0 +1,137 @@
+// Statistics of samples and the iteration predictor (Google Benchmark's
+// PredictNumItersNeeded), against values computed by hand.
+#include <gtest/gtest.h>
+#include <mpiarena/stats.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+using mpiarena::kMaxIterations;
+using mpiarena::predict_iterations;
+using mpiarena::summarize;
+
+TEST(Summarize, Empty) {
+  const auto s = summarize({});
+  EXPECT_EQ(s.n, 0u);
+  EXPECT_EQ(s.min, 0);
+  EXPECT_EQ(s.median, 0);
+  EXPECT_EQ(s.mean, 0);
+  EXPECT_EQ(s.max, 0);
+  EXPECT_EQ(s.stddev, 0);
+  EXPECT_EQ(s.cv, 0);
+}
+
+TEST(Summarize, SingleSample) {
+  const auto s = summarize({2.5e-6});
+  EXPECT_EQ(s.n, 1u);
+  EXPECT_DOUBLE_EQ(s.min, 2.5e-6);
+  EXPECT_DOUBLE_EQ(s.median, 2.5e-6);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5e-6);
+  EXPECT_DOUBLE_EQ(s.max, 2.5e-6);
+  EXPECT_EQ(s.stddev, 0);  // no spread from a single sample (not NaN)
+  EXPECT_EQ(s.cv, 0);
+}
+
+TEST(Summarize, OddCountUnsorted) {
+  // 3, 1, 2: mean 2, squared deviations 1 + 1 + 0, sample variance 2/2 = 1.
+  const auto s = summarize({3, 1, 2});
+  EXPECT_EQ(s.n, 3u);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.median, 2);
+  EXPECT_DOUBLE_EQ(s.mean, 2);
+  EXPECT_DOUBLE_EQ(s.max, 3);
+  EXPECT_DOUBLE_EQ(s.stddev, 1);
+  EXPECT_DOUBLE_EQ(s.cv, 0.5);
+}
+
+TEST(Summarize, EvenCountMedianIsTheMiddleMean) {
+  // 4, 1, 3, 2: median (2+3)/2, mean 2.5, squared deviations 2.25+0.25+0.25+2.25 = 5,
+  // sample variance 5/3 (n-1, not n: 5/4 would give 1.118).
+  const auto s = summarize({4, 1, 3, 2});
+  EXPECT_EQ(s.n, 4u);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.median, 2.5);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_DOUBLE_EQ(s.max, 4);
+  EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(5.0 / 3.0));
+  EXPECT_DOUBLE_EQ(s.cv, std::sqrt(5.0 / 3.0) / 2.5);
+}
+
+TEST(Summarize, SkewedSamples) {
+  // 10, 10, 10, 10, 60: median 10, mean 20, deviations 4 * 100 + 1600 = 2000,
+  // sample variance 500.
+  const auto s = summarize({10, 60, 10, 10, 10});
+  EXPECT_DOUBLE_EQ(s.median, 10);
+  EXPECT_DOUBLE_EQ(s.mean, 20);
+  EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(500.0));
+  EXPECT_DOUBLE_EQ(s.cv, std::sqrt(500.0) / 20);
+  EXPECT_DOUBLE_EQ(s.max, 60);
+}
+
+TEST(Summarize, IdenticalSamplesHaveNoSpread) {
+  const auto s = summarize({1e-3, 1e-3, 1e-3, 1e-3});
+  EXPECT_DOUBLE_EQ(s.median, 1e-3);
+  EXPECT_NEAR(s.stddev, 0, 1e-18);
+  EXPECT_NEAR(s.cv, 0, 1e-12);
+}
+
+// The predictor as documented, written out once more for the checks below:
+// multiplier = min_time * 1.4 / max(seconds, 1e-9); 10 when
+// seconds / min_time <= 0.1; next = max(multiplier * iters, iters + 1),
+// rounded, capped at kMaxIterations.
+
+TEST(Predict, InsignificantRunGrowsTenfold) {
+  // 1 us of a 5 ms goal: 0.0002 <= 0.1.
+  EXPECT_EQ(predict_iterations(1, 1e-6, 0.005), 10);
+  EXPECT_EQ(predict_iterations(37, 1e-5, 0.005), 370);
+  // A zero-length run (coarse clock) is insignificant as well.
+  EXPECT_EQ(predict_iterations(4, 0.0, 0.005), 40);
+}
+
+TEST(Predict, BoundaryTenPercentIsStillInsignificant) {
+  // seconds / min_time == 0.1 exactly: x10, not x(1.4 / 0.1) = x14.
+  EXPECT_EQ(predict_iterations(3, 0.1, 1.0), 30);
+  EXPECT_EQ(predict_iterations(3, 0.25, 2.0), 34);  // 0.125 > 0.1: 3 * 2.8 / 0.25 = 33.6
+}
+
+TEST(Predict, SignificantRunAimsFortyPercentPastMinTime) {
+  // 1 ms of 5 ms (0.2 > 0.1): multiplier 0.007 / 0.001 = 7.
+  EXPECT_EQ(predict_iterations(100, 0.001, 0.005), 700);
+  // 4 ms of 5 ms: multiplier 1.75.
+  EXPECT_EQ(predict_iterations(1000, 0.004, 0.005), 1750);
+  // 6 ms of 5 ms (calibration asks only while below min_time, but the rule
+  // holds): 10 * 0.007 / 0.006 = 11.67, rounded to 12 (not truncated to 11).
+  EXPECT_EQ(predict_iterations(10, 0.006, 0.005), 12);
+  // 10 * 0.007 / 0.003 = 23.33 -> 23.
+  EXPECT_EQ(predict_iterations(10, 0.003, 0.005), 23);
+}
+
+TEST(Predict, AlwaysGrowsByAtLeastOne) {
+  // 10 ms of 5 ms: multiplier 0.7 would shrink 1000 to 700; 1001 instead.
+  EXPECT_EQ(predict_iterations(1000, 0.01, 0.005), 1001);
+  EXPECT_EQ(predict_iterations(1, 100.0, 0.005), 2);
+  for (std::int64_t iters : {1LL, 2LL, 10LL, 12345LL, 999999999LL})
+    for (double seconds : {0.0, 1e-9, 1e-4, 0.004, 0.5, 50.0})
+      EXPECT_GT(predict_iterations(iters, seconds, 0.005), iters)
+          << iters << " iterations in " << seconds << " s";
+}
+
+TEST(Predict, NeverPastTheCap) {
+  EXPECT_EQ(predict_iterations(500000000, 1e-6, 0.005), kMaxIterations);
+  EXPECT_EQ(predict_iterations(kMaxIterations / 2, 0.001, 0.005), kMaxIterations);
+  EXPECT_EQ(predict_iterations(kMaxIterations - 1, 1.0, 0.005), kMaxIterations);
+  EXPECT_LE(predict_iterations(kMaxIterations, 1e-6, 0.005), kMaxIterations);
+}
+
+TEST(Predict, CalibrationSequenceReachesMinTime) {
+  // An operation of 1 us, min_time 5 ms: 1 -> 10 -> 100 -> 1000 (1 ms,
+  // significant) -> 7000 (7 ms >= 5 ms, stop).
+  std::int64_t iters = 1;
+  std::vector<std::int64_t> seen{iters};
+  while (iters * 1e-6 < 0.005) {
+    iters = predict_iterations(iters, iters * 1e-6, 0.005);
+    seen.push_back(iters);
+  }
+  EXPECT_EQ(seen, (std::vector<std::int64_t>{1, 10, 100, 1000, 7000}));
+}
