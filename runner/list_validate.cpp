@@ -12,7 +12,8 @@
 namespace mpiarena {
 
 int launcher_rank() {
-  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+  for (const char* var :
+       {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
     if (const char* v = std::getenv(var)) return std::atoi(v);
   }
   return 0;
@@ -26,7 +27,8 @@ void load_plugins(Registry& registry, const Options& options,
                   std::vector<std::string>& errors,
                   std::vector<std::string>& warnings) {
   std::vector<std::string> missing;
-  std::vector<std::string> dirs = default_plugin_dirs(executable_dir(), &missing);
+  std::vector<std::string> dirs =
+      default_plugin_dirs(executable_dir(), &missing);
   for (const std::string& m : missing)
     warnings.push_back("MPIARENA_PLUGIN_PATH names '" + m +
                        "', which is not a directory; ignored");
@@ -39,9 +41,10 @@ void load_plugins(Registry& registry, const Options& options,
   }
   if (!errors.empty()) return;
   if (dirs.empty())
-    warnings.push_back("no plugin directory found next to the runner (" +
-                       executable_dir() + "/lib/mpiarena/plugins or ../lib/"
-                       "mpiarena/plugins); use --plugin-dir or MPIARENA_PLUGIN_PATH");
+    warnings.push_back(
+        "no plugin directory found next to the runner (" + executable_dir() +
+        "/lib/mpiarena/plugins or ../lib/"
+        "mpiarena/plugins); use --plugin-dir or MPIARENA_PLUGIN_PATH");
   for (const std::string& d : dirs)
     for (const LoadResult& r : registry.load_dir(d))
       if (r.status != LoadStatus::not_a_plugin) warnings.push_back(r.message);
@@ -53,19 +56,23 @@ int command_list(const Options& options) {
   std::vector<std::string> errors, warnings;
   load_plugins(registry, options, errors, warnings);
   if (!printer) return errors.empty() ? 0 : 2;
-  for (const std::string& w : warnings) std::cerr << "runner: warning: " << w << "\n";
-  for (const std::string& e : errors) std::cerr << "runner: error: " << e << ".\n";
+  for (const std::string& w : warnings)
+    std::cerr << "runner: warning: " << w << "\n";
+  for (const std::string& e : errors)
+    std::cerr << "runner: error: " << e << ".\n";
   if (!errors.empty()) return 2;
-  std::cout << std::left << std::setw(18) << "method" << std::setw(12) << "suite"
-            << std::setw(10) << "payloads" << std::setw(11) << "min ranks"
+  std::cout << std::left << std::setw(18) << "method" << std::setw(12)
+            << "suite" << std::setw(10) << "payloads" << std::setw(11)
+            << "min ranks"
             << "summary\n";
   for (const LoadedStrategy& s : registry.strategies()) {
     const StrategyInfo& i = s.entry.info;
     std::string payloads;
-    for (const std::string& p : i.payloads) payloads += (payloads.empty() ? "" : ",") + p;
-    std::cout << std::left << std::setw(18) << i.name << std::setw(12) << i.suite
-              << std::setw(10) << payloads << std::setw(11) << i.min_ranks
-              << i.summary << "\n";
+    for (const std::string& p : i.payloads)
+      payloads += (payloads.empty() ? "" : ",") + p;
+    std::cout << std::left << std::setw(18) << i.name << std::setw(12)
+              << i.suite << std::setw(10) << payloads << std::setw(11)
+              << i.min_ranks << i.summary << "\n";
   }
   return 0;
 }
@@ -91,7 +98,8 @@ int command_validate(const Options& options) {
     if (errors.empty()) {
       std::cout << file << ": valid (" << doc["records"].size() << " records, "
                 << doc["skipped"].size() << " skipped"
-                << (doc["complete"].get<bool>() ? "" : ", run incomplete") << ")\n";
+                << (doc["complete"].get<bool>() ? "" : ", run incomplete")
+                << ")\n";
     } else {
       std::cerr << file << ": invalid:\n";
       for (const std::string& e : errors) std::cerr << "  " << e << "\n";

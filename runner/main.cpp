@@ -1,9 +1,8 @@
 // mpiarena runner: parses the command line (no MPI needed), then runs one of
 // its commands. Usage errors exit 2 on every rank with one message (rank 0).
-#include <mpiarena/plugin.hpp>
-
 #include <cstdio>
 #include <iostream>
+#include <mpiarena/plugin.hpp>
 
 #include "commands.hpp"
 

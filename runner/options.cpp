@@ -22,14 +22,17 @@ std::vector<std::string> split_list(const std::string& text) {
 namespace {
 
 const char* kUsage =
-    "mpiarena runner: which way of moving this data is fastest, at which size.\n"
+    "mpiarena runner: which way of moving this data is fastest, at which "
+    "size.\n"
     "\n"
     "Usage:\n"
     "  mpirun -np N runner [options]     measure the selected methods\n"
     "  runner --list                     list the methods the plugins provide\n"
-    "  runner validate FILE...           check result files against the schema\n"
+    "  runner validate FILE...           check result files against the "
+    "schema\n"
     "\n"
-    "Every point is synchronised with a barrier, calibrated so that one sample\n"
+    "Every point is synchronised with a barrier, calibrated so that one "
+    "sample\n"
     "lasts at least --min-time, repeated --repetitions times; a sample is the\n"
     "per-operation time of the slowest rank. Every point is verified on a\n"
     "poisoned receive side: a wrong transfer fails the run (exit 1).\n"
@@ -43,35 +46,36 @@ Options parse_options(int argc, const char* const* argv) {
   Options o;
   std::string methods = "all", payloads, plugin_dirs_joined;
   po::options_description desc(kUsage);
-  desc.add_options()
-      ("help,h", "show this help and exit")
-      ("version", "show the runner version and plugin ABI and exit")
-      ("list", "list methods with suite, payloads, minimum ranks and summary")
-      ("methods,m", po::value<std::string>(&methods)->default_value("all"),
-       "comma-separated method names, suite names, or 'all'")
-      ("payloads,p", po::value<std::string>(&payloads),
-       "comma-separated payloads to run (e.g. 1d,2d); default: every payload "
-       "each method supports")
-      ("sizes,s", po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
-       "sizes: presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
-       "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', bytes with units "
-       "(4KiB, 1MB), ranges a..b doubling (8B..4MiB)")
-      ("output,o", po::value<std::string>(&o.output),
-       "write the JSON result document here (rewritten after every point, so "
-       "an interrupted run keeps what it measured)")
-      ("format,f", po::value<std::string>(&o.format)->default_value("table"),
-       "what rank 0 prints on stdout at the end: table or json")
-      ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time),
-       "seconds one sample must last at least (inner iterations adapt)")
-      ("repetitions,r", po::value<int>(&o.repetitions)->default_value(o.repetitions),
-       "samples per point (statistics are over these)")
-      ("warmup", po::value<int>(&o.warmup)->default_value(o.warmup),
-       "untimed operations before calibration")
-      ("plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs),
-       "also load plugins from this directory (repeatable); searched after the "
-       "runner's own plugin directory and MPIARENA_PLUGIN_PATH")
-      ("no-verify", "do not verify the data moved (the records say so)")
-      ("quiet,q", "no progress lines; warnings and errors only");
+  desc.add_options()("help,h", "show this help and exit")(
+      "version", "show the runner version and plugin ABI and exit")(
+      "list", "list methods with suite, payloads, minimum ranks and summary")(
+      "methods,m", po::value<std::string>(&methods)->default_value("all"),
+      "comma-separated method names, suite names, or 'all'")(
+      "payloads,p", po::value<std::string>(&payloads),
+      "comma-separated payloads to run (e.g. 1d,2d); default: every payload "
+      "each method supports")(
+      "sizes,s",
+      po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
+      "sizes: presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
+      "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', bytes with units "
+      "(4KiB, 1MB), ranges a..b doubling (8B..4MiB)")(
+      "output,o", po::value<std::string>(&o.output),
+      "write the JSON result document here (rewritten after every point, so "
+      "an interrupted run keeps what it measured)")(
+      "format,f", po::value<std::string>(&o.format)->default_value("table"),
+      "what rank 0 prints on stdout at the end: table or json")(
+      "min-time", po::value<double>(&o.min_time)->default_value(o.min_time),
+      "seconds one sample must last at least (inner iterations adapt)")(
+      "repetitions,r",
+      po::value<int>(&o.repetitions)->default_value(o.repetitions),
+      "samples per point (statistics are over these)")(
+      "warmup", po::value<int>(&o.warmup)->default_value(o.warmup),
+      "untimed operations before calibration")(
+      "plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs),
+      "also load plugins from this directory (repeatable); searched after the "
+      "runner's own plugin directory and MPIARENA_PLUGIN_PATH")(
+      "no-verify", "do not verify the data moved (the records say so)")(
+      "quiet,q", "no progress lines; warnings and errors only");
   po::options_description hidden;
   hidden.add_options()("args", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -81,7 +85,9 @@ Options parse_options(int argc, const char* const* argv) {
 
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::store(
+        po::command_line_parser(argc, argv).options(all).positional(pos).run(),
+        vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) +
@@ -98,32 +104,40 @@ Options parse_options(int argc, const char* const* argv) {
       o.command = Command::validate;
       o.files.assign(args.begin() + 1, args.end());
       if (o.files.empty())
-        throw UsageError("'validate' needs at least one result file: runner validate FILE...");
+        throw UsageError(
+            "'validate' needs at least one result file: runner validate "
+            "FILE...");
       return o;
     }
     if (args[0] == "list") {
       o.command = Command::list;
     } else if (args[0] != "run" || args.size() > 1) {
-      throw UsageError("unexpected argument '" + args[args[0] == "run" ? 1 : 0] +
+      throw UsageError("unexpected argument '" +
+                       args[args[0] == "run" ? 1 : 0] +
                        "'; the commands are 'run' (default), 'list' and "
                        "'validate FILE...'. Run 'runner --help'");
     }
   }
-  if (vm.count("help")) o.command = Command::help;
-  else if (vm.count("version")) o.command = Command::version;
-  else if (vm.count("list")) o.command = Command::list;
+  if (vm.count("help"))
+    o.command = Command::help;
+  else if (vm.count("version"))
+    o.command = Command::version;
+  else if (vm.count("list"))
+    o.command = Command::list;
   o.verify = vm.count("no-verify") == 0;
   o.quiet = vm.count("quiet") > 0;
 
   o.methods = split_list(methods);
   if (o.methods.empty())
-    throw UsageError("--methods is empty; give method names, suite names or 'all' "
-                     "(see runner --list)");
+    throw UsageError(
+        "--methods is empty; give method names, suite names or 'all' "
+        "(see runner --list)");
   o.payloads = split_list(payloads);
   if (vm.count("payloads") && o.payloads.empty())
     throw UsageError("--payloads is empty; give payload names such as 1d,2d");
   if (o.format != "table" && o.format != "json")
-    throw UsageError("--format '" + o.format + "' is not supported; accepted: table, json");
+    throw UsageError("--format '" + o.format +
+                     "' is not supported; accepted: table, json");
   if (!(o.min_time > 0 && o.min_time <= 60))
     throw UsageError("--min-time must be a number of seconds in (0, 60], got " +
                      std::to_string(o.min_time));

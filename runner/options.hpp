@@ -3,7 +3,6 @@
 #pragma once
 
 #include <mpiarena/sizes.hpp>
-
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -1,7 +1,4 @@
 // The run command: agree on the plan, measure every point, write records.
-#include <mpiarena/mpi_check.hpp>
-#include <mpiarena/payload.hpp>
-
 #include <boost/filesystem.hpp>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
@@ -12,6 +9,8 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <mpiarena/mpi_check.hpp>
+#include <mpiarena/payload.hpp>
 #include <set>
 
 #include "collective.hpp"
@@ -50,7 +49,8 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
                                                   const Options& options,
                                                   std::string& error) {
   std::set<std::string> suites;
-  for (const LoadedStrategy& s : registry.strategies()) suites.insert(s.entry.info.suite);
+  for (const LoadedStrategy& s : registry.strategies())
+    suites.insert(s.entry.info.suite);
   std::set<std::string> wanted;
   for (const std::string& token : options.methods) {
     bool matched = false;
@@ -62,9 +62,10 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
       }
     }
     if (!matched) {
-      error = "unknown method or suite '" + token + "'; available methods: " +
-              join(registry.names()) + "; suites: " +
-              join({suites.begin(), suites.end()}) + "; or 'all'";
+      error = "unknown method or suite '" + token +
+              "'; available methods: " + join(registry.names()) +
+              "; suites: " + join({suites.begin(), suites.end()}) +
+              "; or 'all'";
       return {};
     }
   }
@@ -74,8 +75,9 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
   return out;
 }
 
-std::vector<Point> plan_points(const std::vector<const LoadedStrategy*>& methods,
-                               const Options& options, int ranks, std::string& error) {
+std::vector<Point> plan_points(
+    const std::vector<const LoadedStrategy*>& methods, const Options& options,
+    int ranks, std::string& error) {
   std::set<std::string> known;
   for (const LoadedStrategy* s : methods)
     known.insert(s->entry.info.payloads.begin(), s->entry.info.payloads.end());
@@ -92,8 +94,8 @@ std::vector<Point> plan_points(const std::vector<const LoadedStrategy*>& methods
       const StrategyInfo& info = s->entry.info;
       for (const std::string& payload : info.payloads) {
         if (!options.payloads.empty() &&
-            std::find(options.payloads.begin(), options.payloads.end(), payload) ==
-                options.payloads.end())
+            std::find(options.payloads.begin(), options.payloads.end(),
+                      payload) == options.payloads.end())
           continue;
         Point p{s, payload, size, {}};
         if (ranks < info.min_ranks)
@@ -137,7 +139,8 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
   int len = 0;
   MPIARENA_CHECK(MPI_Get_processor_name(name, &len));
   std::vector<std::string> hosts;
-  boost::mpi::gather(world, std::string(name, static_cast<std::size_t>(len)), hosts, 0);
+  boost::mpi::gather(world, std::string(name, static_cast<std::size_t>(len)),
+                     hosts, 0);
   std::set<std::string> distinct(hosts.begin(), hosts.end());
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
   MPIARENA_CHECK(MPI_Get_library_version(lib, &len));
@@ -171,8 +174,9 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
 }
 
 std::string point_name(const Point& p) {
-  std::string s = p.strategy->entry.info.suite + "/" + p.strategy->entry.info.name +
-                  " " + p.payload + " " + p.size.label;
+  std::string s = p.strategy->entry.info.suite + "/" +
+                  p.strategy->entry.info.name + " " + p.payload + " " +
+                  p.size.label;
   if (p.size.label != std::to_string(p.size.bytes))
     s += " (" + format_bytes(static_cast<double>(p.size.bytes)) + ")";
   return s;
@@ -188,7 +192,8 @@ int command_run(const Options& options, int argc, char** argv) {
 
   // Every failure below is agreed on by all ranks, printed once, exit 2.
   auto agree = [&](const std::string& local_error) {
-    auto [first, message] = first_failure(!local_error.empty(), local_error, world, rank);
+    auto [first, message] =
+        first_failure(!local_error.empty(), local_error, world, rank);
     if (first == kNobody) return true;
     if (rank == 0) std::cerr << "runner: error: " << message << ".\n";
     return false;
@@ -202,39 +207,43 @@ int command_run(const Options& options, int argc, char** argv) {
     for (const std::string& w : warnings) log->warn("{}", w);
   const std::string names = join(registry.names());
   const std::string root_names = bcast_string(names, 0, world);
-  if (!agree(names == root_names ? ""
-                                 : "rank " + std::to_string(rank) +
-                                       " loaded other plugins than rank 0 (" + names +
-                                       " instead of " + root_names + ")"))
+  if (!agree(names == root_names
+                 ? ""
+                 : "rank " + std::to_string(rank) +
+                       " loaded other plugins than rank 0 (" + names +
+                       " instead of " + root_names + ")"))
     return 2;
 
   std::string error;
   const auto methods = select_methods(registry, options, error);
   std::vector<Point> points;
-  if (error.empty()) points = plan_points(methods, options, world.size(), error);
+  if (error.empty())
+    points = plan_points(methods, options, world.size(), error);
   if (error.empty() && rank == 0) error = output_problem(options.output);
   if (!agree(error)) return 2;
 
   Document doc;
   doc.context = make_context(world, options, argc, argv);
   auto save = [&] {
-    if (rank == 0 && !options.output.empty()) write_results(to_json(doc), options.output);
+    if (rank == 0 && !options.output.empty())
+      write_results(to_json(doc), options.output);
   };
   save();
 
   MPI_Comm harness = MPI_COMM_NULL;
   MPIARENA_CHECK(MPI_Comm_dup(world, &harness));
-  MeasureOptions mopt{options.min_time, options.repetitions, options.warmup, options.verify};
+  MeasureOptions mopt{options.min_time, options.repetitions, options.warmup,
+                      options.verify};
   bool failed = false;
   int index = 0;
   for (const Point& p : points) {
     ++index;
     const StrategyInfo& info = p.strategy->entry.info;
-    const std::string progress =
-        "[" + std::to_string(index) + "/" + std::to_string(points.size()) + "] " +
-        point_name(p);
-    Skip skip{info.suite, info.name, p.payload, p.size.label, p.size.bytes,
-              world.size(), p.skip_reason};
+    const std::string progress = "[" + std::to_string(index) + "/" +
+                                 std::to_string(points.size()) + "] " +
+                                 point_name(p);
+    Skip skip{info.suite,   info.name,    p.payload,    p.size.label,
+              p.size.bytes, world.size(), p.skip_reason};
     if (!skip.reason.empty()) {
       doc.skipped.push_back(skip);
       log->info("{}: skipped: {}", progress, skip.reason);
@@ -244,7 +253,8 @@ int command_run(const Options& options, int argc, char** argv) {
     MPI_Comm comm = MPI_COMM_NULL;
     MPIARENA_CHECK(MPI_Comm_dup(world, &comm));
     MPIARENA_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-    RunContext ctx{comm, rank, world.size(), 0, p.payload, p.size.bytes, log.get()};
+    RunContext ctx{comm,      rank,         world.size(), 0,
+                   p.payload, p.size.bytes, log.get()};
     std::unique_ptr<Strategy> strategy;
     std::string create_error;
     try {
@@ -253,10 +263,12 @@ int command_run(const Options& options, int argc, char** argv) {
     } catch (const std::exception& e) {
       create_error = e.what();
     }
-    auto [first, message] = first_failure(!create_error.empty(), create_error, harness, rank);
+    auto [first, message] =
+        first_failure(!create_error.empty(), create_error, harness, rank);
     try {
-      if (first != kNobody) throw PointError("creating the strategy failed on rank " +
-                                             std::to_string(first) + ": " + message);
+      if (first != kNobody)
+        throw PointError("creating the strategy failed on rank " +
+                         std::to_string(first) + ": " + message);
       Record rec = measure_point(*strategy, ctx, mopt, harness);
       rec.suite = info.suite;
       rec.method = info.name;
@@ -266,7 +278,8 @@ int command_run(const Options& options, int argc, char** argv) {
       rec.plugin_abi = p.strategy->abi;
       if (rec.verification == "failed") {
         failed = true;
-        log->error("{}: VERIFICATION FAILED: {}", progress, rec.verification_message);
+        log->error("{}: VERIFICATION FAILED: {}", progress,
+                   rec.verification_message);
       } else {
         log->info("{}: {} median, CV {:.1f}%, {} x {}, {}", progress,
                   format_seconds(rec.time.median), rec.time.cv * 100,
@@ -293,14 +306,18 @@ int command_run(const Options& options, int argc, char** argv) {
       std::cout << to_json(doc).dump(1) << "\n";
     } else {
       std::cout << "mpiarena " << MPIARENA_VERSION << ": " << world.size()
-                << " ranks on " << doc.context["nodes"].get<int>() << " node(s), "
+                << " ranks on " << doc.context["nodes"].get<int>()
+                << " node(s), "
                 << doc.context["mpi_library"].get<std::string>().substr(0, 60)
                 << "\nper-operation time of the slowest rank; median over "
                 << options.repetitions << " samples\n"
                 << render_table(doc);
-      if (!options.output.empty()) std::cout << "\nresults: " << options.output << "\n";
+      if (!options.output.empty())
+        std::cout << "\nresults: " << options.output << "\n";
     }
-    if (failed) std::cerr << "runner: some points failed verification or could not run; exit 1\n";
+    if (failed)
+      std::cerr << "runner: some points failed verification or could not run; "
+                   "exit 1\n";
   }
   return failed ? 1 : 0;
 }

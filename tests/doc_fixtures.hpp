@@ -3,7 +3,6 @@
 
 #include <mpiarena/plugin.hpp>
 #include <mpiarena/stats.hpp>
-
 #include <string>
 #include <vector>
 
@@ -49,14 +48,18 @@ inline mpiarena::Record make_record(const std::string& method,
     r.samples_avg.push_back(s * 0.75);
   }
   r.time = mpiarena::summarize(samples_max);
-  r.bandwidth = r.time.median > 0 ? static_cast<double>(r.payload_bytes) / r.time.median : 0;
+  r.bandwidth = r.time.median > 0
+                    ? static_cast<double>(r.payload_bytes) / r.time.median
+                    : 0;
   r.verification = "passed";
-  r.plugin_file = "/opt/mpiarena/lib/mpiarena/plugins/mpiarena_" + method + ".so";
+  r.plugin_file =
+      "/opt/mpiarena/lib/mpiarena/plugins/mpiarena_" + method + ".so";
   r.plugin_abi = mpiarena::kAbiVersion;
   return r;
 }
 
-inline mpiarena::Skip make_skip(const std::string& method, const std::string& reason,
+inline mpiarena::Skip make_skip(const std::string& method,
+                                const std::string& reason,
                                 std::size_t bytes = 11000) {
   mpiarena::Skip s;
   s.suite = "transfer";
@@ -81,12 +84,16 @@ inline mpiarena::Document sample_document() {
   null_probe.moves_data = false;
   null_probe.bandwidth = 0;
   d.records.push_back(null_probe);
-  mpiarena::Record bad = make_record("corrupt", {1.6e-6, 1.7e-6, 1.65e-6}, 11000, "2d");
+  mpiarena::Record bad =
+      make_record("corrupt", {1.6e-6, 1.7e-6, 1.65e-6}, 11000, "2d");
   bad.verification = "failed";
-  bad.verification_message = "rank 1: 2d payload row element 3 of row 4 is 5, expected 7";
+  bad.verification_message =
+      "rank 1: 2d payload row element 3 of row 4 is 5, expected 7";
   d.records.push_back(bad);
-  d.skipped.push_back(make_skip("rdma", "needs MPI_Win_allocate_shared: not supported"));
-  d.skipped.push_back(make_skip("pack", "payload exceeds INT_MAX ints", 440000000));
+  d.skipped.push_back(
+      make_skip("rdma", "needs MPI_Win_allocate_shared: not supported"));
+  d.skipped.push_back(
+      make_skip("pack", "payload exceeds INT_MAX ints", 440000000));
   return d;
 }
 

@@ -10,14 +10,13 @@
 
 #include <boost/mpi/environment.hpp>
 #include <cstdio>
-#include <stdexcept>
-#include <string>
-#include <vector>
-
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
 #include <mpiarena/sizes.hpp>
 #include <mpiarena/transfer.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "engine.hpp"
 #include "registry.hpp"
@@ -58,7 +57,8 @@ class Engine : public ::testing::Test {
     for (const char* f : {"/mpiarena_test_ok.so", "/mpiarena_corrupt.so"}) {
       const auto r = registry_->load_file(std::string(TEST_PLUGIN_DIR) + f);
       if (r.status != mpiarena::LoadStatus::loaded)
-        std::fprintf(stderr, "cannot load a test plugin: %s\n", r.message.c_str());
+        std::fprintf(stderr, "cannot load a test plugin: %s\n",
+                     r.message.c_str());
     }
   }
   static void TearDownTestSuite() {
@@ -101,8 +101,8 @@ class Engine : public ::testing::Test {
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
     auto strategy = s->entry.create();
-    return mpiarena::measure_point(*strategy, context(payload, bytes, root), options_,
-                                   harness_);
+    return mpiarena::measure_point(*strategy, context(payload, bytes, root),
+                                   options_, harness_);
   }
 
   void expect_consistent(const Record& rec, const std::string& payload,
@@ -119,7 +119,8 @@ class Engine : public ::testing::Test {
     EXPECT_EQ(rec.repetitions, options_.repetitions);
     EXPECT_EQ(rec.warmup, options_.warmup);
     EXPECT_GE(rec.inner_iterations, 1);
-    ASSERT_EQ(rec.samples_max.size(), static_cast<std::size_t>(options_.repetitions));
+    ASSERT_EQ(rec.samples_max.size(),
+              static_cast<std::size_t>(options_.repetitions));
     ASSERT_EQ(rec.samples_min.size(), rec.samples_max.size());
     ASSERT_EQ(rec.samples_avg.size(), rec.samples_max.size());
     for (std::size_t i = 0; i < rec.samples_max.size(); ++i) {
@@ -187,14 +188,16 @@ TEST_F(Engine, CorruptPluginFailsVerification1d) {
   const Record rec = measure("corrupt", "1d", 4096);
   expect_consistent(rec, "1d", 4096);
   EXPECT_EQ(rec.verification, "failed");
-  EXPECT_EQ(rec.verification_message.rfind("rank 1: 1d payload element 512", 0), 0u)
+  EXPECT_EQ(rec.verification_message.rfind("rank 1: 1d payload element 512", 0),
+            0u)
       << rec.verification_message;
 }
 
 TEST_F(Engine, CorruptPluginFailsVerification2d) {
   const Record rec = measure("corrupt", "2d", 11000);
   EXPECT_EQ(rec.verification, "failed");
-  EXPECT_EQ(rec.verification_message.rfind("rank 1: 2d payload row element 625 of row 4", 0),
+  EXPECT_EQ(rec.verification_message.rfind(
+                "rank 1: 2d payload row element 625 of row 4", 0),
             0u)
       << rec.verification_message;
 }
@@ -243,13 +246,16 @@ class Recorder : public mpiarena::Strategy {
 
 TEST_F(Engine, CallsTheStrategyInTheDocumentedOrder) {
   Recorder s;
-  const Record rec = mpiarena::measure_point(s, context("1d", 8), options_, harness_);
+  const Record rec =
+      mpiarena::measure_point(s, context("1d", 8), options_, harness_);
   EXPECT_EQ(s.comm, comm_);  // the strategy's communicator, not the harness
-  EXPECT_EQ(s.calls, (std::vector<std::string>{"prepare", "execute", "poison", "execute",
-                                               "verify", "release"}));
+  EXPECT_EQ(s.calls,
+            (std::vector<std::string>{"prepare", "execute", "poison", "execute",
+                                      "verify", "release"}));
   EXPECT_EQ(rec.verification, "passed");
   // warmup + calibration (>= 1 run) + repetitions * iters + 1 verification.
-  EXPECT_GE(s.executes, options_.warmup + 1 + options_.repetitions * rec.inner_iterations + 1);
+  EXPECT_GE(s.executes, options_.warmup + 1 +
+                            options_.repetitions * rec.inner_iterations + 1);
   EXPECT_TRUE(same_everywhere(s.executes));
 }
 
@@ -285,33 +291,38 @@ class NoTransfer final : public mpiarena::TransferStrategy {
 
 class RootScribbles final : public mpiarena::TransferStrategy {
   void execute() override {
-    MPIARENA_CHECK(MPI_Bcast(flat().data(), static_cast<int>(flat().size()), MPI_INT,
-                             root(), comm()));
-    if (is_root()) flat()[0] = 3;  // after sending: only the root's copy is wrong
+    MPIARENA_CHECK(MPI_Bcast(flat().data(), static_cast<int>(flat().size()),
+                             MPI_INT, root(), comm()));
+    if (is_root())
+      flat()[0] = 3;  // after sending: only the root's copy is wrong
   }
 };
 
 TEST_F(Engine, ReceiversThatGetNothingFailVerification) {
   NoTransfer flat_strategy;
-  const Record flat = mpiarena::measure_point(flat_strategy, context("1d", 64), options_,
-                                              harness_);
+  const Record flat = mpiarena::measure_point(flat_strategy, context("1d", 64),
+                                              options_, harness_);
   EXPECT_EQ(flat.verification, "failed");
-  EXPECT_EQ(flat.verification_message.rfind("rank 1: 1d payload element 0 ", 0), 0u)
+  EXPECT_EQ(flat.verification_message.rfind("rank 1: 1d payload element 0 ", 0),
+            0u)
       << flat.verification_message;
   EXPECT_NE(flat.verification_message.find("never written"), std::string::npos)
       << flat.verification_message;
   NoTransfer rows_strategy;
-  const Record rows = mpiarena::measure_point(rows_strategy, context("2d", 2200), options_,
-                                              harness_);
+  const Record rows = mpiarena::measure_point(
+      rows_strategy, context("2d", 2200), options_, harness_);
   EXPECT_EQ(rows.verification, "failed");
-  EXPECT_EQ(rows.verification_message, "rank 1: 2d payload has 0 rows, expected 5");
+  EXPECT_EQ(rows.verification_message,
+            "rank 1: 2d payload has 0 rows, expected 5");
 }
 
 TEST_F(Engine, TheRootsOwnCopyIsVerifiedToo) {
   RootScribbles s;
-  const Record rec = mpiarena::measure_point(s, context("1d", 64), options_, harness_);
+  const Record rec =
+      mpiarena::measure_point(s, context("1d", 64), options_, harness_);
   EXPECT_EQ(rec.verification, "failed");
-  EXPECT_EQ(rec.verification_message.rfind("rank 0: root's own 1d payload element 0", 0),
+  EXPECT_EQ(rec.verification_message.rfind(
+                "rank 0: root's own 1d payload element 0", 0),
             0u)
       << rec.verification_message;
 }
@@ -323,12 +334,13 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
   void OnTestPartResult(const ::testing::TestPartResult& r) override {
     if (r.failed())
       std::fprintf(stderr, "[rank %d] %s:%d: Failure\n%s\n", rank_,
-                   r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
+                   r.file_name() ? r.file_name() : "?", r.line_number(),
+                   r.summary());
   }
   void OnTestEnd(const ::testing::TestInfo& info) override {
     if (info.result()->Failed())
-      std::fprintf(stderr, "[rank %d] FAILED %s.%s\n", rank_, info.test_suite_name(),
-                   info.name());
+      std::fprintf(stderr, "[rank %d] FAILED %s.%s\n", rank_,
+                   info.test_suite_name(), info.name());
   }
 
  private:
@@ -349,7 +361,8 @@ int main(int argc, char** argv) {
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size != 2) {
-    if (rank == 0) std::fprintf(stderr, "run with exactly 2 ranks (mpirun -n 2)\n");
+    if (rank == 0)
+      std::fprintf(stderr, "run with exactly 2 ranks (mpirun -n 2)\n");
     return 1;
   }
   const int mine = RUN_ALL_TESTS();

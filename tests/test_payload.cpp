@@ -1,8 +1,8 @@
 // Payloads of the transfer suite: ladders, contents and the checks that catch
 // every kind of wrong delivery.
 #include <gtest/gtest.h>
-#include <mpiarena/payload.hpp>
 
+#include <mpiarena/payload.hpp>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -21,7 +21,8 @@ TEST(Payload, RowSizesAreBaseTimesSquares) {
     const long long total = std::accumulate(sizes.begin(), sizes.end(), 0LL);
     EXPECT_EQ(static_cast<std::size_t>(total), 55 * base);
   }
-  EXPECT_EQ(mpiarena::row_sizes_for_base(50), (std::vector<int>{50, 200, 450, 800, 1250}));
+  EXPECT_EQ(mpiarena::row_sizes_for_base(50),
+            (std::vector<int>{50, 200, 450, 800, 1250}));
 }
 
 TEST(Payload, ValuesAreOddAndNeverZero) {
@@ -43,7 +44,8 @@ TEST(Payload, ValuesDependOnRowAndIndex) {
   for (std::size_t i = 0; i + 1 < 5000; ++i)
     ASSERT_NE(payload_value(0, i), payload_value(0, i + 1)) << i;
   int differ = 0;
-  for (std::size_t i = 0; i < 100; ++i) differ += payload_value(0, i) != payload_value(1, i);
+  for (std::size_t i = 0; i < 100; ++i)
+    differ += payload_value(0, i) != payload_value(1, i);
   EXPECT_EQ(differ, 100);
   EXPECT_EQ(payload_value(3, 17), payload_value(3, 17));  // deterministic
 }
@@ -51,7 +53,8 @@ TEST(Payload, ValuesDependOnRowAndIndex) {
 TEST(Payload, MakeFlatHoldsTheValuesOfRowZero) {
   const mpiarena::Flat flat = mpiarena::make_flat(1000);
   ASSERT_EQ(flat.size(), 1000u);
-  for (std::size_t i = 0; i < flat.size(); ++i) ASSERT_EQ(flat[i], payload_value(0, i));
+  for (std::size_t i = 0; i < flat.size(); ++i)
+    ASSERT_EQ(flat[i], payload_value(0, i));
   EXPECT_TRUE(mpiarena::make_flat(0).empty());
 }
 

@@ -44,7 +44,9 @@ void expect_invalid(const json& doc, const std::vector<std::string>& path,
   EXPECT_TRUE(found) << "no error names " << all << ":\n" << joined(errors);
 }
 
-json valid_json() { return mpiarena::to_json(mpiarena_test::sample_document()); }
+json valid_json() {
+  return mpiarena::to_json(mpiarena_test::sample_document());
+}
 
 }  // namespace
 
@@ -68,7 +70,8 @@ TEST(Records, NoPayloadMeansNullBandwidth) {
   EXPECT_TRUE(j.at("bandwidth_Bps").is_null());
   const mpiarena::Record back = mpiarena::record_from_json(j);
   EXPECT_FALSE(back.moves_data);
-  EXPECT_TRUE(mpiarena::record_from_json(mpiarena::to_json(doc.records[0])).moves_data);
+  EXPECT_TRUE(
+      mpiarena::record_from_json(mpiarena::to_json(doc.records[0])).moves_data);
 }
 
 TEST(Records, DocumentRoundTrip) {
@@ -78,7 +81,9 @@ TEST(Records, DocumentRoundTrip) {
   const mpiarena::Document back = mpiarena::document_from_json(j);
   EXPECT_EQ(mpiarena::to_json(back), j);
   // Through text as well, as a reader of the file sees it.
-  EXPECT_EQ(mpiarena::to_json(mpiarena::document_from_json(json::parse(j.dump()))), j);
+  EXPECT_EQ(
+      mpiarena::to_json(mpiarena::document_from_json(json::parse(j.dump()))),
+      j);
   // Field by field for what the JSON equality cannot see on its own.
   ASSERT_EQ(back.records.size(), doc.records.size());
   ASSERT_EQ(back.skipped.size(), doc.skipped.size());
@@ -89,7 +94,8 @@ TEST(Records, DocumentRoundTrip) {
     EXPECT_EQ(back.records[i].samples_avg, doc.records[i].samples_avg);
     EXPECT_EQ(back.records[i].time.n, doc.records[i].samples_max.size());
     EXPECT_EQ(back.records[i].moves_data, doc.records[i].moves_data);
-    EXPECT_EQ(back.records[i].verification_message, doc.records[i].verification_message);
+    EXPECT_EQ(back.records[i].verification_message,
+              doc.records[i].verification_message);
   }
   EXPECT_EQ(back.skipped[1].reason, "payload exceeds INT_MAX ints");
   EXPECT_EQ(back.skipped[1].bytes, 440000000u);

@@ -26,7 +26,8 @@ const std::string kCorrupt = kDir + "/mpiarena_corrupt.so";
 const std::string kDup = kDir + "/mpiarena_test_ok_dup.so";
 const std::string kWrongAbi = kDir + "/mpiarena_wrong_abi.so";
 const std::string kUnrelated = kDir + "/libunrelated.so";
-const std::string kBadFactory = std::string(TEST_BAD_PLUGIN_DIR) + "/mpiarena_bad_factory.so";
+const std::string kBadFactory =
+    std::string(TEST_BAD_PLUGIN_DIR) + "/mpiarena_bad_factory.so";
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -53,14 +54,16 @@ std::string dlopen_error(const std::string& path) {
 class TempDir : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / fs::unique_path("mpiarena-reg-%%%%-%%%%");
+    dir_ =
+        fs::temp_directory_path() / fs::unique_path("mpiarena-reg-%%%%-%%%%");
     fs::create_directories(dir_);
   }
   void TearDown() override {
     boost::system::error_code ec;
     fs::remove_all(dir_, ec);
   }
-  std::string write_file(const std::string& name, const std::string& text) const {
+  std::string write_file(const std::string& name,
+                         const std::string& text) const {
     const std::string p = (dir_ / name).string();
     std::ofstream(p) << text;
     return p;
@@ -71,7 +74,8 @@ class TempDir : public ::testing::Test {
 }  // namespace
 
 TEST(Registry, TestPluginsWereBuilt) {
-  for (const std::string& f : {kOk, kCorrupt, kDup, kWrongAbi, kUnrelated, kBadFactory})
+  for (const std::string& f :
+       {kOk, kCorrupt, kDup, kWrongAbi, kUnrelated, kBadFactory})
     EXPECT_TRUE(fs::is_regular_file(f)) << f;
 }
 
@@ -118,7 +122,8 @@ TEST(Registry, MissingFileCannotLoad) {
   const LoadResult r = reg.load_file(path);
   EXPECT_EQ(r.status, LoadStatus::cannot_load);
   expect_one_sentence_naming(r, path);
-  EXPECT_TRUE(contains(r.message, dl)) << "message: " << r.message << "\ndlerror: " << dl;
+  EXPECT_TRUE(contains(r.message, dl))
+      << "message: " << r.message << "\ndlerror: " << dl;
   EXPECT_TRUE(reg.names().empty());
 }
 
@@ -134,7 +139,8 @@ TEST_F(RegistryFiles, GarbageFileCannotLoadWithTheDlerrorText) {
   const LoadResult r = reg.load_file(path);
   EXPECT_EQ(r.status, LoadStatus::cannot_load);
   expect_one_sentence_naming(r, path);
-  EXPECT_TRUE(contains(r.message, dl)) << "message: " << r.message << "\ndlerror: " << dl;
+  EXPECT_TRUE(contains(r.message, dl))
+      << "message: " << r.message << "\ndlerror: " << dl;
   EXPECT_TRUE(reg.names().empty());
 }
 
@@ -151,8 +157,10 @@ TEST(Registry, WrongAbiNamesBothVersions) {
   const LoadResult r = reg.load_file(kWrongAbi);
   EXPECT_EQ(r.status, LoadStatus::wrong_abi) << r.message;
   expect_one_sentence_naming(r, kWrongAbi);
-  EXPECT_TRUE(contains(r.message, std::to_string(mpiarena::kAbiVersion + 1000))) << r.message;
-  EXPECT_TRUE(contains(r.message, "version " + std::to_string(mpiarena::kAbiVersion)))
+  EXPECT_TRUE(contains(r.message, std::to_string(mpiarena::kAbiVersion + 1000)))
+      << r.message;
+  EXPECT_TRUE(
+      contains(r.message, "version " + std::to_string(mpiarena::kAbiVersion)))
       << r.message;
   EXPECT_TRUE(reg.names().empty());
   EXPECT_EQ(reg.find("wrong_abi"), nullptr);
@@ -178,7 +186,8 @@ TEST(Registry, DuplicateNamesBothFilesAndKeepsTheFirst) {
   EXPECT_EQ(reg.names(), std::vector<std::string>{"test_ok"});
   ASSERT_NE(reg.find("test_ok"), nullptr);
   EXPECT_EQ(reg.find("test_ok")->file, kOk);
-  EXPECT_EQ(reg.find("test_ok")->entry.info.payloads.size(), 2u);  // not the dup's {"1d"}
+  EXPECT_EQ(reg.find("test_ok")->entry.info.payloads.size(),
+            2u);  // not the dup's {"1d"}
 }
 
 TEST(Registry, SameFileTwiceIsADuplicate) {
@@ -209,10 +218,12 @@ TEST(Registry, LoadDirLoadsTheValidOnesAndReportsTheOthers) {
   Registry reg;
   const std::vector<LoadResult> failures = reg.load_dir(kDir);
   EXPECT_EQ(reg.names(), (std::vector<std::string>{"corrupt", "test_ok"}));
-  EXPECT_EQ(reg.find("test_ok")->file, kOk);  // sorted: test_ok.so before test_ok_dup.so
+  EXPECT_EQ(reg.find("test_ok")->file,
+            kOk);  // sorted: test_ok.so before test_ok_dup.so
   EXPECT_EQ(reg.find("corrupt")->file, kCorrupt);
   ASSERT_EQ(failures.size(), 3u);
-  // Sorted by file name: libunrelated, mpiarena_test_ok_dup, mpiarena_wrong_abi.
+  // Sorted by file name: libunrelated, mpiarena_test_ok_dup,
+  // mpiarena_wrong_abi.
   EXPECT_EQ(failures[0].status, LoadStatus::not_a_plugin);
   EXPECT_TRUE(contains(failures[0].message, kUnrelated)) << failures[0].message;
   EXPECT_EQ(failures[1].status, LoadStatus::duplicate);
@@ -222,7 +233,8 @@ TEST(Registry, LoadDirLoadsTheValidOnesAndReportsTheOthers) {
 }
 
 TEST_F(RegistryFiles, LoadDirGoesOnAfterAFailure) {
-  write_file("a_garbage.so", "not an ELF file at all, " + std::string(100, 'z'));
+  write_file("a_garbage.so",
+             "not an ELF file at all, " + std::string(100, 'z'));
   write_file("notes.txt", "ignored: not a .so");
   fs::create_directories(dir_ / "subdir.so");
   fs::copy_file(kOk, dir_ / "b_ok.so");
@@ -230,7 +242,8 @@ TEST_F(RegistryFiles, LoadDirGoesOnAfterAFailure) {
   const auto failures = reg.load_dir(dir_.string());
   ASSERT_EQ(failures.size(), 1u);
   EXPECT_EQ(failures[0].status, LoadStatus::cannot_load);
-  EXPECT_TRUE(contains(failures[0].message, "a_garbage.so")) << failures[0].message;
+  EXPECT_TRUE(contains(failures[0].message, "a_garbage.so"))
+      << failures[0].message;
   EXPECT_EQ(reg.names(), std::vector<std::string>{"test_ok"});
   EXPECT_EQ(reg.find("test_ok")->file, (dir_ / "b_ok.so").string());
 }
@@ -246,12 +259,15 @@ class PluginDirs : public TempDir {
  protected:
   void SetUp() override {
     TempDir::SetUp();
-    if (const char* old = std::getenv("MPIARENA_PLUGIN_PATH")) saved_ = old, had_ = true;
+    if (const char* old = std::getenv("MPIARENA_PLUGIN_PATH"))
+      saved_ = old, had_ = true;
     unsetenv("MPIARENA_PLUGIN_PATH");
   }
   void TearDown() override {
-    if (had_) setenv("MPIARENA_PLUGIN_PATH", saved_.c_str(), 1);
-    else unsetenv("MPIARENA_PLUGIN_PATH");
+    if (had_)
+      setenv("MPIARENA_PLUGIN_PATH", saved_.c_str(), 1);
+    else
+      unsetenv("MPIARENA_PLUGIN_PATH");
     TempDir::TearDown();
   }
   std::string make_dir(const fs::path& rel) const {
@@ -266,14 +282,16 @@ TEST_F(PluginDirs, BuildTreeThenInstallTree) {
   const std::string build = make_dir("bin/lib/mpiarena/plugins");
   const std::string install = make_dir("lib/mpiarena/plugins");
   std::vector<std::string> missing;
-  const auto dirs = mpiarena::default_plugin_dirs((dir_ / "bin").string(), &missing);
+  const auto dirs =
+      mpiarena::default_plugin_dirs((dir_ / "bin").string(), &missing);
   EXPECT_EQ(dirs, (std::vector<std::string>{build, install}));
   EXPECT_TRUE(missing.empty());
 }
 
 TEST_F(PluginDirs, OnlyExistingDirectories) {
   std::vector<std::string> missing;
-  EXPECT_TRUE(mpiarena::default_plugin_dirs((dir_ / "bin").string(), &missing).empty());
+  EXPECT_TRUE(
+      mpiarena::default_plugin_dirs((dir_ / "bin").string(), &missing).empty());
   EXPECT_TRUE(missing.empty());  // the default places are not reported
 }
 
@@ -289,17 +307,20 @@ TEST_F(PluginDirs, HonoursPluginPathAndReportsMissingEntries) {
       extra1 + "::" + gone + ":" + install + ":" + extra2 + ":" + file + ":";
   setenv("MPIARENA_PLUGIN_PATH", path.c_str(), 1);
   std::vector<std::string> missing;
-  const auto dirs = mpiarena::default_plugin_dirs((dir_ / "bin").string(), &missing);
+  const auto dirs =
+      mpiarena::default_plugin_dirs((dir_ / "bin").string(), &missing);
   EXPECT_EQ(dirs, (std::vector<std::string>{install, extra1, extra2}));
   EXPECT_EQ(missing, (std::vector<std::string>{gone, file}));
   // Without `missing` the same directories, and no crash.
-  EXPECT_EQ(mpiarena::default_plugin_dirs((dir_ / "bin").string(), nullptr), dirs);
+  EXPECT_EQ(mpiarena::default_plugin_dirs((dir_ / "bin").string(), nullptr),
+            dirs);
 }
 
 TEST_F(PluginDirs, PluginPathFindsTheTestPlugins) {
   setenv("MPIARENA_PLUGIN_PATH", kDir.c_str(), 1);
   std::vector<std::string> missing;
-  const auto dirs = mpiarena::default_plugin_dirs((dir_ / "bin").string(), &missing);
+  const auto dirs =
+      mpiarena::default_plugin_dirs((dir_ / "bin").string(), &missing);
   ASSERT_EQ(dirs.size(), 1u);
   EXPECT_TRUE(fs::equivalent(dirs[0], kDir));
   Registry reg;

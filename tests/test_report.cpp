@@ -35,7 +35,8 @@ int method_line(const std::vector<std::string>& lines, const std::string& m,
     std::istringstream in(lines[i]);
     std::string rank, method;
     in >> rank >> method;
-    if (method == m && rank.find_first_not_of("0123456789") == std::string::npos)
+    if (method == m &&
+        rank.find_first_not_of("0123456789") == std::string::npos)
       return i;
   }
   return -1;
@@ -106,7 +107,8 @@ TEST(Report, ShowsFailedVerification) {
   const int corrupt = method_line(lines, "corrupt");
   ASSERT_GE(corrupt, 0) << table;
   EXPECT_NE(lines[corrupt].find("FAILED"), std::string::npos) << lines[corrupt];
-  EXPECT_NE(lines[corrupt].find("rank 1: 2d payload"), std::string::npos) << lines[corrupt];
+  EXPECT_NE(lines[corrupt].find("rank 1: 2d payload"), std::string::npos)
+      << lines[corrupt];
   // Only that line says FAILED; the others say passed.
   EXPECT_EQ(find_line(lines, "FAILED"), corrupt) << table;
   EXPECT_EQ(find_line(lines, "FAILED", corrupt + 1), -1) << table;
@@ -122,8 +124,10 @@ TEST(Report, NoBandwidthForStrategiesThatMoveNoData) {
   const int bcast = method_line(lines, "bcast");
   ASSERT_GE(null_probe, 0);
   ASSERT_GE(bcast, 0);
-  EXPECT_EQ(lines[null_probe].find("B/s"), std::string::npos) << lines[null_probe];
-  EXPECT_NE(lines[null_probe].find(" - "), std::string::npos) << lines[null_probe];
+  EXPECT_EQ(lines[null_probe].find("B/s"), std::string::npos)
+      << lines[null_probe];
+  EXPECT_NE(lines[null_probe].find(" - "), std::string::npos)
+      << lines[null_probe];
   // bcast: 11000 B in 1.5 us = 7.33 GB/s.
   EXPECT_NE(lines[bcast].find("7.33 GB/s"), std::string::npos) << lines[bcast];
 }
@@ -149,8 +153,10 @@ TEST(Report, SkipsOnlyDocument) {
   mpiarena::Document doc;
   doc.skipped.push_back(make_skip("rdma", "one rank only"));
   const std::string table = mpiarena::render_table(doc);
-  EXPECT_NE(table.find("skipped rdma: one rank only"), std::string::npos) << table;
-  EXPECT_EQ(table.find("median"), std::string::npos) << table;  // no empty header
+  EXPECT_NE(table.find("skipped rdma: one rank only"), std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("median"), std::string::npos)
+      << table;  // no empty header
 }
 
 TEST(Report, FormatsTimesAndRates) {

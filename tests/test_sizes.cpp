@@ -1,8 +1,8 @@
 // Size ladders: presets, byte values with units, ranges, lists and errors.
 #include <gtest/gtest.h>
-#include <mpiarena/sizes.hpp>
 
 #include <cstddef>
+#include <mpiarena/sizes.hpp>
 #include <string>
 #include <vector>
 
@@ -32,7 +32,8 @@ TEST(Presets, NamesAndBasesOfSeed000) {
   ASSERT_EQ(p.size(), 6u);
   const std::vector<std::string> names = {"small",  "medium",  "large",
                                           "xlarge", "xxlarge", "xxxlarge"};
-  const std::vector<std::size_t> bases = {50, 500, 5000, 50000, 500000, 2000000};
+  const std::vector<std::size_t> bases = {50,    500,    5000,
+                                          50000, 500000, 2000000};
   for (std::size_t i = 0; i < p.size(); ++i) {
     EXPECT_EQ(p[i].name, names[i]);
     EXPECT_EQ(p[i].base, bases[i]) << names[i];
@@ -67,8 +68,8 @@ TEST(ParseSizes, AllIsTheSixPresetsInOrder) {
             (std::vector<std::string>{"small", "medium", "large", "xlarge",
                                       "xxlarge", "xxxlarge"}));
   EXPECT_EQ(bytes_of(points),
-            (std::vector<std::size_t>{11000, 110000, 1100000, 11000000, 110000000,
-                                      440000000}));
+            (std::vector<std::size_t>{11000, 110000, 1100000, 11000000,
+                                      110000000, 440000000}));
   // `all` together with one of its presets gives no duplicate.
   EXPECT_EQ(parse_sizes("large,all").size(), 6u);
 }
@@ -118,11 +119,13 @@ TEST(ParseSizes, DoublingRangeWithUnits) {
 TEST(ParseSizes, RangeFromZero) {
   const auto points = parse_sizes("0..8");
   EXPECT_EQ(bytes_of(points), (std::vector<std::size_t>{0, 1, 2, 4, 8}));
-  EXPECT_EQ(labels_of(points), (std::vector<std::string>{"0", "1", "2", "4", "8"}));
+  EXPECT_EQ(labels_of(points),
+            (std::vector<std::string>{"0", "1", "2", "4", "8"}));
 }
 
 TEST(ParseSizes, RangeEndOffTheLadderIsNotIncluded) {
-  EXPECT_EQ(bytes_of(parse_sizes("3..20")), (std::vector<std::size_t>{3, 6, 12}));
+  EXPECT_EQ(bytes_of(parse_sizes("3..20")),
+            (std::vector<std::size_t>{3, 6, 12}));
   EXPECT_EQ(bytes_of(parse_sizes("5..5")), (std::vector<std::size_t>{5}));
 }
 
@@ -145,8 +148,8 @@ TEST(ParseSizes, ErrorsAreSizeSpecErrorsWithTheSyntax) {
   const std::string syntax = mpiarena::size_syntax();
   ASSERT_FALSE(syntax.empty());
   for (const std::string spec :
-       {"", "   ", "abc", "5XB", "8..4", "1,,2", "1,", ",1", "99999999999999999999",
-        "small,huge", "1..", "..4"}) {
+       {"", "   ", "abc", "5XB", "8..4", "1,,2", "1,", ",1",
+        "99999999999999999999", "small,huge", "1..", "..4"}) {
     try {
       parse_sizes(spec);
       ADD_FAILURE() << "'" << spec << "' was accepted";
@@ -169,14 +172,15 @@ TEST(ParseSizes, ErrorsNameTheBadItem) {
     parse_sizes("8..4");
     FAIL() << "accepted";
   } catch (const SizeSpecError& e) {
-    EXPECT_NE(std::string(e.what()).find("8..4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("8..4"), std::string::npos)
+        << e.what();
   }
 }
 
 TEST(SizeSyntax, DescribesEveryForm) {
   const std::string syntax = mpiarena::size_syntax();
-  for (const std::string word :
-       {"small", "xxxlarge", "all", "KiB", "MiB", "GiB", "kB", "MB", "GB", ".."})
+  for (const std::string word : {"small", "xxxlarge", "all", "KiB", "MiB",
+                                 "GiB", "kB", "MB", "GB", ".."})
     EXPECT_NE(syntax.find(word), std::string::npos) << word;
 }
 

@@ -1,10 +1,10 @@
 // Statistics of samples and the iteration predictor (Google Benchmark's
 // PredictNumItersNeeded), against values computed by hand.
 #include <gtest/gtest.h>
-#include <mpiarena/stats.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <mpiarena/stats.hpp>
 #include <vector>
 
 using mpiarena::kMaxIterations;
@@ -46,8 +46,9 @@ TEST(Summarize, OddCountUnsorted) {
 }
 
 TEST(Summarize, EvenCountMedianIsTheMiddleMean) {
-  // 4, 1, 3, 2: median (2+3)/2, mean 2.5, squared deviations 2.25+0.25+0.25+2.25 = 5,
-  // sample variance 5/3 (n-1, not n: 5/4 would give 1.118).
+  // 4, 1, 3, 2: median (2+3)/2, mean 2.5, squared
+  // deviations 2.25+0.25+0.25+2.25 = 5, sample variance 5/3 (n-1, not n: 5/4
+  // would give 1.118).
   const auto s = summarize({4, 1, 3, 2});
   EXPECT_EQ(s.n, 4u);
   EXPECT_DOUBLE_EQ(s.min, 1);
@@ -92,7 +93,8 @@ TEST(Predict, InsignificantRunGrowsTenfold) {
 TEST(Predict, BoundaryTenPercentIsStillInsignificant) {
   // seconds / min_time == 0.1 exactly: x10, not x(1.4 / 0.1) = x14.
   EXPECT_EQ(predict_iterations(3, 0.1, 1.0), 30);
-  EXPECT_EQ(predict_iterations(3, 0.25, 2.0), 34);  // 0.125 > 0.1: 3 * 2.8 / 0.25 = 33.6
+  EXPECT_EQ(predict_iterations(3, 0.25, 2.0),
+            34);  // 0.125 > 0.1: 3 * 2.8 / 0.25 = 33.6
 }
 
 TEST(Predict, SignificantRunAimsFortyPercentPastMinTime) {
@@ -119,7 +121,8 @@ TEST(Predict, AlwaysGrowsByAtLeastOne) {
 
 TEST(Predict, NeverPastTheCap) {
   EXPECT_EQ(predict_iterations(500000000, 1e-6, 0.005), kMaxIterations);
-  EXPECT_EQ(predict_iterations(kMaxIterations / 2, 0.001, 0.005), kMaxIterations);
+  EXPECT_EQ(predict_iterations(kMaxIterations / 2, 0.001, 0.005),
+            kMaxIterations);
   EXPECT_EQ(predict_iterations(kMaxIterations - 1, 1.0, 0.005), kMaxIterations);
   EXPECT_LE(predict_iterations(kMaxIterations, 1e-6, 0.005), kMaxIterations);
 }

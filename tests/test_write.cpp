@@ -18,14 +18,17 @@ namespace {
 class WriteResults : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / fs::unique_path("mpiarena-write-%%%%-%%%%");
+    dir_ =
+        fs::temp_directory_path() / fs::unique_path("mpiarena-write-%%%%-%%%%");
     fs::create_directories(dir_);
   }
   void TearDown() override {
     boost::system::error_code ec;
     fs::remove_all(dir_, ec);
   }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string path(const std::string& name) const {
+    return (dir_ / name).string();
+  }
   std::size_t entries() const {
     return static_cast<std::size_t>(
         std::distance(fs::directory_iterator(dir_), fs::directory_iterator()));

@@ -1,13 +1,13 @@
 #include "engine.hpp"
 
-#include "collective.hpp"
-
-#include <mpiarena/mpi_check.hpp>
-#include <mpiarena/payload.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <mpiarena/mpi_check.hpp>
+#include <mpiarena/payload.hpp>
 #include <vector>
+
+#include "collective.hpp"
 
 namespace mpiarena {
 
@@ -17,7 +17,8 @@ struct Sample {
   double max = 0, min = 0, avg = 0;
 };
 
-Sample timed_run(Strategy& s, std::int64_t iters, MPI_Comm harness, int nranks) {
+Sample timed_run(Strategy& s, std::int64_t iters, MPI_Comm harness,
+                 int nranks) {
   MPIARENA_CHECK(MPI_Barrier(harness));
   const double t0 = MPI_Wtime();
   for (std::int64_t i = 0; i < iters; ++i) s.execute();
@@ -25,7 +26,8 @@ Sample timed_run(Strategy& s, std::int64_t iters, MPI_Comm harness, int nranks) 
   double extremes[2] = {local, -local};
   double reduced[2];
   double sum = 0;
-  MPIARENA_CHECK(MPI_Allreduce(extremes, reduced, 2, MPI_DOUBLE, MPI_MAX, harness));
+  MPIARENA_CHECK(
+      MPI_Allreduce(extremes, reduced, 2, MPI_DOUBLE, MPI_MAX, harness));
   MPIARENA_CHECK(MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, harness));
   return {reduced[0], -reduced[1], sum / nranks};  // whole-run seconds
 }
@@ -44,8 +46,8 @@ void collective_step(const char* what, F&& step, MPI_Comm harness, int rank) {
   }
   auto [first, message] = first_failure(failed, error, harness, rank);
   if (first == kNobody) return;
-  throw PointError(std::string(what) + " failed on rank " + std::to_string(first) +
-                   ": " + message);
+  throw PointError(std::string(what) + " failed on rank " +
+                   std::to_string(first) + ": " + message);
 }
 
 }  // namespace
@@ -60,7 +62,8 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
   rec.repetitions = opt.repetitions;
   rec.warmup = opt.warmup;
 
-  collective_step("prepare", [&] { strategy.prepare(ctx); }, harness, ctx.rank);
+  collective_step(
+      "prepare", [&] { strategy.prepare(ctx); }, harness, ctx.rank);
   try {
     for (int i = 0; i < opt.warmup; ++i) strategy.execute();
 
@@ -82,7 +85,8 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
   } catch (const std::exception& e) {
     // A failure inside the timed loop cannot be agreed on without risking a
     // deadlock (the other ranks may be inside the operation): stop the job.
-    if (ctx.log) ctx.log->critical("execute failed, aborting the run: {}", e.what());
+    if (ctx.log)
+      ctx.log->critical("execute failed, aborting the run: {}", e.what());
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
   rec.time = summarize(rec.samples_max);
@@ -107,13 +111,15 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
       rec.verification = "passed";
     } else {
       rec.verification = "failed";
-      rec.verification_message = "rank " + std::to_string(first) + ": " + message;
+      rec.verification_message =
+          "rank " + std::to_string(first) + ": " + message;
     }
   } else {
     rec.verification = "skipped";
     rec.verification_message = "--no-verify";
   }
-  collective_step("release", [&] { strategy.release(); }, harness, ctx.rank);
+  collective_step(
+      "release", [&] { strategy.release(); }, harness, ctx.rank);
   return rec;
 }
 

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <mpiarena/plugin.hpp>
-
 #include <stdexcept>
 
 #include "records.hpp"

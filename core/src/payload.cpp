@@ -1,5 +1,4 @@
 #include <mpiarena/payload.hpp>
-
 #include <sstream>
 
 namespace mpiarena {
@@ -13,7 +12,8 @@ std::size_t rows_base(std::size_t bytes) {
 std::vector<int> row_sizes_for_base(std::size_t base) {
   std::vector<int> sizes(kRows2d);
   for (int i = 0; i < kRows2d; ++i)
-    sizes[i] = static_cast<int>(base * static_cast<std::size_t>((i + 1) * (i + 1)));
+    sizes[i] =
+        static_cast<int>(base * static_cast<std::size_t>((i + 1) * (i + 1)));
   return sizes;
 }
 
@@ -22,10 +22,13 @@ std::size_t payload_bytes(const std::string& payload, std::size_t bytes) {
   return flat_count(bytes) * sizeof(int);
 }
 
-std::string payload_size_problem(const std::string& payload, std::size_t bytes) {
+std::string payload_size_problem(const std::string& payload,
+                                 std::size_t bytes) {
   if (payload == "2d" && rows_base(bytes) == 0)
-    return "a 2d payload needs at least 220 bytes (5 rows of base*(i+1)^2 ints, "
-           "base >= 1), got " + std::to_string(bytes);
+    return "a 2d payload needs at least 220 bytes (5 rows of base*(i+1)^2 "
+           "ints, "
+           "base >= 1), got " +
+           std::to_string(bytes);
   if (payload == "1d" && flat_count(bytes) == 0)
     return "a 1d payload needs at least 4 bytes (one int), got " +
            std::to_string(bytes);
@@ -92,8 +95,8 @@ std::string check_flat(const Flat& data, std::size_t expected_count) {
 std::string check_rows(const Rows& data, std::size_t expected_base) {
   const std::vector<int> sizes = row_sizes_for_base(expected_base);
   if (data.size() != sizes.size())
-    return "2d payload has " + std::to_string(data.size()) + " rows, expected " +
-           std::to_string(sizes.size());
+    return "2d payload has " + std::to_string(data.size()) +
+           " rows, expected " + std::to_string(sizes.size());
   for (std::size_t r = 0; r < sizes.size(); ++r) {
     if (data[r].size() != static_cast<std::size_t>(sizes[r]))
       return "2d payload row " + std::to_string(r) + " holds " +

@@ -6,8 +6,8 @@ using nlohmann::json;
 
 namespace {
 json summary_json(const Summary& s) {
-  return {{"min", s.min},       {"median", s.median}, {"mean", s.mean},
-          {"max", s.max},       {"stddev", s.stddev}, {"cv", s.cv}};
+  return {{"min", s.min}, {"median", s.median}, {"mean", s.mean},
+          {"max", s.max}, {"stddev", s.stddev}, {"cv", s.cv}};
 }
 Summary summary_from(const json& j) {
   Summary s;
@@ -22,31 +22,33 @@ Summary summary_from(const json& j) {
 }  // namespace
 
 json to_json(const Record& r) {
-  json j = {
-      {"suite", r.suite},
-      {"method", r.method},
-      {"payload", r.payload},
-      {"size_label", r.size_label},
-      {"bytes", r.bytes},
-      {"payload_bytes", r.payload_bytes},
-      {"ranks", r.ranks},
-      {"inner_iterations", r.inner_iterations},
-      {"repetitions", r.repetitions},
-      {"warmup", r.warmup},
-      {"statistic", "max_over_ranks_per_repetition"},
-      {"time_s", summary_json(r.time)},
-      {"samples_s",
-       {{"max", r.samples_max}, {"min", r.samples_min}, {"avg", r.samples_avg}}},
-      {"bandwidth_Bps", r.moves_data ? json(r.bandwidth) : json(nullptr)},
-      {"verification",
-       {{"status", r.verification}, {"message", r.verification_message}}},
-      {"plugin", {{"file", r.plugin_file}, {"abi", r.plugin_abi}}}};
+  json j = {{"suite", r.suite},
+            {"method", r.method},
+            {"payload", r.payload},
+            {"size_label", r.size_label},
+            {"bytes", r.bytes},
+            {"payload_bytes", r.payload_bytes},
+            {"ranks", r.ranks},
+            {"inner_iterations", r.inner_iterations},
+            {"repetitions", r.repetitions},
+            {"warmup", r.warmup},
+            {"statistic", "max_over_ranks_per_repetition"},
+            {"time_s", summary_json(r.time)},
+            {"samples_s",
+             {{"max", r.samples_max},
+              {"min", r.samples_min},
+              {"avg", r.samples_avg}}},
+            {"bandwidth_Bps", r.moves_data ? json(r.bandwidth) : json(nullptr)},
+            {"verification",
+             {{"status", r.verification}, {"message", r.verification_message}}},
+            {"plugin", {{"file", r.plugin_file}, {"abi", r.plugin_abi}}}};
   return j;
 }
 
 json to_json(const Skip& s) {
-  return {{"suite", s.suite},       {"method", s.method}, {"payload", s.payload},
-          {"size_label", s.size_label}, {"bytes", s.bytes}, {"ranks", s.ranks},
+  return {{"suite", s.suite},     {"method", s.method},
+          {"payload", s.payload}, {"size_label", s.size_label},
+          {"bytes", s.bytes},     {"ranks", s.ranks},
           {"reason", s.reason}};
 }
 
@@ -83,7 +85,8 @@ Record record_from_json(const json& j) {
   r.moves_data = !bw.is_null();
   r.bandwidth = bw.is_null() ? 0 : bw.get<double>();
   r.verification = j.at("verification").at("status").get<std::string>();
-  r.verification_message = j.at("verification").at("message").get<std::string>();
+  r.verification_message =
+      j.at("verification").at("message").get<std::string>();
   r.plugin_file = j.at("plugin").at("file").get<std::string>();
   r.plugin_abi = j.at("plugin").at("abi").get<std::uint32_t>();
   return r;
@@ -93,7 +96,8 @@ Document document_from_json(const json& j) {
   Document d;
   d.complete = j.at("complete").get<bool>();
   d.context = j.at("context");
-  for (const json& r : j.at("records")) d.records.push_back(record_from_json(r));
+  for (const json& r : j.at("records"))
+    d.records.push_back(record_from_json(r));
   for (const json& s : j.at("skipped")) {
     Skip k;
     k.suite = s.at("suite").get<std::string>();

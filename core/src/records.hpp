@@ -2,7 +2,6 @@
 #pragma once
 
 #include <mpiarena/stats.hpp>
-
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -24,9 +23,9 @@ struct Record {
   // Per-operation time of each repetition, seconds: MAX over ranks is the
   // headline statistic (seed 000, ReproMPI); MIN and AVG over ranks as IMB.
   std::vector<double> samples_max, samples_min, samples_avg;
-  Summary time;                   // over samples_max
-  double bandwidth = 0;           // payload_bytes / median, bytes per second
-  std::string verification;       // "passed", "failed", "skipped"
+  Summary time;              // over samples_max
+  double bandwidth = 0;      // payload_bytes / median, bytes per second
+  std::string verification;  // "passed", "failed", "skipped"
   std::string verification_message;
   std::string plugin_file;
   std::uint32_t plugin_abi = 0;

@@ -28,20 +28,23 @@ LoadResult Registry::load_file(const std::string& path) {
   }
   if (!lib->has("mpiarena_abi_version")) {
     return {LoadStatus::not_a_plugin,
-            "'" + path + "' is not an mpiarena plugin (no mpiarena_abi_version "
-            "entry point); skipped"};
+            "'" + path +
+                "' is not an mpiarena plugin (no mpiarena_abi_version "
+                "entry point); skipped"};
   }
   const std::uint32_t abi = lib->get<std::uint32_t()>("mpiarena_abi_version")();
   if (abi != kAbiVersion) {
     return {LoadStatus::wrong_abi,
             "plugin '" + path + "' was built for plugin ABI version " +
                 std::to_string(abi) + ", this runner needs version " +
-                std::to_string(kAbiVersion) + "; rebuild it against this mpiarena"};
+                std::to_string(kAbiVersion) +
+                "; rebuild it against this mpiarena"};
   }
   if (!lib->has("mpiarena_factory")) {
     return {LoadStatus::bad_factory,
-            "plugin '" + path + "' has no mpiarena_factory (declare it with "
-            "MPIARENA_PLUGIN); skipped"};
+            "plugin '" + path +
+                "' has no mpiarena_factory (declare it with "
+                "MPIARENA_PLUGIN); skipped"};
   }
   std::vector<StrategyEntry> entries;
   try {
@@ -52,11 +55,12 @@ LoadResult Registry::load_file(const std::string& path) {
   }
   // Check the whole library before keeping any of it.
   for (const StrategyEntry& e : entries) {
-    if (e.info.name.empty() || e.info.suite.empty() || e.info.payloads.empty() ||
-        !e.create) {
+    if (e.info.name.empty() || e.info.suite.empty() ||
+        e.info.payloads.empty() || !e.create) {
       return {LoadStatus::bad_factory,
-              "plugin '" + path + "' declares a strategy with an empty name, "
-              "suite, payload list or factory; skipped"};
+              "plugin '" + path +
+                  "' declares a strategy with an empty name, "
+                  "suite, payload list or factory; skipped"};
     }
     if (const LoadedStrategy* other = find(e.info.name)) {
       return {LoadStatus::duplicate,
@@ -73,7 +77,8 @@ LoadResult Registry::load_file(const std::string& path) {
 std::vector<LoadResult> Registry::load_dir(const std::string& dir) {
   std::vector<std::string> files;
   boost::system::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
     if (it->path().extension() == ".so" && fs::is_regular_file(it->path()))
       files.push_back(it->path().string());
   }
@@ -100,14 +105,15 @@ std::vector<std::string> Registry::names() const {
   return out;
 }
 
-std::vector<std::string> default_plugin_dirs(const std::string& exe_dir,
-                                             std::vector<std::string>* missing) {
+std::vector<std::string> default_plugin_dirs(
+    const std::string& exe_dir, std::vector<std::string>* missing) {
   std::vector<std::string> dirs;
   auto add_if_dir = [&](const fs::path& p) {
     boost::system::error_code ec;
     if (fs::is_directory(p, ec)) {
       const std::string s = fs::canonical(p, ec).string();
-      if (std::find(dirs.begin(), dirs.end(), s) == dirs.end()) dirs.push_back(s);
+      if (std::find(dirs.begin(), dirs.end(), s) == dirs.end())
+        dirs.push_back(s);
       return true;
     }
     return false;

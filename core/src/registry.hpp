@@ -3,10 +3,9 @@
 // entries and the std::functions that came from them.
 #pragma once
 
-#include <mpiarena/plugin.hpp>
-
 #include <boost/dll/shared_library.hpp>
 #include <memory>
+#include <mpiarena/plugin.hpp>
 #include <string>
 #include <vector>
 
@@ -14,11 +13,18 @@ namespace mpiarena {
 
 struct LoadedStrategy {
   StrategyEntry entry;
-  std::string file;         // the .so it came from
-  std::uint32_t abi = 0;    // the ABI version the plugin reported
+  std::string file;       // the .so it came from
+  std::uint32_t abi = 0;  // the ABI version the plugin reported
 };
 
-enum class LoadStatus { loaded, cannot_load, not_a_plugin, wrong_abi, duplicate, bad_factory };
+enum class LoadStatus {
+  loaded,
+  cannot_load,
+  not_a_plugin,
+  wrong_abi,
+  duplicate,
+  bad_factory
+};
 
 struct LoadResult {
   LoadStatus status = LoadStatus::loaded;

@@ -1,19 +1,18 @@
-#include <mpiarena/payload.hpp>
-#include <mpiarena/sizes.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <mpiarena/payload.hpp>
+#include <mpiarena/sizes.hpp>
 
 namespace mpiarena {
 
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> kPresets = {
-      {"small", 50},      {"medium", 500},     {"large", 5000},
-      {"xlarge", 50000},  {"xxlarge", 500000}, {"xxxlarge", 2000000}};
+      {"small", 50},     {"medium", 500},     {"large", 5000},
+      {"xlarge", 50000}, {"xxlarge", 500000}, {"xxxlarge", 2000000}};
   return kPresets;
 }
 
@@ -44,7 +43,8 @@ std::string trim(const std::string& s) {
 }
 
 std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -54,13 +54,15 @@ std::size_t parse_bytes(const std::string& raw) {
   const std::string text = trim(raw);
   if (text.empty()) bad(raw, "empty value");
   std::size_t pos = 0;
-  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+  while (pos < text.size() &&
+         std::isdigit(static_cast<unsigned char>(text[pos])))
+    ++pos;
   if (pos == 0) bad(raw, "it does not start with a number");
   const std::string digits = text.substr(0, pos);
   const std::string unit = trim(text.substr(pos));
   static const std::map<std::string, std::size_t> kUnits = {
-      {"", 1},           {"B", 1},          {"kB", 1000},
-      {"KB", 1000},      {"KiB", 1024},     {"MB", 1000000},
+      {"", 1},           {"B", 1},           {"kB", 1000},
+      {"KB", 1000},      {"KiB", 1024},      {"MB", 1000000},
       {"MiB", 1u << 20}, {"GB", 1000000000}, {"GiB", 1u << 30}};
   auto it = kUnits.find(unit);
   if (it == kUnits.end()) bad(raw, "unknown unit '" + unit + "'");
@@ -107,18 +109,21 @@ std::vector<SizePoint> parse_sizes(const std::string& spec) {
     const std::size_t b = parse_bytes(item);
     out.push_back({std::to_string(b), b});
   }
-  std::stable_sort(out.begin(), out.end(), [](const SizePoint& a, const SizePoint& b) {
-    return a.bytes < b.bytes;
-  });
+  std::stable_sort(
+      out.begin(), out.end(),
+      [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
   // One point per byte value; a preset's name wins over the same bytes given
   // as a number.
   auto is_preset = [](const SizePoint& p) {
-    return !p.label.empty() && !std::isdigit(static_cast<unsigned char>(p.label[0]));
+    return !p.label.empty() &&
+           !std::isdigit(static_cast<unsigned char>(p.label[0]));
   };
   std::vector<SizePoint> unique;
   for (const SizePoint& p : out) {
-    if (unique.empty() || unique.back().bytes != p.bytes) unique.push_back(p);
-    else if (is_preset(p) && !is_preset(unique.back())) unique.back() = p;
+    if (unique.empty() || unique.back().bytes != p.bytes)
+      unique.push_back(p);
+    else if (is_preset(p) && !is_preset(unique.back()))
+      unique.back() = p;
   }
   return unique;
 }
@@ -137,10 +142,14 @@ std::string format_bytes(double bytes) {
     ++u;
   }
   char buf[32];
-  if (u == 0) std::snprintf(buf, sizeof buf, "%.0f B", bytes);
-  else if (rounded(bytes) >= 100) std::snprintf(buf, sizeof buf, "%.0f %s", bytes, kUnits[u]);
-  else if (rounded(bytes) >= 10) std::snprintf(buf, sizeof buf, "%.1f %s", bytes, kUnits[u]);
-  else std::snprintf(buf, sizeof buf, "%.2f %s", bytes, kUnits[u]);
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%.0f B", bytes);
+  else if (rounded(bytes) >= 100)
+    std::snprintf(buf, sizeof buf, "%.0f %s", bytes, kUnits[u]);
+  else if (rounded(bytes) >= 10)
+    std::snprintf(buf, sizeof buf, "%.1f %s", bytes, kUnits[u]);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f %s", bytes, kUnits[u]);
   return buf;
 }
 

@@ -1,7 +1,6 @@
-#include <mpiarena/stats.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <mpiarena/stats.hpp>
 
 namespace mpiarena {
 

@@ -1,5 +1,6 @@
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
+#include <stdexcept>
 
 namespace mpiarena {
 
@@ -7,9 +8,17 @@ void TransferStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
   count_ = flat_count(ctx.bytes);
   base_ = rows_base(ctx.bytes);
+  const std::size_t bytes = payload_bytes(ctx.payload, ctx.bytes);
+  if (bytes > max_payload_bytes())
+    throw std::length_error(
+        "a " + ctx.payload + " payload of " + std::to_string(bytes) +
+        " bytes exceeds this method's limit of " +
+        std::to_string(max_payload_bytes()) + " bytes (MPI counts are int)");
   if (is_2d()) {
-    if (is_root()) rows_ = make_rows(base_);
-    else rows_.clear();
+    if (is_root())
+      rows_ = make_rows(base_);
+    else
+      rows_.clear();
   } else {
     if (is_root()) {
       flat_ = make_flat(count_);
@@ -22,8 +31,10 @@ void TransferStrategy::prepare(const RunContext& ctx) {
 
 void TransferStrategy::poison() {
   if (is_root()) return;
-  if (is_2d()) rows_.clear();
-  else poison_flat(flat_);
+  if (is_2d())
+    rows_.clear();
+  else
+    poison_flat(flat_);
 }
 
 Verdict TransferStrategy::verify() {
@@ -55,7 +66,8 @@ void TransferStrategy::shape_rows(const std::vector<int>& sizes) {
 void TransferStrategy::bcast_shape() {
   int nrows = is_root() ? static_cast<int>(rows_.size()) : 0;
   MPIARENA_CHECK(MPI_Bcast(&nrows, 1, MPI_INT, root(), comm()));
-  std::vector<int> sizes = is_root() ? root_row_sizes() : std::vector<int>(nrows);
+  std::vector<int> sizes =
+      is_root() ? root_row_sizes() : std::vector<int>(nrows);
   MPIARENA_CHECK(MPI_Bcast(sizes.data(), nrows, MPI_INT, root(), comm()));
   if (!is_root()) shape_rows(sizes);
 }

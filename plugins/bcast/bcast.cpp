@@ -2,28 +2,21 @@
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
 
-#include <climits>
-#include <stdexcept>
-
 namespace {
 
 class Bcast final : public mpiarena::TransferStrategy {
-  void setup() override {
-    if (mpiarena::payload_bytes(ctx().payload, ctx().bytes) / sizeof(int) > INT_MAX)
-      throw std::length_error("bcast: payload exceeds INT_MAX ints per MPI call");
-  }
-
   void execute() override {
     if (!is_2d()) {
-      MPIARENA_CHECK(MPI_Bcast(flat().data(), static_cast<int>(flat().size()), MPI_INT,
-                               root(), comm()));
+      MPIARENA_CHECK(MPI_Bcast(flat().data(), static_cast<int>(flat().size()),
+                               MPI_INT, root(), comm()));
       return;
     }
     bcast_shape();
     reqs_.assign(rows().size(), MPI_REQUEST_NULL);
     for (std::size_t r = 0; r < rows().size(); ++r)
-      MPIARENA_CHECK(MPI_Ibcast(rows()[r].data(), static_cast<int>(rows()[r].size()),
-                                MPI_INT, root(), comm(), &reqs_[r]));
+      MPIARENA_CHECK(MPI_Ibcast(rows()[r].data(),
+                                static_cast<int>(rows()[r].size()), MPI_INT,
+                                root(), comm(), &reqs_[r]));
     MPIARENA_CHECK(MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(),
                                MPI_STATUSES_IGNORE));
   }
@@ -34,6 +27,9 @@ class Bcast final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Bcast>(
-    {"bcast", "transfer",
-     "MPI_Bcast of the buffer (1d); sizes by MPI_Bcast, rows by MPI_Ibcast + MPI_Waitall (2d)",
-     {"1d", "2d"}, 2}))
+    {"bcast",
+     "transfer",
+     "MPI_Bcast of the buffer (1d); sizes by MPI_Bcast, rows by MPI_Ibcast + "
+     "MPI_Waitall (2d)",
+     {"1d", "2d"},
+     2}))

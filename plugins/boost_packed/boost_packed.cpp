@@ -2,22 +2,20 @@
 // The root serializes into a packed_oarchive every operation; Boost 1.81's
 // broadcast of a packed archive sends it from the root to each receiver
 // (size, then bytes), which reads it back through a packed_iarchive.
-#include <mpiarena/transfer.hpp>
-
 #include <boost/mpi/collectives/broadcast.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/packed_iarchive.hpp>
 #include <boost/mpi/packed_oarchive.hpp>
 #include <boost/serialization/vector.hpp>
-#include <climits>
-#include <stdexcept>
+#include <mpiarena/transfer.hpp>
 
 namespace {
 
 class BoostPacked final : public mpiarena::TransferStrategy {
+  // The payload travels as bytes with one int count (room left for headers).
+  std::size_t max_payload_bytes() const override { return kIntBytes; }
+
   void setup() override {
-    if (mpiarena::payload_bytes(ctx().payload, ctx().bytes) > INT_MAX - 4096u)
-      throw std::length_error("boost_packed: archive exceeds INT_MAX bytes per message");
     bc_ = boost::mpi::communicator(comm(), boost::mpi::comm_attach);
   }
 
@@ -26,14 +24,18 @@ class BoostPacked final : public mpiarena::TransferStrategy {
   void execute() override {
     if (is_root()) {
       boost::mpi::packed_oarchive out(bc_);
-      if (is_2d()) out << rows();
-      else out << flat();
+      if (is_2d())
+        out << rows();
+      else
+        out << flat();
       boost::mpi::broadcast(bc_, out, root());
     } else {
       boost::mpi::packed_iarchive in(bc_);
       boost::mpi::broadcast(bc_, in, root());
-      if (is_2d()) in >> rows();
-      else in >> flat();
+      if (is_2d())
+        in >> rows();
+      else
+        in >> flat();
     }
   }
 
@@ -43,7 +45,11 @@ class BoostPacked final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<BoostPacked>(
-    {"boost_packed", "transfer",
-     "Root serializes into a boost::mpi::packed_oarchive each operation, boost::mpi::broadcast "
-     "of the archive (root sends to each receiver), receivers read a packed_iarchive",
-     {"1d", "2d"}, 2}))
+    {"boost_packed",
+     "transfer",
+     "Root serializes into a boost::mpi::packed_oarchive each operation, "
+     "boost::mpi::broadcast "
+     "of the archive (root sends to each receiver), receivers read a "
+     "packed_iarchive",
+     {"1d", "2d"},
+     2}))

@@ -4,24 +4,21 @@
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
 
-#include <climits>
-#include <stdexcept>
-
 namespace {
 
 constexpr int kTagRow = 0;  // row r: kTagRow + r (1d: kTagRow)
 
 class Datatype final : public mpiarena::TransferStrategy {
   void setup() override {
-    if (mpiarena::payload_bytes(ctx().payload, ctx().bytes) / sizeof(int) > INT_MAX)
-      throw std::length_error("datatype: payload exceeds INT_MAX ints per datatype");
     if (is_2d()) return;
-    MPIARENA_CHECK(MPI_Type_contiguous(static_cast<int>(flat().size()), MPI_INT, &flat_type_));
+    MPIARENA_CHECK(MPI_Type_contiguous(static_cast<int>(flat().size()), MPI_INT,
+                                       &flat_type_));
     MPIARENA_CHECK(MPI_Type_commit(&flat_type_));
   }
 
   void teardown() override {
-    if (flat_type_ != MPI_DATATYPE_NULL) MPIARENA_CHECK(MPI_Type_free(&flat_type_));
+    if (flat_type_ != MPI_DATATYPE_NULL)
+      MPIARENA_CHECK(MPI_Type_free(&flat_type_));
   }
 
   void execute() override {
@@ -32,8 +29,8 @@ class Datatype final : public mpiarena::TransferStrategy {
       bcast_shape();
       types_.assign(rows().size(), MPI_DATATYPE_NULL);
       for (std::size_t r = 0; r < rows().size(); ++r) {
-        MPIARENA_CHECK(MPI_Type_contiguous(static_cast<int>(rows()[r].size()), MPI_INT,
-                                           &types_[r]));
+        MPIARENA_CHECK(MPI_Type_contiguous(static_cast<int>(rows()[r].size()),
+                                           MPI_INT, &types_[r]));
         MPIARENA_CHECK(MPI_Type_commit(&types_[r]));
         transfer(rows()[r].data(), types_[r], kTagRow + static_cast<int>(r));
       }
@@ -44,17 +41,20 @@ class Datatype final : public mpiarena::TransferStrategy {
     types_.clear();
   }
 
-  // Root: one MPI_Isend per receiver; receiver: one MPI_Irecv. Count 1 of `type`.
+  // Root: one MPI_Isend per receiver; receiver: one MPI_Irecv. Count 1 of
+  // `type`.
   void transfer(int* data, MPI_Datatype type, int tag) {
     if (!is_root()) {
       reqs_.emplace_back();
-      MPIARENA_CHECK(MPI_Irecv(data, 1, type, root(), tag, comm(), &reqs_.back()));
+      MPIARENA_CHECK(
+          MPI_Irecv(data, 1, type, root(), tag, comm(), &reqs_.back()));
       return;
     }
     for (int dest = 0; dest < ctx().size; ++dest) {
       if (dest == root()) continue;
       reqs_.emplace_back();
-      MPIARENA_CHECK(MPI_Isend(data, 1, type, dest, tag, comm(), &reqs_.back()));
+      MPIARENA_CHECK(
+          MPI_Isend(data, 1, type, dest, tag, comm(), &reqs_.back()));
     }
   }
 
@@ -66,8 +66,12 @@ class Datatype final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Datatype>(
-    {"datatype", "transfer",
-     "MPI_Type_contiguous of the buffer (built once) (1d) or of each row (built and freed "
-     "each operation, sizes by MPI_Bcast) (2d), MPI_Isend to each receiver / MPI_Irecv + "
+    {"datatype",
+     "transfer",
+     "MPI_Type_contiguous of the buffer (built once) (1d) or of each row "
+     "(built and freed "
+     "each operation, sizes by MPI_Bcast) (2d), MPI_Isend to each receiver / "
+     "MPI_Irecv + "
      "MPI_Waitall",
-     {"1d", "2d"}, 2}))
+     {"1d", "2d"},
+     2}))

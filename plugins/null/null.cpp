@@ -15,5 +15,9 @@ class Null final : public mpiarena::Strategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Null>(
-    {"null", "harness", "Does nothing: the harness overhead of one timed operation",
-     {"1d"}, 1, false}))
+    {"null",
+     "harness",
+     "Does nothing: the harness overhead of one timed operation",
+     {"1d"},
+     1,
+     false}))

@@ -3,23 +3,22 @@
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
 
-#include <climits>
-#include <stdexcept>
-
 namespace {
 
 class Pack final : public mpiarena::TransferStrategy {
+  // The payload travels as bytes with one int count (room left for headers).
+  std::size_t max_payload_bytes() const override { return kIntBytes; }
+
   void setup() override {
-    // Packed bytes travel as one int count: leave room for the 2d header.
-    if (mpiarena::payload_bytes(ctx().payload, ctx().bytes) > INT_MAX - 4096u)
-      throw std::length_error("pack: packed payload exceeds INT_MAX bytes");
-    // Open MPI rejects a NULL pack buffer even for 0 bytes: never leave it empty.
+    // Open MPI rejects a NULL pack buffer even for 0 bytes: never leave it
+    // empty.
     buf_.assign(1, 0);
     if (!is_root()) return;  // receivers grow theirs from each operation's size
     int total = 0;
     if (is_2d()) {
       total = pack_size(1) + pack_size(static_cast<int>(rows().size()));
-      for (const auto& row : rows()) total += pack_size(static_cast<int>(row.size()));
+      for (const auto& row : rows())
+        total += pack_size(static_cast<int>(row.size()));
     } else {
       total = pack_size(static_cast<int>(flat().size()));
     }
@@ -36,7 +35,8 @@ class Pack final : public mpiarena::TransferStrategy {
         const std::vector<int> sizes = root_row_sizes();
         pack(&nrows, 1, packed);
         pack(sizes.data(), nrows, packed);
-        for (int r = 0; r < nrows; ++r) pack(rows()[r].data(), sizes[r], packed);
+        for (int r = 0; r < nrows; ++r)
+          pack(rows()[r].data(), sizes[r], packed);
       } else {
         pack(flat().data(), static_cast<int>(flat().size()), packed);
       }
@@ -54,7 +54,8 @@ class Pack final : public mpiarena::TransferStrategy {
       std::vector<int> sizes(nrows);
       unpack(sizes.data(), nrows, packed, pos);
       shape_rows(sizes);
-      for (int r = 0; r < nrows; ++r) unpack(rows()[r].data(), sizes[r], packed, pos);
+      for (int r = 0; r < nrows; ++r)
+        unpack(rows()[r].data(), sizes[r], packed, pos);
     } else {
       unpack(flat().data(), static_cast<int>(flat().size()), packed, pos);
     }
@@ -70,7 +71,8 @@ class Pack final : public mpiarena::TransferStrategy {
                             static_cast<int>(buf_.size()), &pos, comm()));
   }
   void unpack(int* data, int count, int packed, int& pos) {
-    MPIARENA_CHECK(MPI_Unpack(buf_.data(), packed, &pos, data, count, MPI_INT, comm()));
+    MPIARENA_CHECK(
+        MPI_Unpack(buf_.data(), packed, &pos, data, count, MPI_INT, comm()));
   }
   void ibcast_wait(void* data, int count, MPI_Datatype type) {
     MPI_Request req = MPI_REQUEST_NULL;
@@ -83,8 +85,11 @@ class Pack final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Pack>(
-    {"pack", "transfer",
-     "MPI_Pack on the root (2d: row count, sizes, rows), MPI_Ibcast of the packed size "
-     "then of the buffer, MPI_Unpack on receivers",
-     {"1d", "2d"}, 2}))
+MPIARENA_PLUGIN(
+    mpiarena::make_entry<Pack>({"pack",
+                                "transfer",
+                                "MPI_Pack on the root (2d: row count, sizes, "
+                                "rows), MPI_Ibcast of the packed size "
+                                "then of the buffer, MPI_Unpack on receivers",
+                                {"1d", "2d"},
+                                2}))

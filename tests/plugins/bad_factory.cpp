@@ -1,7 +1,6 @@
 // A plugin whose factory throws. Built into a directory of its own, only the
 // registry tests load it.
 #include <mpiarena/transfer.hpp>
-
 #include <stdexcept>
 
 namespace {
@@ -11,10 +10,12 @@ class Unused final : public mpiarena::TransferStrategy {
 };
 
 [[noreturn]] mpiarena::StrategyEntry broken_entry() {
-  throw std::runtime_error("bad_factory test plugin refuses to build its entries");
+  throw std::runtime_error(
+      "bad_factory test plugin refuses to build its entries");
 }
 
 }  // namespace
 
-MPIARENA_PLUGIN(broken_entry(), mpiarena::make_entry<Unused>(
-    {"bad_factory", "transfer", "never listed", {"1d"}, 2}))
+MPIARENA_PLUGIN(broken_entry(),
+                mpiarena::make_entry<Unused>(
+                    {"bad_factory", "transfer", "never listed", {"1d"}, 2}))

@@ -21,9 +21,9 @@ class MpiError : public std::runtime_error {
 
 }  // namespace mpiarena
 
-#define MPIARENA_CHECK(call)                                          \
-  do {                                                                \
-    const int mpiarena_rc_ = (call);                                  \
-    if (mpiarena_rc_ != MPI_SUCCESS)                                  \
+#define MPIARENA_CHECK(call)                                                \
+  do {                                                                      \
+    const int mpiarena_rc_ = (call);                                        \
+    if (mpiarena_rc_ != MPI_SUCCESS)                                        \
       ::mpiarena::throw_mpi_error(mpiarena_rc_, #call, __FILE__, __LINE__); \
   } while (0)

@@ -32,9 +32,9 @@ inline constexpr std::uint32_t kAbiVersion = 1;
 // What the registry and `runner --list` know about a strategy without
 // running it. Pure data: building it makes no MPI call.
 struct StrategyInfo {
-  std::string name;     // unique method name, e.g. "bcast"
-  std::string suite;    // measurement pattern, e.g. "transfer"
-  std::string summary;  // one line for --list
+  std::string name;                   // unique method name, e.g. "bcast"
+  std::string suite;                  // measurement pattern, e.g. "transfer"
+  std::string summary;                // one line for --list
   std::vector<std::string> payloads;  // e.g. {"1d", "2d"}
   int min_ranks = 2;
   // False for strategies that move no payload (the `null` harness probe):
@@ -48,8 +48,8 @@ struct RunContext {
   int rank = 0;
   int size = 1;
   int root = 0;
-  std::string payload;     // one of StrategyInfo::payloads
-  std::size_t bytes = 0;   // requested payload size in bytes
+  std::string payload;            // one of StrategyInfo::payloads
+  std::size_t bytes = 0;          // requested payload size in bytes
   spdlog::logger* log = nullptr;  // rank-aware logger owned by the runner
 };
 
@@ -94,13 +94,11 @@ StrategyEntry make_entry(StrategyInfo info) {
 
 // Declares the plugin. Arguments: StrategyEntry values, usually written with
 // mpiarena::make_entry<Class>({...info...}). Use exactly once per library.
-#define MPIARENA_PLUGIN(...)                                             \
-  extern "C" BOOST_SYMBOL_EXPORT std::uint32_t mpiarena_abi_version() {  \
-    return ::mpiarena::kAbiVersion;                                      \
-  }                                                                      \
-  namespace mpiarena_plugin_local {                                      \
-  std::vector<::mpiarena::StrategyEntry> factory() {                     \
-    return {__VA_ARGS__};                                                \
-  }                                                                      \
-  }                                                                      \
+#define MPIARENA_PLUGIN(...)                                                 \
+  extern "C" BOOST_SYMBOL_EXPORT std::uint32_t mpiarena_abi_version() {      \
+    return ::mpiarena::kAbiVersion;                                          \
+  }                                                                          \
+  namespace mpiarena_plugin_local {                                          \
+  std::vector<::mpiarena::StrategyEntry> factory() { return {__VA_ARGS__}; } \
+  }                                                                          \
   BOOST_DLL_ALIAS(mpiarena_plugin_local::factory, mpiarena_factory)

@@ -10,7 +10,7 @@
 namespace mpiarena {
 
 struct SizePoint {
-  std::string label;   // preset name ("large") or the canonical byte text
+  std::string label;  // preset name ("large") or the canonical byte text
   std::size_t bytes = 0;
   bool operator==(const SizePoint& o) const {
     return label == o.label && bytes == o.bytes;

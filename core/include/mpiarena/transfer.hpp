@@ -12,6 +12,7 @@
 // before verification.
 #pragma once
 
+#include <climits>
 #include <mpiarena/payload.hpp>
 #include <mpiarena/plugin.hpp>
 
@@ -27,6 +28,15 @@ class TransferStrategy : public Strategy {
  protected:
   virtual void setup() {}
   virtual void teardown() {}
+
+  // The largest payload this method can move; prepare() refuses a larger
+  // one on every rank alike (the point is recorded with the reason). The
+  // default is what an int element count allows; a method that sends the
+  // payload as bytes with an int count returns kIntBytes.
+  static constexpr std::size_t kIntElements =
+      std::size_t{INT_MAX} * sizeof(int);
+  static constexpr std::size_t kIntBytes = std::size_t{INT_MAX} - 4096;
+  virtual std::size_t max_payload_bytes() const { return kIntElements; }
 
   const RunContext& ctx() const { return ctx_; }
   MPI_Comm comm() const { return ctx_.comm; }

@@ -19,8 +19,8 @@ class ThirdParty final : public mpiarena::TransferStrategy {
  private:
   void bcast(std::vector<int>& data) {
     MPI_Request request;
-    MPIARENA_CHECK(MPI_Ibcast(data.data(), static_cast<int>(data.size()), MPI_INT,
-                              root(), comm(), &request));
+    MPIARENA_CHECK(MPI_Ibcast(data.data(), static_cast<int>(data.size()),
+                              MPI_INT, root(), comm(), &request));
     MPIARENA_CHECK(MPI_Wait(&request, MPI_STATUS_IGNORE));
   }
 };
@@ -28,5 +28,8 @@ class ThirdParty final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<ThirdParty>(
-    {"third_party", "transfer", "out-of-tree test plugin: MPI_Ibcast + MPI_Wait",
-     {"1d", "2d"}, 2}))
+    {"third_party",
+     "transfer",
+     "out-of-tree test plugin: MPI_Ibcast + MPI_Wait",
+     {"1d", "2d"},
+     2}))
