@@ -43,4 +43,6 @@ MPIARENA_PLUGIN(mpiarena::make_entry<Boost>(
      "of the rows, "
      "serialized by Boost.Serialization, from the root to each receiver (2d)",
      {"1d", "2d"},
-     2}))
+     2,
+     /*moves_data=*/true,
+     /*payload_copies=*/3}))

@@ -52,4 +52,6 @@ MPIARENA_PLUGIN(mpiarena::make_entry<BoostPacked>(
      "of the archive (root sends to each receiver), receivers read a "
      "packed_iarchive",
      {"1d", "2d"},
-     2}))
+     2,
+     /*moves_data=*/true,
+     /*payload_copies=*/3}))

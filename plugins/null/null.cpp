@@ -20,4 +20,5 @@ MPIARENA_PLUGIN(mpiarena::make_entry<Null>(
      "Does nothing: the harness overhead of one timed operation",
      {"1d"},
      1,
-     false}))
+     /*moves_data=*/false,
+     /*payload_copies=*/0}))

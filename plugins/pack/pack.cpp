@@ -92,4 +92,6 @@ MPIARENA_PLUGIN(
                                 "rows), MPI_Ibcast of the packed size "
                                 "then of the buffer, MPI_Unpack on receivers",
                                 {"1d", "2d"},
-                                2}))
+                                2,
+                                /*moves_data=*/true,
+                                /*payload_copies=*/2}))

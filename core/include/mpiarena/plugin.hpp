@@ -40,6 +40,13 @@ struct StrategyInfo {
   // False for strategies that move no payload (the `null` harness probe):
   // the report shows no bandwidth for them.
   bool moves_data = true;
+  // Payload-sized buffers one rank holds at once (its copy of the data, a
+  // pack buffer, a serialized archive...). The core skips a point whose
+  // ranks would not fit in the node's available memory.
+  int payload_copies = 1;
+  // True for methods that only work when every rank is on one node (shared
+  // memory): the core skips them, with the reason, on several nodes.
+  bool single_node = false;
 };
 
 // Everything a strategy may use during one measured point.
