@@ -24,6 +24,7 @@ void load_plugins(Registry& registry, const Options& options,
 
 int command_list(const Options& options);
 int command_validate(const Options& options);
+int command_report(const Options& options);
 int command_run(const Options& options, int argc, char** argv);
 
 }  // namespace mpiarena

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "report.hpp"
 #include "schema.hpp"
 
 namespace mpiarena {
@@ -77,34 +78,58 @@ int command_list(const Options& options) {
   return 0;
 }
 
+namespace {
+
+// Reads and validates one result file; prints why not and returns false.
+bool read_results(const std::string& file, nlohmann::json& doc, int& status) {
+  std::ifstream in(file);
+  if (!in) {
+    std::cerr << "runner: error: cannot read '" << file << "'.\n";
+    status = 2;
+    return false;
+  }
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    std::cerr << file << ": invalid: not JSON: " << e.what() << "\n";
+    status = std::max(status, 1);
+    return false;
+  }
+  const std::vector<std::string> errors = validate_results(doc);
+  if (errors.empty()) return true;
+  std::cerr << file << ": invalid:\n";
+  for (const std::string& e : errors) std::cerr << "  " << e << "\n";
+  status = std::max(status, 1);
+  return false;
+}
+
+}  // namespace
+
+int command_report(const Options& options) {
+  nlohmann::json json;
+  int status = 0;
+  if (!read_results(options.files.front(), json, status)) return status;
+  Document doc = document_from_json(json);
+  const nlohmann::json summary = compute_summary(doc);
+  if (options.format == "json") {
+    std::cout << summary.dump(1) << "\n";
+    return 0;
+  }
+  const Style style =
+      options.format == "markdown" ? Style::markdown : Style::text;
+  std::cout << render_table(doc, style) << render_summary(summary, style);
+  return 0;
+}
+
 int command_validate(const Options& options) {
   int status = 0;
   for (const std::string& file : options.files) {
-    std::ifstream in(file);
-    if (!in) {
-      std::cerr << "runner: error: cannot read '" << file << "'.\n";
-      status = 2;
-      continue;
-    }
     nlohmann::json doc;
-    try {
-      doc = nlohmann::json::parse(in);
-    } catch (const std::exception& e) {
-      std::cerr << file << ": invalid: not JSON: " << e.what() << "\n";
-      status = std::max(status, 1);
-      continue;
-    }
-    const std::vector<std::string> errors = validate_results(doc);
-    if (errors.empty()) {
-      std::cout << file << ": valid (" << doc["records"].size() << " records, "
-                << doc["skipped"].size() << " skipped"
-                << (doc["complete"].get<bool>() ? "" : ", run incomplete")
-                << ")\n";
-    } else {
-      std::cerr << file << ": invalid:\n";
-      for (const std::string& e : errors) std::cerr << "  " << e << "\n";
-      status = std::max(status, 1);
-    }
+    if (!read_results(file, doc, status)) continue;
+    std::cout << file << ": valid (" << doc["records"].size() << " records, "
+              << doc["skipped"].size() << " skipped"
+              << (doc["complete"].get<bool>() ? "" : ", run incomplete")
+              << ")\n";
   }
   return status;
 }

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
       return command_list(options);
     case Command::validate:
       return command_validate(options);
+    case Command::report:
+      return command_report(options);
     case Command::run:
       break;
   }

@@ -21,61 +21,68 @@ std::vector<std::string> split_list(const std::string& text) {
 
 namespace {
 
+// clang-format off
 const char* kUsage =
-    "mpiarena runner: which way of moving this data is fastest, at which "
-    "size.\n"
+    "mpiarena runner: which way of moving this data is fastest, at which size.\n"
     "\n"
     "Usage:\n"
     "  mpirun -np N runner [options]     measure the selected methods\n"
     "  runner --list                     list the methods the plugins provide\n"
-    "  runner validate FILE...           check result files against the "
-    "schema\n"
+    "  runner validate FILE...           check result files against the schema\n"
+    "  runner report FILE [--format F]   ranked tables and best-method summary of\n"
+    "                                    a saved result file (table|markdown|json)\n"
     "\n"
-    "Every point is synchronised with a barrier, calibrated so that one "
-    "sample\n"
+    "Every point is synchronised with a barrier, calibrated so that one sample\n"
     "lasts at least --min-time, repeated --repetitions times; a sample is the\n"
     "per-operation time of the slowest rank. Every point is verified on a\n"
     "poisoned receive side: a wrong transfer fails the run (exit 1).\n"
     "Exit codes: 0 success, 1 a verification or a point failed, 2 bad input.\n"
     "\n"
     "Options";
+// clang-format on
 
 }  // namespace
 
 Options parse_options(int argc, const char* const* argv) {
   Options o;
-  std::string methods = "all", payloads, plugin_dirs_joined;
+  std::string methods = "all", payloads, max_memory;
   po::options_description desc(kUsage);
-  desc.add_options()("help,h", "show this help and exit")(
-      "version", "show the runner version and plugin ABI and exit")(
-      "list", "list methods with suite, payloads, minimum ranks and summary")(
-      "methods,m", po::value<std::string>(&methods)->default_value("all"),
-      "comma-separated method names, suite names, or 'all'")(
-      "payloads,p", po::value<std::string>(&payloads),
-      "comma-separated payloads to run (e.g. 1d,2d); default: every payload "
-      "each method supports")(
-      "sizes,s",
-      po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
-      "sizes: presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
-      "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', bytes with units "
-      "(4KiB, 1MB), ranges a..b doubling (8B..4MiB)")(
-      "output,o", po::value<std::string>(&o.output),
-      "write the JSON result document here (rewritten after every point, so "
-      "an interrupted run keeps what it measured)")(
-      "format,f", po::value<std::string>(&o.format)->default_value("table"),
-      "what rank 0 prints on stdout at the end: table or json")(
-      "min-time", po::value<double>(&o.min_time)->default_value(o.min_time),
-      "seconds one sample must last at least (inner iterations adapt)")(
-      "repetitions,r",
-      po::value<int>(&o.repetitions)->default_value(o.repetitions),
-      "samples per point (statistics are over these)")(
-      "warmup", po::value<int>(&o.warmup)->default_value(o.warmup),
-      "untimed operations before calibration")(
-      "plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs),
-      "also load plugins from this directory (repeatable); searched after the "
-      "runner's own plugin directory and MPIARENA_PLUGIN_PATH")(
-      "no-verify", "do not verify the data moved (the records say so)")(
-      "quiet,q", "no progress lines; warnings and errors only");
+  // clang-format off
+  desc.add_options()
+    ("help,h", "show this help and exit")
+    ("version", "show the runner version and plugin ABI and exit")
+    ("list", "list methods with suite, payloads, minimum ranks and summary")
+    ("methods,m", po::value<std::string>(&methods)->default_value("all"),
+     "comma-separated method names, suite names, or 'all'")
+    ("payloads,p", po::value<std::string>(&payloads),
+     "comma-separated payloads to run (e.g. 1d,2d); default: every payload "
+     "each method supports")
+    ("sizes,s", po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
+     "sizes: presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
+     "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', bytes with units "
+     "(4KiB, 1MB), ranges a..b doubling (8B..4MiB)")
+    ("output,o", po::value<std::string>(&o.output),
+     "write the JSON result document here (rewritten after every point, so "
+     "an interrupted run keeps what it measured)")
+    ("format,f", po::value<std::string>(&o.format)->default_value("table"),
+     "what rank 0 prints on stdout at the end: table, markdown or json (the "
+     "whole document; with 'report': the summary)")
+    ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time),
+     "seconds one sample must last at least (inner iterations adapt)")
+    ("repetitions,r", po::value<int>(&o.repetitions)->default_value(o.repetitions),
+     "samples per point (statistics are over these)")
+    ("warmup", po::value<int>(&o.warmup)->default_value(o.warmup),
+     "untimed operations before calibration")
+    ("max-memory", po::value<std::string>(&max_memory),
+     "memory per node the run may count on, e.g. 8GiB (default: what the node "
+     "has available); a point whose buffers would not fit in 80% of it is "
+     "skipped, with the figures")
+    ("plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs),
+     "also load plugins from this directory (repeatable); searched after the "
+     "runner's own plugin directory and MPIARENA_PLUGIN_PATH")
+    ("no-verify", "do not verify the data moved (the records say so)")
+    ("quiet,q", "no progress lines; warnings and errors only");
+  // clang-format on
   po::options_description hidden;
   hidden.add_options()("args", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -109,13 +116,20 @@ Options parse_options(int argc, const char* const* argv) {
             "FILE...");
       return o;
     }
-    if (args[0] == "list") {
+    if (args[0] == "report") {
+      o.command = Command::report;
+      o.files.assign(args.begin() + 1, args.end());
+      if (o.files.size() != 1)
+        throw UsageError(
+            "'report' takes exactly one result file: runner report FILE "
+            "[--format table|markdown|json]");
+    } else if (args[0] == "list") {
       o.command = Command::list;
     } else if (args[0] != "run" || args.size() > 1) {
-      throw UsageError("unexpected argument '" +
-                       args[args[0] == "run" ? 1 : 0] +
-                       "'; the commands are 'run' (default), 'list' and "
-                       "'validate FILE...'. Run 'runner --help'");
+      throw UsageError(
+          "unexpected argument '" + args[args[0] == "run" ? 1 : 0] +
+          "'; the commands are 'run' (default), 'list', "
+          "'validate FILE...' and 'report FILE'. Run 'runner --help'");
     }
   }
   if (vm.count("help"))
@@ -135,9 +149,9 @@ Options parse_options(int argc, const char* const* argv) {
   o.payloads = split_list(payloads);
   if (vm.count("payloads") && o.payloads.empty())
     throw UsageError("--payloads is empty; give payload names such as 1d,2d");
-  if (o.format != "table" && o.format != "json")
+  if (o.format != "table" && o.format != "json" && o.format != "markdown")
     throw UsageError("--format '" + o.format +
-                     "' is not supported; accepted: table, json");
+                     "' is not supported; accepted: table, markdown, json");
   if (!(o.min_time > 0 && o.min_time <= 60))
     throw UsageError("--min-time must be a number of seconds in (0, 60], got " +
                      std::to_string(o.min_time));
@@ -147,6 +161,14 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.warmup < 0 || o.warmup > 100000)
     throw UsageError("--warmup must be between 0 and 100000, got " +
                      std::to_string(o.warmup));
+  if (vm.count("max-memory")) {
+    try {
+      o.max_memory = parse_bytes(max_memory);
+    } catch (const SizeSpecError& e) {
+      throw UsageError(std::string("--max-memory: ") + e.what());
+    }
+    if (o.max_memory == 0) throw UsageError("--max-memory must be above 0");
+  }
   try {
     o.sizes = parse_sizes(o.sizes_spec);
   } catch (const SizeSpecError& e) {

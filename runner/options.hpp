@@ -9,7 +9,7 @@
 
 namespace mpiarena {
 
-enum class Command { run, list, validate, help, version };
+enum class Command { run, list, validate, report, help, version };
 
 struct Options {
   Command command = Command::run;
@@ -22,10 +22,11 @@ struct Options {
   double min_time = 0.005;
   int repetitions = 7;
   int warmup = 1;
+  std::size_t max_memory = 0;  // bytes per node the run may count on; 0: all
   std::vector<std::string> plugin_dirs;
   bool verify = true;
   bool quiet = false;
-  std::vector<std::string> files;  // validate
+  std::vector<std::string> files;  // validate, report
   std::string help_text;
 };
 

@@ -17,6 +17,7 @@
 #include "commands.hpp"
 #include "engine.hpp"
 #include "log.hpp"
+#include "memory.hpp"
 #include "report.hpp"
 #include "schema.hpp"
 
@@ -75,9 +76,58 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
   return out;
 }
 
+// What the skip rules need to know of the job, the same on every rank.
+struct Machine {
+  int ranks = 1;
+  int nodes = 1;
+  int max_ranks_per_node = 1;
+  std::size_t min_available = 0;  // bytes of MemAvailable, min over nodes
+};
+
+Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
+  Machine m;
+  m.ranks = world.size();
+  MPI_Comm node = MPI_COMM_NULL;
+  MPIARENA_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, world.rank(),
+                                     MPI_INFO_NULL, &node));
+  int local_rank = 0, local_size = 1;
+  MPIARENA_CHECK(MPI_Comm_rank(node, &local_rank));
+  MPIARENA_CHECK(MPI_Comm_size(node, &local_size));
+  MPIARENA_CHECK(MPI_Comm_free(&node));
+  const int leader = local_rank == 0 ? 1 : 0;
+  MPIARENA_CHECK(MPI_Allreduce(&leader, &m.nodes, 1, MPI_INT, MPI_SUM, world));
+  MPIARENA_CHECK(MPI_Allreduce(&local_size, &m.max_ranks_per_node, 1, MPI_INT,
+                               MPI_MAX, world));
+  std::size_t available = available_memory_bytes();
+  if (max_memory > 0 && (available == 0 || max_memory < available))
+    available = max_memory;
+  unsigned long long mine = available, least = 0;
+  MPIARENA_CHECK(
+      MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, world));
+  m.min_available = static_cast<std::size_t>(least);
+  return m;
+}
+
+std::string skip_reason(const StrategyInfo& info, const std::string& payload,
+                        const SizePoint& size, const Machine& m) {
+  if (m.ranks < info.min_ranks)
+    return "needs at least " + std::to_string(info.min_ranks) +
+           " ranks, the run has " + std::to_string(m.ranks);
+  if (info.single_node && m.nodes > 1)
+    return "works within one node only (shared memory), the ranks span " +
+           std::to_string(m.nodes) + " nodes";
+  if (!info.moves_data) return {};
+  std::string why = payload_size_problem(payload, size.bytes);
+  if (why.empty())
+    why =
+        memory_problem(payload_bytes(payload, size.bytes), info.payload_copies,
+                       m.max_ranks_per_node, m.min_available);
+  return why;
+}
+
 std::vector<Point> plan_points(
     const std::vector<const LoadedStrategy*>& methods, const Options& options,
-    int ranks, std::string& error) {
+    const Machine& machine, std::string& error) {
   std::set<std::string> known;
   for (const LoadedStrategy* s : methods)
     known.insert(s->entry.info.payloads.begin(), s->entry.info.payloads.end());
@@ -97,13 +147,8 @@ std::vector<Point> plan_points(
             std::find(options.payloads.begin(), options.payloads.end(),
                       payload) == options.payloads.end())
           continue;
-        Point p{s, payload, size, {}};
-        if (ranks < info.min_ranks)
-          p.skip_reason = "needs at least " + std::to_string(info.min_ranks) +
-                          " ranks, the run has " + std::to_string(ranks);
-        else if (info.moves_data)
-          p.skip_reason = payload_size_problem(payload, size.bytes);
-        points.push_back(std::move(p));
+        points.push_back(
+            {s, payload, size, skip_reason(info, payload, size, machine)});
       }
     }
   }
@@ -169,6 +214,7 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
             {"min_time_s", options.min_time},
             {"repetitions", options.repetitions},
             {"warmup", options.warmup},
+            {"max_memory", options.max_memory},
             {"verify", options.verify},
             {"plugin_dirs", options.plugin_dirs}}}};
 }
@@ -217,8 +263,8 @@ int command_run(const Options& options, int argc, char** argv) {
   std::string error;
   const auto methods = select_methods(registry, options, error);
   std::vector<Point> points;
-  if (error.empty())
-    points = plan_points(methods, options, world.size(), error);
+  const Machine machine = survey(world, options.max_memory);
+  if (error.empty()) points = plan_points(methods, options, machine, error);
   if (error.empty() && rank == 0) error = output_problem(options.output);
   if (!agree(error)) return 2;
 
@@ -300,18 +346,21 @@ int command_run(const Options& options, int argc, char** argv) {
 
   doc.complete = true;
   doc.context["end_time"] = iso_now();
+  doc.summary = compute_summary(doc);
   save();
   if (rank == 0) {
     if (options.format == "json") {
       std::cout << to_json(doc).dump(1) << "\n";
     } else {
+      const Style style =
+          options.format == "markdown" ? Style::markdown : Style::text;
       std::cout << "mpiarena " << MPIARENA_VERSION << ": " << world.size()
-                << " ranks on " << doc.context["nodes"].get<int>()
-                << " node(s), "
+                << " ranks on " << machine.nodes << " node(s), "
                 << doc.context["mpi_library"].get<std::string>().substr(0, 60)
                 << "\nper-operation time of the slowest rank; median over "
                 << options.repetitions << " samples\n"
-                << render_table(doc);
+                << render_table(doc, style)
+                << render_summary(doc.summary, style);
       if (!options.output.empty())
         std::cout << "\nresults: " << options.output << "\n";
     }

@@ -56,11 +56,13 @@ json to_json(const Document& d) {
   json records = json::array(), skipped = json::array();
   for (const Record& r : d.records) records.push_back(to_json(r));
   for (const Skip& s : d.skipped) skipped.push_back(to_json(s));
-  return {{"schema_version", kSchemaVersion},
-          {"complete", d.complete},
-          {"context", d.context},
-          {"records", records},
-          {"skipped", skipped}};
+  json doc = {{"schema_version", kSchemaVersion},
+              {"complete", d.complete},
+              {"context", d.context},
+              {"records", records},
+              {"skipped", skipped}};
+  if (!d.summary.is_null()) doc["summary"] = d.summary;
+  return doc;
 }
 
 Record record_from_json(const json& j) {
@@ -96,6 +98,7 @@ Document document_from_json(const json& j) {
   Document d;
   d.complete = j.at("complete").get<bool>();
   d.context = j.at("context");
+  if (j.contains("summary")) d.summary = j.at("summary");
   for (const json& r : j.at("records"))
     d.records.push_back(record_from_json(r));
   for (const json& s : j.at("skipped")) {

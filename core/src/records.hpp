@@ -43,6 +43,9 @@ struct Document {
   std::vector<Record> records;
   std::vector<Skip> skipped;
   bool complete = false;
+  // Computed from the records at the end of a run (report.hpp,
+  // compute_summary); null while the run is in progress.
+  nlohmann::json summary;
 };
 
 nlohmann::json to_json(const Record& r);

@@ -9,6 +9,8 @@
 
 namespace mpiarena {
 
+using nlohmann::json;
+
 std::string format_seconds(double s) {
   char buf[32];
   if (s < 1e-6)
@@ -35,71 +37,243 @@ std::string format_rate(double bps) {
 
 namespace {
 
-std::string pad(const std::string& s, std::size_t w, bool right = false) {
-  // Width in characters, not bytes (no multibyte text is produced here).
-  if (s.size() >= w) return s;
-  return right ? std::string(w - s.size(), ' ') + s
-               : s + std::string(w - s.size(), ' ');
+std::string fixed(double v, const char* fmt) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// A table rendered as aligned text or as a markdown table. Columns whose
+// header starts with '>' are right-aligned.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> header)
+      : header_(std::move(header)) {}
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  bool empty() const { return rows_.empty(); }
+
+  std::string render(Style style) const {
+    std::vector<std::string> names;
+    std::vector<bool> right;
+    for (const std::string& h : header_) {
+      right.push_back(!h.empty() && h[0] == '>');
+      names.push_back(right.back() ? h.substr(1) : h);
+    }
+    std::ostringstream out;
+    if (style == Style::markdown) {
+      out << "|";
+      for (const std::string& n : names) out << " " << n << " |";
+      out << "\n|";
+      for (bool r : right) out << (r ? "---:|" : "---|");
+      out << "\n";
+      for (const auto& row : rows_) {
+        out << "|";
+        for (const std::string& c : row) out << " " << c << " |";
+        out << "\n";
+      }
+      return out.str();
+    }
+    std::vector<std::size_t> width(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) width[i] = names[i].size();
+    for (const auto& row : rows_)
+      for (std::size_t i = 0; i < row.size() && i < width.size(); ++i)
+        width[i] = std::max(width[i], row[i].size());
+    auto line = [&](const std::vector<std::string>& cells) {
+      out << " ";
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        const std::size_t w = i < width.size() ? width[i] : 0;
+        const std::string fill(w > cells[i].size() ? w - cells[i].size() : 0,
+                               ' ');
+        const bool last = i + 1 == cells.size();
+        out << "  "
+            << (i < right.size() && right[i] ? fill + cells[i]
+                : last                       ? cells[i]
+                                             : cells[i] + fill);
+      }
+      out << "\n";
+    };
+    line(names);
+    for (const auto& row : rows_) line(row);
+    return out.str();
+  }
+
+ private:
+  std::vector<std::string> header_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+// "small (11.0 kB)", "4096 B (4.10 kB)", "64 B".
+std::string size_text(const std::string& label, std::size_t bytes) {
+  const std::string pretty = format_bytes(static_cast<double>(bytes));
+  if (label != std::to_string(bytes)) return label + " (" + pretty + ")";
+  return bytes < 1000 ? pretty : label + " B (" + pretty + ")";
+}
+
+std::string heading(const std::string& title, Style style) {
+  return style == Style::markdown ? "\n### " + title + "\n\n"
+                                  : "\n" + title + "\n";
+}
+
+using GroupKey = std::tuple<std::string, std::string, int, std::size_t>;
+
+// Verified (or unverified by request) records per suite, payload, ranks,
+// size; fastest first.
+std::map<GroupKey, std::vector<const Record*>> ranked_groups(
+    const Document& doc, bool winners_only) {
+  std::map<GroupKey, std::vector<const Record*>> groups;
+  for (const Record& r : doc.records) {
+    if (winners_only && r.verification == "failed") continue;
+    groups[{r.suite, r.payload, r.ranks, r.bytes}].push_back(&r);
+  }
+  for (auto& [key, recs] : groups)
+    std::stable_sort(recs.begin(), recs.end(),
+                     [](const Record* a, const Record* b) {
+                       return a->time.median < b->time.median;
+                     });
+  return groups;
 }
 
 }  // namespace
 
-std::string render_table(const Document& doc) {
-  using Key = std::tuple<std::string, std::string, std::size_t, int>;
-  std::map<Key, std::vector<const Record*>> groups;
-  std::map<Key, std::vector<const Skip*>> skips;
-  std::map<Key, std::string> labels;
-  for (const Record& r : doc.records) {
-    Key k{r.suite, r.payload, r.bytes, r.ranks};
-    groups[k].push_back(&r);
-    labels[k] = r.size_label;
-  }
+std::string render_table(const Document& doc, Style style) {
+  auto groups = ranked_groups(doc, false);
+  std::map<GroupKey, std::vector<const Skip*>> skips;
+  std::map<GroupKey, std::string> labels;
+  for (const auto& [key, recs] : groups) labels[key] = recs.front()->size_label;
   for (const Skip& s : doc.skipped) {
-    Key k{s.suite, s.payload, s.bytes, s.ranks};
+    GroupKey k{s.suite, s.payload, s.ranks, s.bytes};
     skips[k].push_back(&s);
     labels[k] = s.size_label;
     groups[k];  // a group may hold only skips
   }
   std::ostringstream out;
-  for (auto& [key, recs] : groups) {
-    const auto& [suite, payload, bytes, ranks] = key;
-    std::stable_sort(recs.begin(), recs.end(),
-                     [](const Record* a, const Record* b) {
-                       return a->time.median < b->time.median;
-                     });
-    std::string title = suite + " / " + payload + " / " + labels[key];
-    if (labels[key] != std::to_string(bytes))
-      title += " (" + format_bytes(static_cast<double>(bytes)) + ")";
-    title += " / " + std::to_string(ranks) + " ranks";
-    out << "\n" << title << "\n";
-    if (!recs.empty()) {
-      out << "  " << pad("#", 3) << pad("method", 16) << pad("median", 12, true)
-          << pad("min", 12, true) << pad("bandwidth", 13, true)
-          << pad("CV", 8, true) << pad("x best", 8, true)
-          << pad("iters x reps", 15, true) << "  verified\n";
-      const double best = recs.front()->time.median;
-      int rank = 1;
-      for (const Record* r : recs) {
-        char cv[16], ratio[16];
-        std::snprintf(cv, sizeof cv, "%.1f%%", r->time.cv * 100);
-        std::snprintf(ratio, sizeof ratio, "%.2f",
-                      best > 0 ? r->time.median / best : 1.0);
-        const std::string verified = r->verification == "failed"
-                                         ? "FAILED: " + r->verification_message
-                                         : r->verification;
-        out << "  " << pad(std::to_string(rank++), 3) << pad(r->method, 16)
-            << pad(format_seconds(r->time.median), 12, true)
-            << pad(format_seconds(r->time.min), 12, true)
-            << pad(r->moves_data ? format_rate(r->bandwidth) : "-", 13, true)
-            << pad(cv, 8, true) << pad(ratio, 8, true)
-            << pad(std::to_string(r->inner_iterations) + " x " +
-                       std::to_string(r->repetitions),
-                   15, true)
-            << "  " << verified << "\n";
-      }
+  for (const auto& [key, recs] : groups) {
+    const auto& [suite, payload, ranks, bytes] = key;
+    out << heading(suite + " / " + payload + " / " +
+                       size_text(labels[key], bytes) + " / " +
+                       std::to_string(ranks) + " ranks",
+                   style);
+    Table t({">#", "method", ">median", ">min", ">bandwidth", ">CV", ">x best",
+             ">iters x reps", "verified"});
+    const double best = recs.empty() ? 0 : recs.front()->time.median;
+    int place = 1;
+    for (const Record* r : recs) {
+      t.add({std::to_string(place++), r->method, format_seconds(r->time.median),
+             format_seconds(r->time.min),
+             r->moves_data ? format_rate(r->bandwidth) : "-",
+             fixed(r->time.cv * 100, "%.1f%%"),
+             fixed(best > 0 ? r->time.median / best : 1.0, "%.2f"),
+             std::to_string(r->inner_iterations) + " x " +
+                 std::to_string(r->repetitions),
+             r->verification == "failed" ? "FAILED: " + r->verification_message
+                                         : r->verification});
     }
+    if (!t.empty()) out << t.render(style);
     for (const Skip* s : skips[key])
-      out << "  skipped " << s->method << ": " << s->reason << "\n";
+      out << (style == Style::markdown ? "\n- " : "  ") << "skipped "
+          << s->method << ": " << s->reason << "\n";
+  }
+  return out.str();
+}
+
+json compute_summary(const Document& doc) {
+  json best = json::array(), changes = json::array(), compare = json::array();
+  std::map<std::tuple<std::string, int, std::size_t>,
+           std::map<std::string, json>>
+      by_payload;
+  std::map<std::tuple<std::string, std::string, int>, json> previous;
+  for (const auto& [key, recs] : ranked_groups(doc, true)) {
+    const auto& [suite, payload, ranks, bytes] = key;
+    const Record& w = *recs.front();
+    json entry = {
+        {"suite", suite},
+        {"payload", payload},
+        {"ranks", ranks},
+        {"bytes", bytes},
+        {"size_label", w.size_label},
+        {"method", w.method},
+        {"median_s", w.time.median},
+        {"bandwidth_Bps", w.moves_data ? json(w.bandwidth) : json(nullptr)},
+        {"runner_up", nullptr},
+        {"runner_up_ratio", nullptr}};
+    if (recs.size() > 1 && w.time.median > 0) {
+      entry["runner_up"] = recs[1]->method;
+      entry["runner_up_ratio"] = recs[1]->time.median / w.time.median;
+    }
+    best.push_back(entry);
+    json& prev = previous[{suite, payload, ranks}];
+    if (!prev.is_null() && prev["method"] != w.method)
+      changes.push_back({{"suite", suite},
+                         {"payload", payload},
+                         {"ranks", ranks},
+                         {"from_size_label", prev["size_label"]},
+                         {"from_bytes", prev["bytes"]},
+                         {"from_method", prev["method"]},
+                         {"to_size_label", w.size_label},
+                         {"to_bytes", bytes},
+                         {"to_method", w.method}});
+    prev = entry;
+    by_payload[{suite, ranks, bytes}][payload] = entry;
+  }
+  for (const auto& [key, payloads] : by_payload) {
+    auto one = payloads.find("1d"), two = payloads.find("2d");
+    if (one == payloads.end() || two == payloads.end()) continue;
+    const double t1 = one->second["median_s"], t2 = two->second["median_s"];
+    compare.push_back(
+        {{"suite", std::get<0>(key)},
+         {"ranks", std::get<1>(key)},
+         {"bytes", std::get<2>(key)},
+         {"size_label", two->second["size_label"]},
+         {"best_2d", two->second["method"]},
+         {"best_2d_s", t2},
+         {"best_1d", one->second["method"]},
+         {"best_1d_s", t1},
+         {"ratio_2d_over_1d", t1 > 0 ? json(t2 / t1) : json(nullptr)}});
+  }
+  return {{"best", best},
+          {"winner_changes", changes},
+          {"payload_1d_vs_2d", compare}};
+}
+
+std::string render_summary(const json& summary, Style style) {
+  std::ostringstream out;
+  out << heading("Fastest method per size", style);
+  Table best({"suite", "payload", ">ranks", ">size", "fastest", ">median",
+              ">bandwidth", "runner-up", ">x"});
+  for (const json& b : summary.at("best"))
+    best.add(
+        {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
+         size_text(b["size_label"], b["bytes"]), b["method"],
+         format_seconds(b["median_s"]),
+         b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
+         b["runner_up"].is_null() ? "-" : b["runner_up"].get<std::string>(),
+         b["runner_up_ratio"].is_null() ? "-"
+                                        : fixed(b["runner_up_ratio"], "%.2f")});
+  out << best.render(style);
+  out << heading("Where the fastest method changes", style);
+  if (summary.at("winner_changes").empty())
+    out << "  (the same method wins at every size)\n";
+  for (const json& c : summary.at("winner_changes"))
+    out << (style == Style::markdown ? "- " : "  ")
+        << c["suite"].get<std::string>() << " "
+        << c["payload"].get<std::string>() << ", " << c["ranks"].get<int>()
+        << " ranks: " << c["from_method"].get<std::string>() << " up to "
+        << size_text(c["from_size_label"], c["from_bytes"]) << ", "
+        << c["to_method"].get<std::string>() << " from "
+        << size_text(c["to_size_label"], c["to_bytes"]) << "\n";
+  if (!summary.at("payload_1d_vs_2d").empty()) {
+    out << heading("1d vs 2d: best method of each payload", style);
+    Table cmp({"suite", ">ranks", ">size", "best 2d", ">time", "best 1d",
+               ">time", ">2d / 1d"});
+    for (const json& c : summary.at("payload_1d_vs_2d"))
+      cmp.add({c["suite"], std::to_string(c["ranks"].get<int>()),
+               size_text(c["size_label"], c["bytes"]), c["best_2d"],
+               format_seconds(c["best_2d_s"]), c["best_1d"],
+               format_seconds(c["best_1d_s"]),
+               c["ratio_2d_over_1d"].is_null()
+                   ? "-"
+                   : fixed(c["ratio_2d_over_1d"], "%.2f")});
+    out << cmp.render(style);
   }
   return out.str();
 }

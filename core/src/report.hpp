@@ -1,20 +1,38 @@
-// Human-readable reports computed from a result document.
+// Reports computed from a result document: the ranked tables, the
+// best-method summary and the 1d-vs-2d comparison, as text or markdown.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "records.hpp"
 
 namespace mpiarena {
 
+enum class Style { text, markdown };
+
 // "7.52 us", "1.23 ms", "2.100 s" (ASCII "us" keeps the columns aligned).
 std::string format_seconds(double seconds);
 // "5.81 GB/s" (decimal units).
 std::string format_rate(double bytes_per_second);
 
-// Per suite, payload and size: methods ranked by median time (fastest first)
-// with time, bandwidth, CV, ratio to the best and verification; then the
-// points skipped with their reason.
-std::string render_table(const Document& doc);
+// Per suite, payload, size and ranks: methods ranked by median time (fastest
+// first) with time, bandwidth, CV, ratio to the best and verification; then
+// the points skipped with their reason.
+std::string render_table(const Document& doc, Style style = Style::text);
+
+// What the records say, without a word typed by hand (the `summary` section
+// of the result document, see schemas/results.schema.json):
+//  - "best": per suite, payload, ranks and size, the fastest verified method,
+//    its median and bandwidth, and the runner-up with its ratio;
+//  - "winner_changes": per suite, payload and ranks, the sizes at which the
+//    fastest method changes;
+//  - "payload_1d_vs_2d": per suite, ranks and size present in both payloads,
+//    the best 2d and best 1d methods and the ratio of their medians.
+// Failed verifications never win.
+nlohmann::json compute_summary(const Document& doc);
+
+std::string render_summary(const nlohmann::json& summary,
+                           Style style = Style::text);
 
 }  // namespace mpiarena

@@ -135,7 +135,7 @@ def test_bad_input(a):
     expect_usage_error(a, ["--payloads", "3d", "--methods", "bcast"],
                        ["unknown payload '3d'", "1d, 2d"])
     expect_usage_error(a, ["--repetitions", "0"], ["--repetitions must be"])
-    expect_usage_error(a, ["--format", "xml"], ["accepted: table, json"])
+    expect_usage_error(a, ["--format", "xml"], ["accepted: table, markdown, json"])
     expect_usage_error(a, ["--frobnicate"], ["unrecognised option"])
 
 
