@@ -95,6 +95,17 @@ def test_all_methods(a):
     # The table ranks methods per payload and size.
     check("transfer / 2d / medium" in p.stdout, "table lacks the 2d medium group")
     check(p.stdout.count("mpiarena ") == 1, "the table must be printed once (rank 0)")
+    # The summary is in the document, and `runner report` reproduces the
+    # tables printed at the end of the run from the saved file alone.
+    check(len(doc["summary"]["best"]) > 0, "no summary in the document")
+    check("Fastest method per size" in p.stdout, "no summary after the run")
+    rep = runner(a, ["report", out])
+    check(rep.returncode == 0, f"runner report exited {rep.returncode}")
+    check(rep.stdout.strip() and rep.stdout in p.stdout,
+          "runner report differs from the tables printed by the run")
+    md = runner(a, ["report", out, "--format", "markdown"])
+    check(md.returncode == 0 and "| 1 | " in md.stdout and "### 1d vs 2d" in md.stdout,
+          "markdown report incomplete")
 
 
 def test_corrupt(a):
@@ -156,6 +167,24 @@ def test_too_few_ranks(a):
     check(any(s["payload"] == "2d" and "at least 220 bytes" in s["reason"]
               for s in doc["skipped"]), f"no 2d size skip: {doc['skipped']}")
     check(any(r["payload"] == "1d" for r in doc["records"]), "1d at 100 B still runs")
+
+
+def test_memory_guard(a):
+    out = out_path(a, "memory.json")
+    p = mpirun(a, a.np, ["--methods", "bcast,pack", "--sizes", "large,xlarge",
+                         "--max-memory", "50MB", "-o", out] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    skipped = {(s["method"], s["size_label"]) for s in doc["skipped"]}
+    measured = {(r["method"], r["size_label"]) for r in doc["records"]}
+    # pack holds 2 copies: np x 2 x 11 MB > 80% of 50 MB; bcast (1 copy) fits
+    # at 2 ranks (22 MB < 40 MB).
+    check(("pack", "xlarge") in skipped, f"pack xlarge not skipped: {skipped}")
+    check(("pack", "large") in measured, "pack large must still run")
+    check(("bcast", "xlarge") in measured, "bcast xlarge fits and must run")
+    reason = next(s["reason"] for s in doc["skipped"] if s["method"] == "pack")
+    check("payload copies" in reason and "50.0 MB available" in reason, reason)
+    expect_usage_error(a, ["--max-memory", "lots"], ["--max-memory", "Accepted"])
 
 
 def test_broken_plugin(a):
@@ -243,6 +272,7 @@ def main():
         "broken-plugin": test_broken_plugin,
         "interrupted": test_interrupted,
         "list-help": test_list_help,
+        "memory-guard": test_memory_guard,
     }
     try:
         tests[a.test](a)

@@ -1,0 +1,118 @@
+// The summary computed from records (best method, winner changes, 1d vs 2d)
+// and the memory guard's arithmetic.
+#include <gtest/gtest.h>
+
+#include "doc_fixtures.hpp"
+#include "memory.hpp"
+#include "report.hpp"
+#include "schema.hpp"
+
+namespace {
+
+using mpiarena_test::make_record;
+using mpiarena_test::sample_context;
+
+mpiarena::Document three_sizes() {
+  mpiarena::Document doc;
+  doc.context = sample_context();
+  doc.complete = true;
+  // 1d: a wins at 1000 and 2000 B, b wins at 4000 B.
+  doc.records.push_back(make_record("a", {1e-6, 1.1e-6, 1.2e-6}, 1000));
+  doc.records.push_back(make_record("b", {2e-6, 2e-6, 2e-6}, 1000));
+  doc.records.push_back(make_record("a", {3e-6, 3e-6, 3e-6}, 2000));
+  doc.records.push_back(make_record("b", {4e-6, 4e-6, 4e-6}, 2000));
+  doc.records.push_back(make_record("a", {9e-6, 9e-6, 9e-6}, 4000));
+  doc.records.push_back(make_record("b", {6e-6, 6e-6, 6e-6}, 4000));
+  // 2d at 4000 B: c is 1.5x the best 1d (b).
+  doc.records.push_back(make_record("c", {9e-6, 9e-6, 9e-6}, 4000, "2d"));
+  return doc;
+}
+
+TEST(Summary, BestMethodWithRunnerUp) {
+  const auto s = mpiarena::compute_summary(three_sizes());
+  ASSERT_EQ(s["best"].size(), 4u);  // 3 sizes of 1d + 1 of 2d
+  const auto& first = s["best"][0];
+  EXPECT_EQ(first["payload"], "1d");
+  EXPECT_EQ(first["bytes"], 1000);
+  EXPECT_EQ(first["method"], "a");
+  EXPECT_DOUBLE_EQ(first["median_s"].get<double>(), 1.1e-6);
+  EXPECT_EQ(first["runner_up"], "b");
+  EXPECT_NEAR(first["runner_up_ratio"].get<double>(), 2e-6 / 1.1e-6, 1e-12);
+  const auto& alone = s["best"][3];
+  EXPECT_EQ(alone["payload"], "2d");
+  EXPECT_TRUE(alone["runner_up"].is_null());
+}
+
+TEST(Summary, WinnerChangesOnlyWhereTheWinnerChanges) {
+  const auto s = mpiarena::compute_summary(three_sizes());
+  ASSERT_EQ(s["winner_changes"].size(), 1u);
+  const auto& c = s["winner_changes"][0];
+  EXPECT_EQ(c["from_method"], "a");
+  EXPECT_EQ(c["from_bytes"], 2000);
+  EXPECT_EQ(c["to_method"], "b");
+  EXPECT_EQ(c["to_bytes"], 4000);
+}
+
+TEST(Summary, OneDimensionalAgainstTwoDimensional) {
+  const auto s = mpiarena::compute_summary(three_sizes());
+  ASSERT_EQ(s["payload_1d_vs_2d"].size(), 1u);  // only 4000 B has both
+  const auto& c = s["payload_1d_vs_2d"][0];
+  EXPECT_EQ(c["best_2d"], "c");
+  EXPECT_EQ(c["best_1d"], "b");
+  EXPECT_NEAR(c["ratio_2d_over_1d"].get<double>(), 1.5, 1e-12);
+}
+
+TEST(Summary, FailedVerificationNeverWins) {
+  mpiarena::Document doc = three_sizes();
+  doc.records[0].verification = "failed";  // a at 1000 B, the fastest
+  const auto s = mpiarena::compute_summary(doc);
+  EXPECT_EQ(s["best"][0]["method"], "b");
+  EXPECT_TRUE(s["best"][0]["runner_up"].is_null());
+}
+
+TEST(Summary, DocumentWithSummaryValidatesAndRoundTrips) {
+  mpiarena::Document doc = three_sizes();
+  doc.summary = mpiarena::compute_summary(doc);
+  const auto j = mpiarena::to_json(doc);
+  EXPECT_TRUE(mpiarena::validate_results(j).empty());
+  EXPECT_EQ(mpiarena::to_json(mpiarena::document_from_json(j)), j);
+  auto broken = j;
+  broken["summary"]["best"][0].erase("method");
+  EXPECT_FALSE(mpiarena::validate_results(broken).empty());
+}
+
+TEST(Summary, RenderedTablesNameTheWinners) {
+  const auto s = mpiarena::compute_summary(three_sizes());
+  const std::string text = mpiarena::render_summary(s);
+  EXPECT_NE(text.find("a up to 2000 B (2.00 kB), b from 4000 B (4.00 kB)"),
+            std::string::npos)
+      << text;
+  const std::string md = mpiarena::render_summary(s, mpiarena::Style::markdown);
+  EXPECT_NE(md.find("| transfer | 2 | 4000 B (4.00 kB) | c |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 1.50 |"), std::string::npos) << md;
+}
+
+TEST(MemoryGuard, FitsUnderTheShareOfAvailableMemory) {
+  // 4 ranks x 2 copies x 1 GB = 8 GB; 80% of 10 GB = 8 GB: fits exactly.
+  EXPECT_EQ(mpiarena::memory_problem(1000000000, 2, 4, 10000000000), "");
+  const std::string why =
+      mpiarena::memory_problem(1000000000, 2, 4, 9000000000);
+  EXPECT_NE(why.find("8.00 GB"), std::string::npos) << why;
+  EXPECT_NE(why.find("4 ranks x 2 payload copies x 1.00 GB"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("9.00 GB available"), std::string::npos) << why;
+}
+
+TEST(MemoryGuard, UnknownMemoryOrNoCopiesNeverSkips) {
+  EXPECT_EQ(mpiarena::memory_problem(1000000000, 2, 4, 0), "");
+  EXPECT_EQ(mpiarena::memory_problem(1000000000, 0, 4, 1000), "");
+}
+
+TEST(MemoryGuard, ReadsTheMachinesAvailableMemory) {
+  // /proc/meminfo exists on the Linux machines this project targets.
+  EXPECT_GT(mpiarena::available_memory_bytes(), 1000000u);
+}
+
+}  // namespace
