@@ -53,6 +53,18 @@ def runner(a, args):
     return p
 
 
+def listed_methods(a):
+    """{method: (suite, [payloads])} as `runner --list` prints them."""
+    p = runner(a, ["--list"])
+    check(p.returncode == 0, "--list failed")
+    out = {}
+    for line in p.stdout.splitlines()[1:]:
+        f = line.split()
+        if len(f) >= 3:
+            out[f[0]] = (f[1], f[2].split(","))
+    return out
+
+
 def validate(a, path):
     p = runner(a, ["validate", path])
     check(p.returncode == 0, f"runner validate {path} exited {p.returncode}")
@@ -78,8 +90,11 @@ def test_all_methods(a):
     check(doc["complete"] is True, "document not marked complete")
     check(doc["context"]["ranks"] == a.np, "context.ranks differs from -np")
     got = {(r["method"], r["payload"], r["size_label"]) for r in doc["records"]}
+    listed = listed_methods(a)
     for m in TRANSFER_METHODS:
-        for payload in ("1d", "2d"):
+        check(m in listed, f"--list lacks the seed method {m}")
+    for m, (suite, payloads) in listed.items():
+        for payload in payloads:
             for size in ("small", "medium"):
                 check((m, payload, size) in got, f"no record for {m} {payload} {size}")
     for r in doc["records"]:

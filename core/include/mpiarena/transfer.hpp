@@ -46,6 +46,8 @@ class TransferStrategy : public Strategy {
 
   Flat& flat() { return flat_; }
   Rows& rows() { return rows_; }
+  const Flat& flat() const { return flat_; }
+  const Rows& rows() const { return rows_; }
 
   // Row sizes of the 2d payload as the root holds them (root only).
   std::vector<int> root_row_sizes() const;
