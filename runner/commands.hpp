@@ -1,10 +1,12 @@
 // The runner's commands.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "options.hpp"
+#include "records.hpp"
 #include "registry.hpp"
 
 namespace mpiarena {
@@ -22,9 +24,19 @@ void load_plugins(Registry& registry, const Options& options,
                   std::vector<std::string>& errors,
                   std::vector<std::string>& warnings);
 
+// Reads `file` and validates it against the schema. On failure prints why
+// on stderr, raises `status` (2: unreadable; 1: not JSON or invalid) and
+// returns false.
+bool read_results(const std::string& file, nlohmann::json& doc, int& status);
+
+// What `run` and `report` print for --format csv or gbench; empty for the
+// other formats.
+std::string export_document(const Document& doc, const std::string& format);
+
 int command_list(const Options& options);
 int command_validate(const Options& options);
 int command_report(const Options& options);
+int command_compare(const Options& options);
 int command_run(const Options& options, int argc, char** argv);
 
 }  // namespace mpiarena

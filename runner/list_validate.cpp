@@ -1,4 +1,4 @@
-// Commands that need no MPI: list and validate; and plugin loading.
+// Commands that need no MPI: list, validate and report; and plugin loading.
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/filesystem.hpp>
 #include <cstdlib>
@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "formats.hpp"
 #include "report.hpp"
 #include "schema.hpp"
 
@@ -78,9 +79,6 @@ int command_list(const Options& options) {
   return 0;
 }
 
-namespace {
-
-// Reads and validates one result file; prints why not and returns false.
 bool read_results(const std::string& file, nlohmann::json& doc, int& status) {
   std::ifstream in(file);
   if (!in) {
@@ -103,13 +101,22 @@ bool read_results(const std::string& file, nlohmann::json& doc, int& status) {
   return false;
 }
 
-}  // namespace
+std::string export_document(const Document& doc, const std::string& format) {
+  if (format == "csv") return to_csv(doc);
+  if (format == "gbench") return to_gbench(doc).dump(1) + "\n";
+  return {};
+}
 
 int command_report(const Options& options) {
   nlohmann::json json;
   int status = 0;
   if (!read_results(options.files.front(), json, status)) return status;
   Document doc = document_from_json(json);
+  const std::string exported = export_document(doc, options.format);
+  if (!exported.empty()) {
+    std::cout << exported;
+    return 0;
+  }
   const nlohmann::json summary = compute_summary(doc);
   if (options.format == "json") {
     std::cout << summary.dump(1) << "\n";

@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
       return command_validate(options);
     case Command::report:
       return command_report(options);
+    case Command::compare:
+      return command_compare(options);
     case Command::run:
       break;
   }

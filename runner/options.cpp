@@ -30,7 +30,12 @@ const char* kUsage =
     "  runner --list                     list the methods the plugins provide\n"
     "  runner validate FILE...           check result files against the schema\n"
     "  runner report FILE [--format F]   ranked tables and best-method summary of\n"
-    "                                    a saved result file (table|markdown|json)\n"
+    "                                    a saved result file (table|markdown|json),\n"
+    "                                    or its records as csv or gbench\n"
+    "  runner compare BASE NEW           CI regression gate: match the points of two\n"
+    "                                    result files, Mann-Whitney U test per point;\n"
+    "                                    exit 0 nothing regressed, 1 a regression,\n"
+    "                                    2 bad input (--threshold, --alpha, --format)\n"
     "\n"
     "Every point is synchronised with a barrier, calibrated so that one sample\n"
     "lasts at least --min-time, repeated --repetitions times; a sample is the\n"
@@ -41,11 +46,40 @@ const char* kUsage =
     "Options";
 // clang-format on
 
+// --threshold "5%" or "5" (percent) and --alpha: compare only.
+void parse_compare_options(Options& o, const std::string* threshold,
+                           bool alpha_given) {
+  if (o.command != Command::compare) {
+    if (threshold || alpha_given)
+      throw UsageError("--threshold and --alpha apply to 'compare' only");
+    return;
+  }
+  if (threshold) {
+    std::string text = *threshold;
+    if (!text.empty() && text.back() == '%') text.pop_back();
+    std::size_t used = 0;
+    double percent = -1;
+    try {
+      percent = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size() || !(percent >= 0 && percent < 1000))
+      throw UsageError("--threshold '" + *threshold +
+                       "' is not a percentage; give e.g. 5% or 2.5 (percent, "
+                       "0 to 1000)");
+    o.threshold = percent / 100;
+  }
+  if (!(o.alpha > 0 && o.alpha < 1))
+    throw UsageError("--alpha must be a probability in (0, 1), got " +
+                     std::to_string(o.alpha));
+}
+
 }  // namespace
 
 Options parse_options(int argc, const char* const* argv) {
   Options o;
-  std::string methods = "all", payloads, max_memory;
+  std::string methods = "all", payloads, max_memory, threshold;
   po::options_description desc(kUsage);
   // clang-format off
   desc.add_options()
@@ -65,8 +99,16 @@ Options parse_options(int argc, const char* const* argv) {
      "write the JSON result document here (rewritten after every point, so "
      "an interrupted run keeps what it measured)")
     ("format,f", po::value<std::string>(&o.format)->default_value("table"),
-     "what rank 0 prints on stdout at the end: table, markdown or json (the "
-     "whole document; with 'report': the summary)")
+     "what rank 0 prints on stdout at the end: table, markdown, json (the "
+     "whole document; with 'report': the summary), csv (one row per record) "
+     "or gbench (Google Benchmark JSON, for its tools/compare.py); with "
+     "'compare': table, markdown or json")
+    ("threshold", po::value<std::string>(&threshold),
+     "compare: how far apart two medians must be to count, in percent, as "
+     "a factor between the better and the worse (5%: slower or faster by "
+     "more than 1.05x; default 5%)")
+    ("alpha", po::value<double>(&o.alpha),
+     "compare: significance level of the two-sided U test (default 0.05)")
     ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time),
      "seconds one sample must last at least (inner iterations adapt)")
     ("repetitions,r", po::value<int>(&o.repetitions)->default_value(o.repetitions),
@@ -122,14 +164,22 @@ Options parse_options(int argc, const char* const* argv) {
       if (o.files.size() != 1)
         throw UsageError(
             "'report' takes exactly one result file: runner report FILE "
-            "[--format table|markdown|json]");
+            "[--format table|markdown|json|csv|gbench]");
+    } else if (args[0] == "compare") {
+      o.command = Command::compare;
+      o.files.assign(args.begin() + 1, args.end());
+      if (o.files.size() != 2)
+        throw UsageError(
+            "'compare' takes two result files: runner compare BASE NEW "
+            "[--threshold 5%] [--alpha 0.05] [--format table|markdown|json]");
     } else if (args[0] == "list") {
       o.command = Command::list;
     } else if (args[0] != "run" || args.size() > 1) {
       throw UsageError(
           "unexpected argument '" + args[args[0] == "run" ? 1 : 0] +
           "'; the commands are 'run' (default), 'list', "
-          "'validate FILE...' and 'report FILE'. Run 'runner --help'");
+          "'validate FILE...', 'report FILE' and 'compare BASE NEW'. Run "
+          "'runner --help'");
     }
   }
   if (vm.count("help"))
@@ -149,9 +199,18 @@ Options parse_options(int argc, const char* const* argv) {
   o.payloads = split_list(payloads);
   if (vm.count("payloads") && o.payloads.empty())
     throw UsageError("--payloads is empty; give payload names such as 1d,2d");
-  if (o.format != "table" && o.format != "json" && o.format != "markdown")
+  parse_compare_options(o, vm.count("threshold") ? &threshold : nullptr,
+                        vm.count("alpha") > 0);
+  const bool tabular =
+      o.format == "table" || o.format == "json" || o.format == "markdown";
+  if (o.command == Command::compare && !tabular)
     throw UsageError("--format '" + o.format +
-                     "' is not supported; accepted: table, markdown, json");
+                     "' is not supported by compare; accepted: table, "
+                     "markdown, json");
+  if (!tabular && o.format != "csv" && o.format != "gbench")
+    throw UsageError("--format '" + o.format +
+                     "' is not supported; accepted: table, markdown, json, "
+                     "csv, gbench");
   if (!(o.min_time > 0 && o.min_time <= 60))
     throw UsageError("--min-time must be a number of seconds in (0, 60], got " +
                      std::to_string(o.min_time));

@@ -9,7 +9,7 @@
 
 namespace mpiarena {
 
-enum class Command { run, list, validate, report, help, version };
+enum class Command { run, list, validate, report, compare, help, version };
 
 struct Options {
   Command command = Command::run;
@@ -26,7 +26,9 @@ struct Options {
   std::vector<std::string> plugin_dirs;
   bool verify = true;
   bool quiet = false;
-  std::vector<std::string> files;  // validate, report
+  std::vector<std::string> files;  // validate, report, compare (BASE NEW)
+  double threshold = 0.05;         // compare: relative change that matters
+  double alpha = 0.05;             // compare: significance level
   std::string help_text;
 };
 

@@ -349,7 +349,10 @@ int command_run(const Options& options, int argc, char** argv) {
   doc.summary = compute_summary(doc);
   save();
   if (rank == 0) {
-    if (options.format == "json") {
+    const std::string exported = export_document(doc, options.format);
+    if (!exported.empty()) {
+      std::cout << exported;
+    } else if (options.format == "json") {
       std::cout << to_json(doc).dump(1) << "\n";
     } else {
       const Style style =

@@ -1,0 +1,366 @@
+#include "compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+namespace mpiarena {
+
+using nlohmann::json;
+
+UTest mann_whitney(const std::vector<double>& a, const std::vector<double>& b,
+                   std::size_t exact_limit) {
+  UTest t;
+  t.n1 = a.size();
+  t.n2 = b.size();
+  if (t.n1 == 0 || t.n2 == 0) return t;
+  const std::size_t n = t.n1 + t.n2;
+  std::vector<std::pair<double, bool>> pooled;  // (value, from a)
+  for (double v : a) pooled.push_back({v, true});
+  for (double v : b) pooled.push_back({v, false});
+  std::sort(pooled.begin(), pooled.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  // Doubled mid-ranks are integers: a tie group at 0-based positions i..j-1
+  // holds ranks i+1..j, whose mean doubled is i+1+j.
+  std::vector<long> rank2(n);
+  long sum2_a = 0;
+  double tie_term = 0;  // sum of t^3 - t over tie groups
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i + 1;
+    while (j < n && pooled[j].first == pooled[i].first) ++j;
+    const double size = static_cast<double>(j - i);
+    if (j - i > 1) {
+      t.ties = true;
+      tie_term += size * size * size - size;
+    }
+    for (std::size_t k = i; k < j; ++k) {
+      rank2[k] = static_cast<long>(i + 1 + j);
+      if (pooled[k].second) sum2_a += rank2[k];
+    }
+    i = j;
+  }
+  const double n1 = static_cast<double>(t.n1), n2 = static_cast<double>(t.n2);
+  t.u = static_cast<double>(sum2_a) / 2 - n1 * (n1 + 1) / 2;
+
+  if (n <= std::min(exact_limit, kExactLimit)) {
+    // ways[k][s]: splits choosing k of the values seen so far whose doubled
+    // ranks sum to s. Counts stay below C(50, 25) ~ 1.3e14 < 2^53: exact.
+    const long max_sum = static_cast<long>(n * (n + 1));
+    std::vector<std::vector<double>> ways(
+        t.n1 + 1, std::vector<double>(static_cast<std::size_t>(max_sum) + 1));
+    ways[0][0] = 1;
+    for (std::size_t item = 0; item < n; ++item)
+      for (std::size_t k = std::min(item + 1, t.n1); k >= 1; --k)
+        for (long s = max_sum; s >= rank2[item]; --s)
+          ways[k][s] += ways[k - 1][s - rank2[item]];
+    double below = 0, above = 0, total = 0;
+    for (long s = 0; s <= max_sum; ++s) {
+      const double w = ways[t.n1][s];
+      total += w;
+      if (s <= sum2_a) below += w;
+      if (s >= sum2_a) above += w;
+    }
+    t.exact = true;
+    t.p = std::min(1.0, 2 * std::min(below, above) / total);
+    return t;
+  }
+  const double nn = static_cast<double>(n);
+  const double mean = n1 * n2 / 2;
+  const double var = n1 * n2 / 12 * ((nn + 1) - tie_term / (nn * (nn - 1)));
+  if (var <= 0) return t;  // every value equal: no evidence at all
+  const double z = (std::fabs(t.u - mean) - 0.5) / std::sqrt(var);
+  t.p = std::min(1.0, std::erfc(z / std::sqrt(2.0)));
+  return t;
+}
+
+double min_p_value(std::size_t n1, std::size_t n2) {
+  double splits = 1;  // C(n1 + n2, n1)
+  for (std::size_t i = 1; i <= n1; ++i)
+    splits = splits * static_cast<double>(n2 + i) / static_cast<double>(i);
+  return std::min(1.0, 2 / splits);
+}
+
+std::size_t min_samples_for(double alpha) {
+  std::size_t n = 1;
+  while (n < 1000 && !(min_p_value(n, n) < alpha)) ++n;
+  return n;
+}
+
+const char* verdict_name(Outcome v) {
+  switch (v) {
+    case Outcome::improved:
+      return "improved";
+    case Outcome::regressed:
+      return "regressed";
+    case Outcome::noisy:
+      return "noisy";
+    case Outcome::unchanged:
+      break;
+  }
+  return "unchanged";
+}
+
+std::string point_name(const PointKey& k) {
+  return k.suite + "/" + k.method + "/" + k.payload + "/" +
+         std::to_string(k.bytes) + "/np" + std::to_string(k.ranks);
+}
+
+int Comparison::count(Outcome v) const {
+  return static_cast<int>(
+      std::count_if(points.begin(), points.end(),
+                    [v](const PointComparison& p) { return p.verdict == v; }));
+}
+
+int Comparison::exit_code() const {
+  return count(Outcome::regressed) > 0 ? 1 : 0;
+}
+
+namespace {
+
+using Key = std::tuple<std::string, std::string, std::string, int, std::size_t>;
+
+template <class T>
+Key key_of(const T& r) {
+  return {r.suite, r.method, r.payload, r.ranks, r.bytes};
+}
+
+template <class T>
+PointKey point_key(const T& r) {
+  return {r.suite, r.method, r.payload, r.size_label, r.bytes, r.ranks};
+}
+
+double relative_change(double base, double now) {
+  if (base == now) return 0;
+  if (base <= 0) return (now - base) / ((now + base) / 2);  // as gbench does
+  return (now - base) / base;
+}
+
+// How much better the better of two values is, as a ratio minus one: the
+// same for a time and for the bandwidth derived from it, so the metrics of
+// a point never disagree, and symmetric (5% slower and 5% faster are both
+// a factor of 1.05).
+double factor(double base, double now) {
+  const double hi = std::max(base, now), lo = std::min(base, now);
+  if (hi == lo) return 0;
+  return lo > 0 ? hi / lo - 1 : HUGE_VAL;
+}
+
+MetricChange classify(std::string metric, bool higher_is_better, double base,
+                      double now, double p, const CompareOptions& o) {
+  MetricChange m{std::move(metric), higher_is_better, base, now,
+                 relative_change(base, now)};
+  if (!(factor(base, now) > o.threshold))
+    m.verdict = Outcome::unchanged;
+  else if (!(p < o.alpha))
+    m.verdict = Outcome::noisy;
+  else
+    m.verdict = (m.change > 0) == higher_is_better ? Outcome::improved
+                                                   : Outcome::regressed;
+  return m;
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+PointComparison compare_pair(const Record& b, const Record& n,
+                             const CompareOptions& o) {
+  PointComparison pc;
+  pc.key = point_key(n);
+  pc.test = mann_whitney(b.samples_max, n.samples_max);
+  pc.metrics.push_back(
+      classify("time_s", false, b.time.median, n.time.median, pc.test.p, o));
+  if (b.moves_data && n.moves_data && b.time.median > 0 && n.time.median > 0)
+    pc.metrics.push_back(classify(
+        "bandwidth_Bps", true,
+        static_cast<double>(b.payload_bytes) / b.time.median,
+        static_cast<double>(n.payload_bytes) / n.time.median, pc.test.p, o));
+  for (const MetricChange& m : pc.metrics)
+    pc.verdict = std::max(pc.verdict, m.verdict);
+  if (n.verification == "failed") {
+    pc.verdict = Outcome::regressed;
+    pc.note = "verification failed in NEW: " + n.verification_message;
+  } else if (b.verification == "failed") {
+    pc.note = "verification failed in BASE; NEW: " + n.verification;
+  } else if (pc.verdict == Outcome::noisy &&
+             !(min_p_value(pc.test.n1, pc.test.n2) < o.alpha)) {
+    pc.note = std::to_string(pc.test.n1) + " vs " + std::to_string(pc.test.n2) +
+              " samples: the smallest possible p is " +
+              number(min_p_value(pc.test.n1, pc.test.n2)) +
+              ", never below alpha " + number(o.alpha) + "; use at least " +
+              std::to_string(min_samples_for(o.alpha)) +
+              " repetitions on both sides";
+  } else if (pc.verdict == Outcome::noisy) {
+    pc.note =
+        "the change is beyond the threshold but p = " + number(pc.test.p) +
+        " is not below alpha " + number(o.alpha);
+  }
+  return pc;
+}
+
+std::string brief(const json& v) {
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return "'" + s + "'";
+}
+
+void context_warnings(const json& b, const json& n,
+                      std::vector<std::string>& out) {
+  auto differs = [&](const std::string& what, const json& x, const json& y) {
+    if (x != y)
+      out.push_back("context differs: " + what + " is " + brief(x) +
+                    " in BASE, " + brief(y) + " in NEW");
+  };
+  for (const char* field :
+       {"mpi_library", "mpi_version", "ranks", "nodes", "hosts"})
+    differs(field, b.value(field, json()), n.value(field, json()));
+  // Options that only select points (the points missing are listed) do not
+  // change how a point is measured; every other option does.
+  static const std::set<std::string> selection = {
+      "methods", "payloads", "sizes", "plugin_dirs", "max_memory"};
+  const json none = json::object();
+  const json& bo = b.contains("options") ? b["options"] : none;
+  const json& no = n.contains("options") ? n["options"] : none;
+  std::set<std::string> keys;
+  for (const json* o : {&bo, &no})
+    if (o->is_object())
+      for (auto it = o->begin(); it != o->end(); ++it) keys.insert(it.key());
+  for (const std::string& k : keys)
+    if (!selection.count(k))
+      differs("options." + k, bo.value(k, json()), no.value(k, json()));
+}
+
+std::map<Key, const Record*> index_records(const Document& d,
+                                           const std::string& side,
+                                           std::vector<std::string>& warnings) {
+  std::map<Key, const Record*> out;
+  for (const Record& r : d.records)
+    if (!out.emplace(key_of(r), &r).second)
+      warnings.push_back(side + " has " + point_name(point_key(r)) +
+                         " more than once; the first record is compared");
+  return out;
+}
+
+std::vector<OnlyIn> only_in(const std::map<Key, const Record*>& mine,
+                            const std::map<Key, const Record*>& theirs,
+                            const Document& other) {
+  std::map<Key, std::string> skipped;
+  for (const Skip& s : other.skipped) skipped.emplace(key_of(s), s.reason);
+  std::vector<OnlyIn> out;
+  for (const auto& [key, rec] : mine) {
+    if (theirs.count(key)) continue;
+    auto s = skipped.find(key);
+    out.push_back(
+        {point_key(*rec), s == skipped.end() ? "" : "skipped: " + s->second});
+  }
+  return out;
+}
+
+}  // namespace
+
+Comparison compare_documents(const Document& base, const Document& now,
+                             const CompareOptions& options) {
+  Comparison c;
+  c.options = options;
+  context_warnings(base.context, now.context, c.warnings);
+  if (!base.complete)
+    c.warnings.push_back("BASE is an incomplete (interrupted) run");
+  if (!now.complete)
+    c.warnings.push_back("NEW is an incomplete (interrupted) run");
+  const auto b = index_records(base, "BASE", c.warnings);
+  const auto n = index_records(now, "NEW", c.warnings);
+  std::size_t too_few = 0;
+  for (const auto& [key, rec] : b) {
+    auto other = n.find(key);
+    if (other == n.end()) continue;
+    c.points.push_back(compare_pair(*rec, *other->second, options));
+    const UTest& t = c.points.back().test;
+    if (!(min_p_value(t.n1, t.n2) < options.alpha)) ++too_few;
+  }
+  if (too_few > 0)
+    c.warnings.push_back(
+        std::to_string(too_few) +
+        " point(s) have too few samples for the U test ever to reach p < " +
+        number(options.alpha) + " (at least " +
+        std::to_string(min_samples_for(options.alpha)) +
+        " repetitions on both sides are needed): a change beyond the "
+        "threshold there is 'noisy', never 'regressed'");
+  if (c.points.empty() && !b.empty() && !n.empty())
+    c.warnings.push_back(
+        "no point is in both files (points are matched by suite, method, "
+        "payload, size and ranks)");
+  c.only_base = only_in(b, n, now);
+  c.only_new = only_in(n, b, base);
+  return c;
+}
+
+namespace {
+
+json key_json(const PointKey& k) {
+  return {{"name", point_name(k)},
+          {"suite", k.suite},
+          {"method", k.method},
+          {"payload", k.payload},
+          {"size_label", k.size_label},
+          {"bytes", k.bytes},
+          {"ranks", k.ranks}};
+}
+
+json only_json(const std::vector<OnlyIn>& items, const char* field) {
+  json out = json::array();
+  for (const OnlyIn& o : items) {
+    json j = key_json(o.key);
+    j[field] = o.other.empty() ? json(nullptr) : json(o.other);
+    out.push_back(j);
+  }
+  return out;
+}
+
+}  // namespace
+
+json to_json(const Comparison& c) {
+  json points = json::array();
+  for (const PointComparison& p : c.points) {
+    json metrics = json::array();
+    for (const MetricChange& m : p.metrics)
+      metrics.push_back({{"metric", m.metric},
+                         {"better", m.higher_is_better ? "higher" : "lower"},
+                         {"base", m.base},
+                         {"new", m.now},
+                         {"change", m.change},
+                         {"verdict", verdict_name(m.verdict)}});
+    json j = key_json(p.key);
+    j["samples"] = {p.test.n1, p.test.n2};
+    j["u"] = p.test.u;
+    j["p"] = p.test.p;
+    j["test"] = p.test.exact ? "exact" : "normal approximation";
+    j["ties"] = p.test.ties;
+    j["metrics"] = metrics;
+    j["verdict"] = verdict_name(p.verdict);
+    j["note"] = p.note;
+    points.push_back(j);
+  }
+  return {{"threshold", c.options.threshold},
+          {"alpha", c.options.alpha},
+          {"regressed", c.exit_code() != 0},
+          {"exit_code", c.exit_code()},
+          {"counts",
+           {{"regressed", c.count(Outcome::regressed)},
+            {"improved", c.count(Outcome::improved)},
+            {"unchanged", c.count(Outcome::unchanged)},
+            {"noisy", c.count(Outcome::noisy)},
+            {"only_in_base", c.only_base.size()},
+            {"only_in_new", c.only_new.size()}}},
+          {"warnings", c.warnings},
+          {"points", points},
+          {"only_in_base", only_json(c.only_base, "in_new")},
+          {"only_in_new", only_json(c.only_new, "in_base")}};
+}
+
+}  // namespace mpiarena

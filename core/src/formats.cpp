@@ -1,0 +1,293 @@
+#include "formats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <mpiarena/sizes.hpp>
+#include <sstream>
+#include <tuple>
+
+namespace mpiarena {
+
+using nlohmann::json;
+
+std::string render_grid(const std::vector<std::string>& header,
+                        const std::vector<std::vector<std::string>>& rows,
+                        Style style) {
+  std::vector<std::string> names;
+  std::vector<bool> right;
+  for (const std::string& h : header) {
+    right.push_back(!h.empty() && h[0] == '>');
+    names.push_back(right.back() ? h.substr(1) : h);
+  }
+  std::ostringstream out;
+  if (style == Style::markdown) {
+    auto line = [&](const std::vector<std::string>& cells) {
+      out << "|";
+      for (const std::string& c : cells) out << " " << c << " |";
+      out << "\n";
+    };
+    line(names);
+    out << "|";
+    for (bool r : right) out << (r ? "---:|" : "---|");
+    out << "\n";
+    for (const auto& row : rows) line(row);
+    return out.str();
+  }
+  std::vector<std::size_t> width(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) width[i] = names[i].size();
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size() && i < width.size(); ++i)
+      width[i] = std::max(width[i], row[i].size());
+  auto line = [&](const std::vector<std::string>& cells) {
+    out << " ";
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::size_t w = i < width.size() ? width[i] : 0;
+      const std::string fill(w > cells[i].size() ? w - cells[i].size() : 0,
+                             ' ');
+      const bool last = i + 1 == cells.size();
+      out << "  "
+          << (i < right.size() && right[i] ? fill + cells[i]
+              : last                       ? cells[i]
+                                           : cells[i] + fill);
+    }
+    out << "\n";
+  };
+  line(names);
+  for (const auto& row : rows) line(row);
+  return out.str();
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+namespace {
+
+// Shortest text that reads back as the same double ("1.5e-06").
+std::string exact(double v) { return json(v).dump(); }
+
+}  // namespace
+
+std::string to_csv(const Document& doc) {
+  std::ostringstream out;
+  const auto& columns = csv_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    out << (i ? "," : "") << columns[i];
+  out << "\n";
+  for (const Record& r : doc.records) {
+    const std::vector<std::string> cells = {
+        r.suite,
+        r.method,
+        r.payload,
+        r.size_label,
+        std::to_string(r.bytes),
+        std::to_string(r.payload_bytes),
+        std::to_string(r.ranks),
+        std::to_string(r.inner_iterations),
+        std::to_string(r.repetitions),
+        exact(r.time.median),
+        exact(r.time.min),
+        exact(r.time.mean),
+        exact(r.time.max),
+        exact(r.time.stddev),
+        exact(r.time.cv),
+        r.moves_data ? exact(r.bandwidth) : "",
+        r.verification,
+        r.verification_message};
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      out << (i ? "," : "") << csv_field(cells[i]);
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string benchmark_name(const Record& r) {
+  return point_name(
+      {r.suite, r.method, r.payload, r.size_label, r.bytes, r.ranks});
+}
+
+json to_gbench(const Document& doc) {
+  const json& ctx = doc.context;
+  std::string hosts;
+  if (ctx.contains("hosts") && ctx["hosts"].is_array())
+    for (const json& h : ctx["hosts"])
+      hosts += (hosts.empty() ? "" : ",") + h.get<std::string>();
+  std::string executable = "runner";
+  if (ctx.contains("command_line") && !ctx["command_line"].empty())
+    executable = ctx["command_line"][0].get<std::string>();
+  json context = {{"date", ctx.value("start_time", "")},
+                  {"host_name", hosts},
+                  {"executable", executable},
+                  {"json_schema_version", 1},
+                  {"mpiarena", ctx}};
+  json benchmarks = json::array();
+  std::map<std::tuple<std::string, std::string, std::string>, int> families;
+  std::map<int, std::map<std::pair<std::size_t, int>, int>> instances;
+  constexpr double kNs = 1e9;
+  for (const Record& r : doc.records) {
+    const int family =
+        families
+            .emplace(std::make_tuple(r.suite, r.method, r.payload),
+                     static_cast<int>(families.size()))
+            .first->second;
+    auto& seen = instances[family];
+    const int instance = seen.emplace(std::make_pair(r.bytes, r.ranks),
+                                      static_cast<int>(seen.size()))
+                             .first->second;
+    const std::string name = benchmark_name(r);
+    const json common = {{"family_index", family},
+                         {"per_family_instance_index", instance},
+                         {"run_name", name},
+                         {"repetitions", r.samples_max.size()},
+                         {"threads", 1}};
+    for (std::size_t i = 0; i < r.samples_max.size(); ++i) {
+      const double ns = r.samples_max[i] * kNs;
+      json row = {{"name", name}};
+      row.update(common);
+      row.update({{"run_type", "iteration"},
+                  {"repetition_index", i},
+                  {"iterations", r.inner_iterations},
+                  {"real_time", ns},
+                  {"cpu_time", ns},
+                  {"time_unit", "ns"}});
+      if (r.moves_data && r.samples_max[i] > 0)
+        row["bytes_per_second"] =
+            static_cast<double>(r.payload_bytes) / r.samples_max[i];
+      if (r.verification == "failed") {
+        row["error_occurred"] = true;
+        row["error_message"] = "verification failed: " + r.verification_message;
+      }
+      benchmarks.push_back(row);
+    }
+    if (r.samples_max.size() < 2) continue;
+    const std::vector<std::tuple<const char*, double, const char*>> aggs = {
+        {"mean", r.time.mean * kNs, "time"},
+        {"median", r.time.median * kNs, "time"},
+        {"stddev", r.time.stddev * kNs, "time"},
+        {"cv", r.time.cv, "percentage"}};
+    for (const auto& [agg, value, unit] : aggs) {
+      json row = {{"name", name + "_" + agg}};
+      row.update(common);
+      row.update({{"run_type", "aggregate"},
+                  {"aggregate_name", agg},
+                  {"aggregate_unit", unit},
+                  {"iterations", r.samples_max.size()},
+                  {"real_time", value},
+                  {"cpu_time", value},
+                  {"time_unit", "ns"}});
+      benchmarks.push_back(row);
+    }
+  }
+  return {{"context", context}, {"benchmarks", benchmarks}};
+}
+
+namespace {
+
+std::string percent(double change) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, std::fabs(change) < 1 ? "%+.1f%%" : "%+.0f%%",
+                change * 100);
+  return buf;
+}
+
+std::string pvalue(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, p < 1e-4 ? "%.1e" : "%.4f", p);
+  return buf;
+}
+
+std::string verdict_text(Outcome v) {
+  return v == Outcome::noisy ? "too noisy" : verdict_name(v);
+}
+
+// "small", or "4.10 kB" for a size given in bytes.
+std::string size_cell(const PointKey& k) {
+  return k.size_label == std::to_string(k.bytes)
+             ? format_bytes(static_cast<double>(k.bytes))
+             : k.size_label;
+}
+
+std::string only_line(const OnlyIn& o) {
+  std::string s = o.key.suite + "/" + o.key.method + "/" + o.key.payload + " " +
+                  o.key.size_label + " (" + std::to_string(o.key.bytes) +
+                  " B), " + std::to_string(o.key.ranks) + " ranks";
+  return o.other.empty() ? s : s + " (" + o.other + ")";
+}
+
+}  // namespace
+
+std::string render_comparison(const Comparison& c, const std::string& base,
+                              const std::string& now, Style style) {
+  const bool md = style == Style::markdown;
+  const std::string item = md ? "- " : "  ";
+  auto heading = [&](const std::string& t) {
+    return md ? "\n### " + t + "\n\n" : "\n" + t + ":\n";
+  };
+  std::ostringstream out;
+  char thresholds[200];
+  std::snprintf(thresholds, sizeof thresholds,
+                "threshold %g%%: a median more than %.4gx slower or faster "
+                "counts\n%salpha %g: two-sided Mann-Whitney U test on the raw "
+                "samples",
+                c.options.threshold * 100, 1 + c.options.threshold,
+                item.c_str(), c.options.alpha);
+  out << (md ? "## " : "") << "runner compare: BASE " << base << " vs NEW "
+      << now << "\n"
+      << (md ? "\n" : "") << item << thresholds << "\n"
+      << item
+      << "time: median per-operation time of the slowest rank, lower is "
+         "better\n"
+      << item << "bandwidth: payload bytes / median time, higher is better\n";
+  if (!c.warnings.empty()) {
+    out << heading("Warnings");
+    for (const std::string& w : c.warnings) out << item << w << "\n";
+  }
+  if (!c.points.empty()) {
+    out << heading("Points in both files");
+    std::vector<std::vector<std::string>> rows;
+    for (const PointComparison& p : c.points) {
+      const MetricChange& t = p.metrics.front();
+      const MetricChange* bw = p.metrics.size() > 1 ? &p.metrics[1] : nullptr;
+      rows.push_back(
+          {p.key.suite + "/" + p.key.method + "/" + p.key.payload,
+           size_cell(p.key), std::to_string(p.key.ranks),
+           format_seconds(t.base), format_seconds(t.now), percent(t.change),
+           bw ? percent(bw->change) : "-", pvalue(p.test.p),
+           std::to_string(p.test.n1) + "/" + std::to_string(p.test.n2),
+           verdict_text(p.verdict)});
+    }
+    out << render_grid({"point", ">size", ">ranks", ">base time", ">new time",
+                        ">time", ">bandwidth", ">p", ">n", "verdict"},
+                       rows, style);
+  }
+  if (!c.only_base.empty()) {
+    out << heading("Only in BASE (not measured in NEW)");
+    for (const OnlyIn& o : c.only_base) out << item << only_line(o) << "\n";
+  }
+  if (!c.only_new.empty()) {
+    out << heading("Only in NEW (not measured in BASE)");
+    for (const OnlyIn& o : c.only_new) out << item << only_line(o) << "\n";
+  }
+  bool notes = false;
+  for (const PointComparison& p : c.points) {
+    if (p.note.empty()) continue;
+    if (!notes) out << heading("Notes");
+    notes = true;
+    out << item << point_name(p.key) << ": " << p.note << "\n";
+  }
+  out << "\n"
+      << (md ? "**" : "") << "result: " << c.count(Outcome::regressed)
+      << " regressed, " << c.count(Outcome::improved) << " improved, "
+      << c.count(Outcome::unchanged) << " unchanged, "
+      << c.count(Outcome::noisy) << " too noisy to tell; " << c.only_base.size()
+      << " only in BASE, " << c.only_new.size() << " only in NEW; exit "
+      << c.exit_code() << (md ? "**" : "") << "\n";
+  return out.str();
+}
+
+}  // namespace mpiarena

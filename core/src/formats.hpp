@@ -1,0 +1,66 @@
+// Formats other tools read: CSV, Google Benchmark's JSON (for its
+// tools/compare.py and the dashboards built on it), and the rendering of a
+// comparison (runner compare) as text or markdown.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "records.hpp"
+#include "report.hpp"
+
+namespace mpiarena {
+
+// An aligned text table or a markdown table. A header starting with '>'
+// marks a right-aligned column.
+std::string render_grid(const std::vector<std::string>& header,
+                        const std::vector<std::vector<std::string>>& rows,
+                        Style style);
+
+// One field quoted per RFC 4180 when it holds a comma, a double quote, a
+// carriage return or a line feed (quotes doubled inside).
+std::string csv_field(const std::string& text);
+
+inline const std::vector<std::string>& csv_columns() {
+  static const std::vector<std::string> columns = {
+      "suite",        "method",
+      "payload",      "size_label",
+      "bytes",        "payload_bytes",
+      "ranks",        "inner_iterations",
+      "repetitions",  "median_s",
+      "min_s",        "mean_s",
+      "max_s",        "stddev_s",
+      "cv",           "bandwidth_Bps",
+      "verification", "verification_message"};
+  return columns;
+}
+
+// A header row (csv_columns()), then one row per record, LF line ends.
+// Times are seconds over samples_s.max; bandwidth_Bps is empty for methods
+// that move no payload. Numbers are written so that they read back exactly.
+std::string to_csv(const Document& doc);
+
+// "transfer/bcast/2d/1100000/np4": suite/method/payload/bytes/np<ranks>.
+std::string benchmark_name(const Record& r);
+
+// Google Benchmark's JSON reporter format: "context" (date, host_name,
+// executable, json_schema_version 1, and mpiarena's own context under
+// "mpiarena") and "benchmarks": per record one "iteration" row per
+// repetition (iterations = inner iterations, real_time = that sample's
+// per-operation time of the slowest rank, in ns) followed, when there are
+// two repetitions or more, by the "aggregate" rows mean, median, stddev and
+// cv (as Google Benchmark writes them: cv is a fraction, aggregate_unit
+// "percentage"). mpiarena measures wall-clock time only: cpu_time repeats
+// real_time. bytes_per_second is payload bytes / time for methods that move
+// data. A failed verification sets error_occurred and error_message.
+nlohmann::json to_gbench(const Document& doc);
+
+// The comparison as `runner compare` prints it: what is compared and which
+// direction is better, warnings, one row per point matched, the points in
+// one file only, notes, and a closing verdict line with the exit code.
+std::string render_comparison(const Comparison& c, const std::string& base,
+                              const std::string& now, Style style);
+
+}  // namespace mpiarena

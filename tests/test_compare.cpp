@@ -1,0 +1,376 @@
+// runner compare: the Mann-Whitney U test against independent reference
+// values, and the verdicts on synthetic documents.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "doc_fixtures.hpp"
+#include "formats.hpp"
+
+using mpiarena::compare_documents;
+using mpiarena::mann_whitney;
+using mpiarena::Outcome;
+using mpiarena_test::make_record;
+
+namespace {
+
+// Deterministic pseudo-random values without ties: the 31-bit LCG of
+// tests/reference/mannwhitney_reference.py (lcg()), rounded to 9 digits.
+std::vector<double> lcg(unsigned long long seed, int count, double scale) {
+  std::vector<double> out;
+  for (int i = 0; i < count; ++i) {
+    seed = (1103515245ULL * seed + 12345ULL) % 2147483648ULL;
+    const double v = scale * (1 + static_cast<double>(seed) / 2147483648.0);
+    out.push_back(std::round(v * 1e9) / 1e9);
+  }
+  return out;
+}
+
+std::vector<double> seq(double first, int count, double step = 1) {
+  std::vector<double> out;
+  for (int i = 0; i < count; ++i) out.push_back(first + step * i);
+  return out;
+}
+
+std::vector<double> modulo(int count, int mod, int add) {
+  std::vector<double> out;
+  for (int i = 0; i < count; ++i) out.push_back(i % mod + add);
+  return out;
+}
+
+}  // namespace
+
+// Reference values: the output of tests/reference/mannwhitney_reference.py
+// (standard library only: U counted pair by pair; exact p by enumerating
+// every split with itertools.combinations, or by Mann and Whitney's
+// recurrence for 20 vs 20; the normal approximation with tie and continuity
+// corrections), pasted here:
+//   scipy_doc: n1=5 n2=4 U=17.0 p=0.1111111111111111 (enumeration)
+//   separated_3v3: n1=3 n2=3 U=0.0 p=0.1 (enumeration)
+//   separated_4v4: n1=4 n2=4 U=16.0 p=0.02857142857142857 (enumeration)
+//   separated_7v7: n1=7 n2=7 U=0.0 p=0.0005827505827505828 (enumeration)
+//   interleaved_7v7: n1=7 n2=7 U=21.0 p=0.7103729603729604 (enumeration)
+//   ties_5v6: n1=5 n2=6 U=6.0 p=0.12121212121212122 (enumeration)
+//   ties_7v7: n1=7 n2=7 U=3.5 p=0.007575757575757576 (enumeration)
+//   all_equal_3v3: n1=3 n2=3 U=4.5 p=1.0 (enumeration)
+//   no_ties_20v20: n1=20 n2=20 U=130.0 p=0.05956383156170359 (recursion)
+//   no_ties_26v30: n1=26 n2=30 U=238.0 p=0.012811612036996205 (normal)
+//   ties_30v30: n1=30 n2=30 U=272.0 p=0.008236698339101782 (normal)
+// scipy.stats.mannwhitneyu 1.17.1 (two-sided) agrees to 1e-15 on every case.
+// "scipy_doc" is the example of scipy's mannwhitneyu documentation, which
+// prints U = 17, p = 0.1111111111111111 (exact) and p = 0.11134688653314041
+// (method="asymptotic").
+struct Reference {
+  const char* name;
+  std::vector<double> x, y;
+  double u, p;
+  bool exact, ties;
+};
+
+TEST(MannWhitney, MatchesIndependentReferenceValues) {
+  const std::vector<Reference> cases = {
+      {"scipy_doc",
+       {19, 22, 16, 29, 24},
+       {20, 11, 17, 12},
+       17,
+       0.1111111111111111,
+       true,
+       false},
+      {"separated_3v3", {1, 2, 3}, {4, 5, 6}, 0, 0.1, true, false},
+      {"separated_4v4",
+       {4, 5, 6, 7},
+       {1, 2, 3, 0.5},
+       16,
+       0.02857142857142857,
+       true,
+       false},
+      {"separated_7v7", seq(1, 7), seq(10, 7), 0, 0.0005827505827505828, true,
+       false},
+      {"interleaved_7v7", seq(1, 7, 2), seq(2, 7, 2), 21, 0.7103729603729604,
+       true, false},
+      {"ties_5v6",
+       {1, 2, 2, 3, 4},
+       {2, 3, 3, 5, 6, 6},
+       6,
+       0.12121212121212122,
+       true,
+       true},
+      {"ties_7v7",
+       {3, 3, 4, 5, 5, 5, 6},
+       {5, 6, 6, 7, 7, 8, 9},
+       3.5,
+       0.007575757575757576,
+       true,
+       true},
+      {"all_equal_3v3", {2, 2, 2}, {2, 2, 2}, 4.5, 1.0, true, true},
+      {"no_ties_20v20", lcg(1, 20, 1.0), lcg(2, 20, 1.1), 130,
+       0.05956383156170359, true, false},
+      {"no_ties_26v30", lcg(3, 26, 1.0), lcg(4, 30, 1.15), 238,
+       0.012811612036996205, false, false},
+      {"ties_30v30", modulo(30, 7, 0), modulo(30, 9, 1), 272,
+       0.008236698339101782, false, true},
+  };
+  for (const Reference& c : cases) {
+    SCOPED_TRACE(c.name);
+    const mpiarena::UTest t = mann_whitney(c.x, c.y);
+    EXPECT_EQ(t.n1, c.x.size());
+    EXPECT_EQ(t.n2, c.y.size());
+    EXPECT_DOUBLE_EQ(t.u, c.u);
+    EXPECT_NEAR(t.p, c.p, 1e-12 * c.p);
+    EXPECT_EQ(t.exact, c.exact);
+    EXPECT_EQ(t.ties, c.ties);
+  }
+}
+
+TEST(MannWhitney, NormalApproximationOfTheScipyExample) {
+  // exact_limit 0 forces the normal approximation; scipy's documentation
+  // gives 0.11134688653314041 for method="asymptotic".
+  const auto t = mann_whitney({19, 22, 16, 29, 24}, {20, 11, 17, 12}, 0);
+  EXPECT_FALSE(t.exact);
+  EXPECT_NEAR(t.p, 0.11134688653314041, 1e-13);
+}
+
+TEST(MannWhitney, IsSymmetricAndHandlesEmptySamples) {
+  const auto ab = mann_whitney({1, 4, 9, 2}, {3, 5, 7});
+  const auto ba = mann_whitney({3, 5, 7}, {1, 4, 9, 2});
+  EXPECT_DOUBLE_EQ(ab.u + ba.u, 12);
+  EXPECT_DOUBLE_EQ(ab.p, ba.p);
+  EXPECT_EQ(mann_whitney({}, {1, 2}).p, 1);
+}
+
+TEST(MannWhitney, SmallestPossiblePValues) {
+  EXPECT_DOUBLE_EQ(mpiarena::min_p_value(3, 3), 0.1);  // 2 / C(6, 3)
+  EXPECT_DOUBLE_EQ(mpiarena::min_p_value(4, 4), 2.0 / 70);
+  EXPECT_DOUBLE_EQ(mpiarena::min_p_value(7, 7), 2.0 / 3432);
+  EXPECT_EQ(mpiarena::min_samples_for(0.05), 4u);  // 3v3 cannot: 0.1
+  EXPECT_EQ(mpiarena::min_samples_for(0.01), 5u);  // 2 / 252 < 0.01 < 2 / 70
+}
+
+namespace {
+
+// Seven samples around `median` seconds, spread by +-2%, no ties.
+std::vector<double> around(double median, int n = 7) {
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i)
+    out.push_back(median * (1 + 0.02 * (i - n / 2) / (n / 2) + 1e-6 * i));
+  return out;
+}
+
+mpiarena::Document doc_of(std::vector<mpiarena::Record> records) {
+  mpiarena::Document d;
+  d.context = mpiarena_test::sample_context();
+  d.complete = true;
+  d.records = std::move(records);
+  return d;
+}
+
+const mpiarena::PointComparison& only_point(const mpiarena::Comparison& c) {
+  EXPECT_EQ(c.points.size(), 1u);
+  return c.points.front();
+}
+
+}  // namespace
+
+TEST(Compare, ClearRegressionExitsOne) {
+  const auto c =
+      compare_documents(doc_of({make_record("bcast", around(1e-5))}),
+                        doc_of({make_record("bcast", around(1.2e-5))}));
+  const auto& p = only_point(c);
+  EXPECT_EQ(p.verdict, Outcome::regressed);
+  ASSERT_EQ(p.metrics.size(), 2u);
+  EXPECT_EQ(p.metrics[0].metric, "time_s");
+  EXPECT_FALSE(p.metrics[0].higher_is_better);
+  EXPECT_NEAR(p.metrics[0].change, 0.2, 1e-9);
+  EXPECT_EQ(p.metrics[0].verdict, Outcome::regressed);
+  EXPECT_EQ(p.metrics[1].metric, "bandwidth_Bps");
+  EXPECT_TRUE(p.metrics[1].higher_is_better);
+  EXPECT_NEAR(p.metrics[1].change, 1 / 1.2 - 1, 1e-9);
+  EXPECT_EQ(p.metrics[1].verdict, Outcome::regressed);
+  EXPECT_NEAR(p.test.p, 2.0 / 3432, 1e-15);  // fully separated, 7 vs 7
+  EXPECT_EQ(c.exit_code(), 1);
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(Compare, ImprovementExitsZero) {
+  const auto c =
+      compare_documents(doc_of({make_record("bcast", around(1e-5))}),
+                        doc_of({make_record("bcast", around(8e-6))}));
+  EXPECT_EQ(only_point(c).verdict, Outcome::improved);
+  EXPECT_EQ(c.points[0].metrics[1].verdict, Outcome::improved);  // bandwidth
+  EXPECT_EQ(c.exit_code(), 0);
+}
+
+TEST(Compare, SmallSignificantChangeIsUnchanged) {
+  const auto c =
+      compare_documents(doc_of({make_record("bcast", around(1e-5))}),
+                        doc_of({make_record("bcast", around(1.03e-5))}));
+  EXPECT_LT(only_point(c).test.p, 0.05);
+  EXPECT_EQ(c.points[0].verdict, Outcome::unchanged);
+  EXPECT_EQ(c.exit_code(), 0);
+}
+
+TEST(Compare, TimeAndBandwidthAgreeAtTheThreshold) {
+  // 4.9% less time is 5.15% more bandwidth: both beat the 5% threshold as a
+  // factor (1 / 0.951 = 1.0515), so both say improved.
+  const auto c =
+      compare_documents(doc_of({make_record("bcast", around(1e-5))}),
+                        doc_of({make_record("bcast", around(0.951e-5))}));
+  const auto& p = only_point(c);
+  EXPECT_NEAR(p.metrics[0].change, -0.049, 1e-9);
+  EXPECT_NEAR(p.metrics[1].change, 1 / 0.951 - 1, 1e-9);
+  EXPECT_EQ(p.metrics[0].verdict, Outcome::improved);
+  EXPECT_EQ(p.metrics[1].verdict, Outcome::improved);
+  // 4.9% more time (a factor of 1.049) is within the threshold.
+  const auto d =
+      compare_documents(doc_of({make_record("bcast", around(1e-5))}),
+                        doc_of({make_record("bcast", around(1.049e-5))}));
+  EXPECT_EQ(only_point(d).metrics[0].verdict, Outcome::unchanged);
+  EXPECT_EQ(d.points[0].metrics[1].verdict, Outcome::unchanged);
+}
+
+TEST(Compare, NoisyPointIsNotARegression) {
+  // The median is 10% worse, but the samples overlap: p = 0.7.
+  const std::vector<double> base = {1.0e-5, 0.7e-5, 1.5e-5, 0.9e-5,
+                                    1.3e-5, 0.6e-5, 1.4e-5};
+  const std::vector<double> now = {1.1e-5,  0.65e-5, 1.45e-5, 0.8e-5,
+                                   1.35e-5, 0.75e-5, 1.6e-5};
+  const auto c = compare_documents(doc_of({make_record("bcast", base)}),
+                                   doc_of({make_record("bcast", now)}));
+  const auto& p = only_point(c);
+  EXPECT_NEAR(p.metrics[0].change, 0.1, 1e-9);
+  EXPECT_GE(p.test.p, 0.05);
+  EXPECT_EQ(p.verdict, Outcome::noisy);
+  EXPECT_NE(p.note.find("not below alpha"), std::string::npos) << p.note;
+  EXPECT_EQ(c.exit_code(), 0);
+}
+
+TEST(Compare, TooFewSamplesAreSaidSo) {
+  const auto c = compare_documents(
+      doc_of({make_record("bcast", {1e-5, 1.01e-5, 1.02e-5})}),
+      doc_of({make_record("bcast", {2e-5, 2.01e-5, 2.02e-5})}));
+  const auto& p = only_point(c);
+  EXPECT_DOUBLE_EQ(p.test.p, 0.1);
+  EXPECT_EQ(p.verdict, Outcome::noisy);
+  EXPECT_NE(p.note.find("smallest possible p is 0.1"), std::string::npos)
+      << p.note;
+  EXPECT_NE(p.note.find("at least 4 repetitions"), std::string::npos);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("too few samples"), std::string::npos);
+  EXPECT_EQ(c.exit_code(), 0);
+}
+
+TEST(Compare, ThresholdAndAlphaAreOptions) {
+  const auto base = doc_of({make_record("bcast", around(1e-5))});
+  const auto now = doc_of({make_record("bcast", around(1.2e-5))});
+  EXPECT_EQ(only_point(compare_documents(base, now, {0.25, 0.05})).verdict,
+            Outcome::unchanged);
+  EXPECT_EQ(only_point(compare_documents(base, now, {0.05, 1e-4})).verdict,
+            Outcome::noisy);  // p = 5.8e-4 is not below alpha 1e-4
+}
+
+TEST(Compare, MissingPointsAreListedWithTheOtherSidesReason) {
+  auto base = doc_of({make_record("bcast", around(1e-5)),
+                      make_record("bcast", around(3e-5), 110000)});
+  auto now = doc_of(
+      {make_record("bcast", around(1e-5)), make_record("raw", around(2e-5))});
+  now.skipped.push_back(
+      mpiarena_test::make_skip("bcast", "needs at least 4 ranks", 110000));
+  const auto c = compare_documents(base, now);
+  EXPECT_EQ(c.points.size(), 1u);
+  ASSERT_EQ(c.only_base.size(), 1u);
+  EXPECT_EQ(c.only_base[0].key.bytes, 110000u);
+  EXPECT_EQ(c.only_base[0].other, "skipped: needs at least 4 ranks");
+  ASSERT_EQ(c.only_new.size(), 1u);
+  EXPECT_EQ(c.only_new[0].key.method, "raw");
+  EXPECT_EQ(c.only_new[0].other, "");
+  EXPECT_EQ(c.exit_code(), 0);
+  const std::string text =
+      mpiarena::render_comparison(c, "a.json", "b.json", mpiarena::Style::text);
+  EXPECT_NE(text.find("Only in BASE"), std::string::npos) << text;
+  EXPECT_NE(text.find("transfer/bcast/1d 110000 (110000 B), 2 ranks (skipped: "
+                      "needs at least 4 ranks)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("1 only in BASE, 1 only in NEW; exit 0"),
+            std::string::npos);
+}
+
+TEST(Compare, DifferentContextWarns) {
+  auto base = doc_of({make_record("bcast", around(1e-5))});
+  auto now = doc_of({make_record("bcast", around(1e-5))});
+  now.context["mpi_library"] = "MPICH Version: 4.0.2";
+  now.context["hosts"] = {"node1", "node2"};
+  now.context["options"]["repetitions"] = 7;
+  now.context["options"]["sizes"] = {"large"};  // selects points: no warning
+  const auto c = compare_documents(base, now);
+  ASSERT_EQ(c.warnings.size(), 3u);
+  EXPECT_EQ(c.warnings[0],
+            "context differs: mpi_library is 'Open MPI v4.1.4' in BASE, "
+            "'MPICH Version: 4.0.2' in NEW");
+  EXPECT_NE(c.warnings[1].find("hosts"), std::string::npos);
+  EXPECT_EQ(c.warnings[2],
+            "context differs: options.repetitions is '3' in BASE, '7' in NEW");
+  EXPECT_EQ(only_point(c).verdict, Outcome::unchanged);
+  EXPECT_EQ(c.exit_code(), 0);
+}
+
+TEST(Compare, FailedVerificationInNewIsARegression) {
+  auto bad = make_record("bcast", around(1e-5));
+  bad.verification = "failed";
+  bad.verification_message = "rank 1: element 3 is 5, expected 7";
+  const auto c = compare_documents(doc_of({make_record("bcast", around(1e-5))}),
+                                   doc_of({bad}));
+  EXPECT_EQ(only_point(c).verdict, Outcome::regressed);
+  EXPECT_NE(c.points[0].note.find("verification failed in NEW"),
+            std::string::npos);
+  EXPECT_EQ(c.exit_code(), 1);
+}
+
+TEST(Compare, MethodsWithoutPayloadCompareTimeOnly) {
+  auto base = make_record("null", around(2e-7));
+  auto now = make_record("null", around(3e-7));
+  base.moves_data = now.moves_data = false;
+  const auto c = compare_documents(doc_of({base}), doc_of({now}));
+  ASSERT_EQ(only_point(c).metrics.size(), 1u);
+  EXPECT_EQ(c.points[0].verdict, Outcome::regressed);
+}
+
+TEST(Compare, NothingInCommonWarnsAndPasses) {
+  const auto c =
+      compare_documents(doc_of({make_record("bcast", around(1e-5))}),
+                        doc_of({make_record("bcast", around(1e-5), 110000)}));
+  EXPECT_TRUE(c.points.empty());
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("no point is in both files"), std::string::npos);
+  EXPECT_EQ(c.exit_code(), 0);
+}
+
+TEST(Compare, JsonAndRenderingSayWhatIsBetter) {
+  const auto c = compare_documents(doc_of({make_record("bcast", around(1e-5)),
+                                           make_record("raw", around(1e-5))}),
+                                   doc_of({make_record("bcast", around(1.2e-5)),
+                                           make_record("raw", around(1e-5))}));
+  const nlohmann::json j = mpiarena::to_json(c);
+  EXPECT_EQ(j["exit_code"], 1);
+  EXPECT_EQ(j["counts"]["regressed"], 1);
+  EXPECT_EQ(j["counts"]["unchanged"], 1);
+  const nlohmann::json& p = j["points"][0];
+  EXPECT_EQ(p["name"], "transfer/bcast/1d/11000/np2");
+  EXPECT_EQ(p["verdict"], "regressed");
+  EXPECT_EQ(p["test"], "exact");
+  EXPECT_EQ(p["metrics"][0]["better"], "lower");
+  EXPECT_EQ(p["metrics"][1]["better"], "higher");
+  const std::string text =
+      mpiarena::render_comparison(c, "a.json", "b.json", mpiarena::Style::text);
+  EXPECT_NE(text.find("lower is better"), std::string::npos);
+  EXPECT_NE(text.find("higher is better"), std::string::npos);
+  EXPECT_NE(text.find("+20.0%"), std::string::npos) << text;
+  EXPECT_NE(text.find("regressed"), std::string::npos);
+  EXPECT_NE(text.find("result: 1 regressed, 0 improved, 1 unchanged"),
+            std::string::npos);
+  const std::string md = mpiarena::render_comparison(c, "a.json", "b.json",
+                                                     mpiarena::Style::markdown);
+  EXPECT_NE(md.find("| transfer/bcast/1d | small |"), std::string::npos) << md;
+}

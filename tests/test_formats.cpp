@@ -1,0 +1,191 @@
+// CSV and Google Benchmark JSON exports of a result document.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "doc_fixtures.hpp"
+#include "formats.hpp"
+
+using mpiarena_test::make_record;
+
+namespace {
+
+// An RFC 4180 reader: quoted fields may hold commas, doubled quotes and line
+// breaks. Returns rows of fields; fails the test on malformed input.
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows(1);
+  std::string field;
+  bool quoted = false, was_quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      EXPECT_TRUE(field.empty()) << "quote inside an unquoted field";
+      quoted = was_quoted = true;
+    } else if (c == ',') {
+      rows.back().push_back(field);
+      field.clear();
+      was_quoted = false;
+    } else if (c == '\n') {
+      rows.back().push_back(field);
+      field.clear();
+      was_quoted = false;
+      rows.emplace_back();
+    } else {
+      EXPECT_FALSE(was_quoted) << "text after a closing quote";
+      field += c;
+    }
+  }
+  EXPECT_FALSE(quoted) << "unterminated quoted field";
+  EXPECT_TRUE(field.empty() && rows.back().empty()) << "no final line end";
+  rows.pop_back();
+  return rows;
+}
+
+}  // namespace
+
+TEST(Csv, QuotesOnlyWhatNeedsIt) {
+  EXPECT_EQ(mpiarena::csv_field("bcast"), "bcast");
+  EXPECT_EQ(mpiarena::csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(mpiarena::csv_field("say \"x\""), "\"say \"\"x\"\"\"");
+  EXPECT_EQ(mpiarena::csv_field("two\nlines"), "\"two\nlines\"");
+}
+
+TEST(Csv, OneRowPerRecordWithAHeaderThatParsesBack) {
+  mpiarena::Document doc = mpiarena_test::sample_document();
+  doc.records[3].verification_message =
+      "rank 1: row 4, element 3 is \"5\",\nexpected 7";
+  const auto rows = parse_csv(mpiarena::to_csv(doc));
+  ASSERT_EQ(rows.size(), doc.records.size() + 1);
+  EXPECT_EQ(rows[0], mpiarena::csv_columns());
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < rows[0].size(); ++i) col[rows[0][i]] = i;
+  for (std::size_t i = 0; i < doc.records.size(); ++i) {
+    const mpiarena::Record& r = doc.records[i];
+    const auto& row = rows[i + 1];
+    SCOPED_TRACE(r.method);
+    ASSERT_EQ(row.size(), rows[0].size());
+    EXPECT_EQ(row[col["method"]], r.method);
+    EXPECT_EQ(row[col["payload"]], r.payload);
+    EXPECT_EQ(std::stoull(row[col["bytes"]]), r.bytes);
+    EXPECT_EQ(std::stoi(row[col["repetitions"]]), r.repetitions);
+    // Numbers read back exactly.
+    EXPECT_EQ(std::stod(row[col["median_s"]]), r.time.median);
+    EXPECT_EQ(std::stod(row[col["stddev_s"]]), r.time.stddev);
+    EXPECT_EQ(std::stod(row[col["cv"]]), r.time.cv);
+    if (r.moves_data)
+      EXPECT_EQ(std::stod(row[col["bandwidth_Bps"]]), r.bandwidth);
+    else
+      EXPECT_EQ(row[col["bandwidth_Bps"]], "");
+    EXPECT_EQ(row[col["verification"]], r.verification);
+    EXPECT_EQ(row[col["verification_message"]], r.verification_message);
+  }
+}
+
+TEST(Gbench, HasTheFieldsCompareDotPyReads) {
+  mpiarena::Document doc = mpiarena_test::sample_document();
+  doc.records.push_back(make_record("bcast", {2e-6}, 110000));  // 1 sample
+  const nlohmann::json g = mpiarena::to_gbench(doc);
+  ASSERT_TRUE(g.contains("context"));
+  EXPECT_EQ(g["context"]["date"], "2024-01-02T03:04:05Z");
+  EXPECT_EQ(g["context"]["host_name"], "node1");
+  EXPECT_EQ(g["context"]["executable"], "mpiarena");
+  EXPECT_EQ(g["context"]["json_schema_version"], 1);
+  EXPECT_EQ(g["context"]["mpiarena"]["mpi_library"], "Open MPI v4.1.4");
+  const nlohmann::json& b = g["benchmarks"];
+  // 4 records x 3 samples + 4 aggregates each, then 1 sample, no aggregates.
+  ASSERT_EQ(b.size(), 4u * (3 + 4) + 1);
+
+  // bcast 1d small: the first record.
+  const mpiarena::Record& r = doc.records[0];
+  const std::string name = "transfer/bcast/1d/11000/np2";
+  for (std::size_t i = 0; i < 3; ++i) {
+    const nlohmann::json& row = b[i];
+    EXPECT_EQ(row["name"], name);
+    EXPECT_EQ(row["run_name"], name);
+    EXPECT_EQ(row["run_type"], "iteration");
+    EXPECT_EQ(row["repetitions"], 3);
+    EXPECT_EQ(row["repetition_index"], i);
+    EXPECT_EQ(row["threads"], 1);
+    EXPECT_EQ(row["iterations"], r.inner_iterations);
+    EXPECT_EQ(row["time_unit"], "ns");
+    EXPECT_DOUBLE_EQ(row["real_time"].get<double>(), r.samples_max[i] * 1e9);
+    EXPECT_EQ(row["cpu_time"], row["real_time"]);
+    EXPECT_DOUBLE_EQ(row["bytes_per_second"].get<double>(),
+                     r.payload_bytes / r.samples_max[i]);
+    EXPECT_EQ(row["family_index"], 0);
+    EXPECT_EQ(row["per_family_instance_index"], 0);
+    EXPECT_FALSE(row.contains("aggregate_name"));
+  }
+  const std::vector<std::pair<std::string, double>> aggs = {
+      {"mean", r.time.mean * 1e9},
+      {"median", r.time.median * 1e9},
+      {"stddev", r.time.stddev * 1e9},
+      {"cv", r.time.cv}};
+  for (std::size_t i = 0; i < aggs.size(); ++i) {
+    const nlohmann::json& row = b[3 + i];
+    EXPECT_EQ(row["name"], name + "_" + aggs[i].first);
+    EXPECT_EQ(row["run_name"], name);
+    EXPECT_EQ(row["run_type"], "aggregate");
+    EXPECT_EQ(row["aggregate_name"], aggs[i].first);
+    EXPECT_EQ(row["aggregate_unit"],
+              aggs[i].first == "cv" ? "percentage" : "time");
+    EXPECT_DOUBLE_EQ(row["real_time"].get<double>(), aggs[i].second);
+    EXPECT_EQ(row["cpu_time"], row["real_time"]);
+    EXPECT_EQ(row["time_unit"], "ns");
+  }
+
+  std::set<std::string> names;
+  std::map<int, std::set<std::string>> families;
+  for (const nlohmann::json& row : b) {
+    for (const char* field :
+         {"name", "run_type", "real_time", "cpu_time", "time_unit",
+          "family_index", "per_family_instance_index"})
+      EXPECT_TRUE(row.contains(field)) << row.dump() << " lacks " << field;
+    names.insert(row["run_name"]);
+    families[row["family_index"]].insert(row["run_name"]);
+  }
+  // Families are (suite, method, payload); bcast 1d has two sizes.
+  EXPECT_EQ(names.size(), 5u);
+  EXPECT_EQ(families[0],
+            (std::set<std::string>{name, "transfer/bcast/1d/110000/np2"}));
+  EXPECT_EQ(b.back()["per_family_instance_index"], 1);
+  EXPECT_EQ(b.back()["run_type"], "iteration");
+  // The null method moves no payload; the corrupt one failed verification.
+  for (const nlohmann::json& row : b) {
+    if (row["run_name"] == "transfer/null/1d/11000/np2") {
+      EXPECT_FALSE(row.contains("bytes_per_second"));
+    }
+    if (row["run_name"] == "transfer/corrupt/2d/11000/np2" &&
+        row["run_type"] == "iteration") {
+      EXPECT_EQ(row["error_occurred"], true);
+      EXPECT_NE(row["error_message"].get<std::string>().find("row 4"),
+                std::string::npos);
+    }
+  }
+}
+
+TEST(Grid, RendersTextAndMarkdown) {
+  const std::vector<std::vector<std::string>> rows = {{"bcast", "1.5 us"},
+                                                      {"boost_packed", "2 us"}};
+  EXPECT_EQ(
+      mpiarena::render_grid({"method", ">time"}, rows, mpiarena::Style::text),
+      "   method          time\n"
+      "   bcast         1.5 us\n"
+      "   boost_packed    2 us\n");
+  EXPECT_EQ(mpiarena::render_grid({"method", ">time"}, rows,
+                                  mpiarena::Style::markdown),
+            "| method | time |\n|---|---:|\n| bcast | 1.5 us |\n"
+            "| boost_packed | 2 us |\n");
+}
