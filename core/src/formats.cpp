@@ -12,53 +12,6 @@ namespace mpiarena {
 
 using nlohmann::json;
 
-std::string render_grid(const std::vector<std::string>& header,
-                        const std::vector<std::vector<std::string>>& rows,
-                        Style style) {
-  std::vector<std::string> names;
-  std::vector<bool> right;
-  for (const std::string& h : header) {
-    right.push_back(!h.empty() && h[0] == '>');
-    names.push_back(right.back() ? h.substr(1) : h);
-  }
-  std::ostringstream out;
-  if (style == Style::markdown) {
-    auto line = [&](const std::vector<std::string>& cells) {
-      out << "|";
-      for (const std::string& c : cells) out << " " << c << " |";
-      out << "\n";
-    };
-    line(names);
-    out << "|";
-    for (bool r : right) out << (r ? "---:|" : "---|");
-    out << "\n";
-    for (const auto& row : rows) line(row);
-    return out.str();
-  }
-  std::vector<std::size_t> width(names.size());
-  for (std::size_t i = 0; i < names.size(); ++i) width[i] = names[i].size();
-  for (const auto& row : rows)
-    for (std::size_t i = 0; i < row.size() && i < width.size(); ++i)
-      width[i] = std::max(width[i], row[i].size());
-  auto line = [&](const std::vector<std::string>& cells) {
-    out << " ";
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      const std::size_t w = i < width.size() ? width[i] : 0;
-      const std::string fill(w > cells[i].size() ? w - cells[i].size() : 0,
-                             ' ');
-      const bool last = i + 1 == cells.size();
-      out << "  "
-          << (i < right.size() && right[i] ? fill + cells[i]
-              : last                       ? cells[i]
-                                           : cells[i] + fill);
-    }
-    out << "\n";
-  };
-  line(names);
-  for (const auto& row : rows) line(row);
-  return out.str();
-}
-
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string out = "\"";

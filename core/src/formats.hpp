@@ -13,12 +13,6 @@
 
 namespace mpiarena {
 
-// An aligned text table or a markdown table. A header starting with '>'
-// marks a right-aligned column.
-std::string render_grid(const std::vector<std::string>& header,
-                        const std::vector<std::vector<std::string>>& rows,
-                        Style style);
-
 // One field quoted per RFC 4180 when it holds a comma, a double quote, a
 // carriage return or a line feed (quotes doubled inside).
 std::string csv_field(const std::string& text);

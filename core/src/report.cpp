@@ -35,6 +35,53 @@ std::string format_rate(double bps) {
   return buf;
 }
 
+std::string render_grid(const std::vector<std::string>& header,
+                        const std::vector<std::vector<std::string>>& rows,
+                        Style style) {
+  std::vector<std::string> names;
+  std::vector<bool> right;
+  for (const std::string& h : header) {
+    right.push_back(!h.empty() && h[0] == '>');
+    names.push_back(right.back() ? h.substr(1) : h);
+  }
+  std::ostringstream out;
+  if (style == Style::markdown) {
+    out << "|";
+    for (const std::string& n : names) out << " " << n << " |";
+    out << "\n|";
+    for (bool r : right) out << (r ? "---:|" : "---|");
+    out << "\n";
+    for (const auto& row : rows) {
+      out << "|";
+      for (const std::string& c : row) out << " " << c << " |";
+      out << "\n";
+    }
+    return out.str();
+  }
+  std::vector<std::size_t> width(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) width[i] = names[i].size();
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size() && i < width.size(); ++i)
+      width[i] = std::max(width[i], row[i].size());
+  auto line = [&](const std::vector<std::string>& cells) {
+    out << " ";
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::size_t w = i < width.size() ? width[i] : 0;
+      const std::string fill(w > cells[i].size() ? w - cells[i].size() : 0,
+                             ' ');
+      const bool last = i + 1 == cells.size();
+      out << "  "
+          << (i < right.size() && right[i] ? fill + cells[i]
+              : last                       ? cells[i]
+                                           : cells[i] + fill);
+    }
+    out << "\n";
+  };
+  line(names);
+  for (const auto& row : rows) line(row);
+  return out.str();
+}
+
 namespace {
 
 std::string fixed(double v, const char* fmt) {
@@ -53,48 +100,7 @@ class Table {
   bool empty() const { return rows_.empty(); }
 
   std::string render(Style style) const {
-    std::vector<std::string> names;
-    std::vector<bool> right;
-    for (const std::string& h : header_) {
-      right.push_back(!h.empty() && h[0] == '>');
-      names.push_back(right.back() ? h.substr(1) : h);
-    }
-    std::ostringstream out;
-    if (style == Style::markdown) {
-      out << "|";
-      for (const std::string& n : names) out << " " << n << " |";
-      out << "\n|";
-      for (bool r : right) out << (r ? "---:|" : "---|");
-      out << "\n";
-      for (const auto& row : rows_) {
-        out << "|";
-        for (const std::string& c : row) out << " " << c << " |";
-        out << "\n";
-      }
-      return out.str();
-    }
-    std::vector<std::size_t> width(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) width[i] = names[i].size();
-    for (const auto& row : rows_)
-      for (std::size_t i = 0; i < row.size() && i < width.size(); ++i)
-        width[i] = std::max(width[i], row[i].size());
-    auto line = [&](const std::vector<std::string>& cells) {
-      out << " ";
-      for (std::size_t i = 0; i < cells.size(); ++i) {
-        const std::size_t w = i < width.size() ? width[i] : 0;
-        const std::string fill(w > cells[i].size() ? w - cells[i].size() : 0,
-                               ' ');
-        const bool last = i + 1 == cells.size();
-        out << "  "
-            << (i < right.size() && right[i] ? fill + cells[i]
-                : last                       ? cells[i]
-                                             : cells[i] + fill);
-      }
-      out << "\n";
-    };
-    line(names);
-    for (const auto& row : rows_) line(row);
-    return out.str();
+    return render_grid(header_, rows_, style);
   }
 
  private:

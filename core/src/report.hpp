@@ -4,12 +4,19 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "records.hpp"
 
 namespace mpiarena {
 
 enum class Style { text, markdown };
+
+// An aligned text table or a markdown table. A header starting with '>'
+// marks a right-aligned column.
+std::string render_grid(const std::vector<std::string>& header,
+                        const std::vector<std::vector<std::string>>& rows,
+                        Style style);
 
 // "7.52 us", "1.23 ms", "2.100 s" (ASCII "us" keeps the columns aligned).
 std::string format_seconds(double seconds);
