@@ -315,6 +315,7 @@ int command_run(const Options& options, int argc, char** argv) {
       if (first != kNobody)
         throw PointError("creating the strategy failed on rank " +
                          std::to_string(first) + ": " + message);
+      mopt.time_scale = info.time_scale;
       Record rec = measure_point(*strategy, ctx, mopt, harness);
       rec.suite = info.suite;
       rec.method = info.name;

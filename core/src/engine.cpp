@@ -61,6 +61,7 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
   rec.ranks = ctx.size;
   rec.repetitions = opt.repetitions;
   rec.warmup = opt.warmup;
+  rec.time_scale = opt.time_scale;
 
   collective_step(
       "prepare", [&] { strategy.prepare(ctx); }, harness, ctx.rank);
@@ -75,7 +76,7 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
     }
     rec.inner_iterations = iters;
 
-    const double n = static_cast<double>(iters);
+    const double n = static_cast<double>(iters) / opt.time_scale;
     for (int r = 0; r < opt.repetitions; ++r) {
       const Sample s = timed_run(strategy, iters, harness, ctx.size);
       rec.samples_max.push_back(s.max / n);

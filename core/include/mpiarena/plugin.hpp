@@ -27,7 +27,7 @@ class logger;
 
 namespace mpiarena {
 
-inline constexpr std::uint32_t kAbiVersion = 1;
+inline constexpr std::uint32_t kAbiVersion = 2;
 
 // What the registry and `runner --list` know about a strategy without
 // running it. Pure data: building it makes no MPI call.
@@ -47,6 +47,9 @@ struct StrategyInfo {
   // True for methods that only work when every rank is on one node (shared
   // memory): the core skips them, with the reason, on several nodes.
   bool single_node = false;
+  // The engine multiplies every sample by this factor before recording it.
+  // 0.5 for a round trip reported as a one-way time (ping-pong suite).
+  double time_scale = 1.0;
 };
 
 // Everything a strategy may use during one measured point.
