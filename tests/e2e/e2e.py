@@ -14,6 +14,8 @@ import sys
 import time
 
 TRANSFER_METHODS = ["raw", "bcast", "pack", "datatype", "rdma", "boost", "boost_packed"]
+PINGPONG_METHODS = ["mpi_bytes", "mpi_datatype", "boost_bytes", "boost_datatype",
+                    "boost_serialized"]
 
 
 class Fail(Exception):
@@ -270,6 +272,34 @@ def test_list_help(a):
     check(p.returncode == 0 and p.stdout.count("method ") == 1, "--list under mpirun")
 
 
+def test_pingpong(a):
+    """Every ping-pong plugin at 0 B, on the NetPIPE ladder and at 64 KiB:
+    verified one-way times, the pair (0, 1) only, and one fit per method."""
+    out = out_path(a, f"pingpong_np{a.np}.json")
+    sizes = "0,netpipe:1000..1100,65536"
+    p = mpirun(a, a.np, ["--methods", "pingpong", "--sizes", sizes, "-o", out] + FAST)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    doc = validate(a, out)
+    want_sizes = {0, 1021, 1024, 1027, 65536}
+    got = {(r["method"], r["bytes"]) for r in doc["records"]}
+    for m in PINGPONG_METHODS:
+        for b in want_sizes:
+            check((m, b) in got, f"no record for {m} at {b} B")
+    for r in doc["records"]:
+        check(r["suite"] == "pingpong" and r["payload"] == "bytes", "not a pingpong record")
+        check(r["verification"]["status"] == "passed",
+              f"{r['method']} {r['bytes']}: {r['verification']}")
+        check(r["payload_bytes"] == r["bytes"], "the bytes payload holds exactly the size")
+        check(r["time_scale"] == 0.5, "ping-pong records hold one-way times")
+        check(r["ranks"] == a.np, "record ranks differs from -np")
+    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
+    fits = {f["method"]: f for f in doc["summary"]["fits"]}
+    for m in PINGPONG_METHODS:
+        check(m in fits, f"no fitted model for {m}")
+        check(fits[m]["points"] == len(want_sizes), "the fit uses every size")
+    check("L + n / B" in p.stdout, "no fit table after the run")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -288,6 +318,7 @@ def main():
         "interrupted": test_interrupted,
         "list-help": test_list_help,
         "memory-guard": test_memory_guard,
+        "pingpong": test_pingpong,
     }
     try:
         tests[a.test](a)
