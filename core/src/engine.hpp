@@ -33,7 +33,8 @@ class PointError : public std::runtime_error {
 //     MAX over ranks of the run time, until a run lasts min_time;
 //  4. `repetitions` samples of `iters` operations, each after a barrier; a
 //     sample is the per-operation time, reduced MAX/MIN/AVG over ranks,
-//     times options.time_scale (0.5: a round trip reported one way);
+//     times options.time_scale (0.5: a round trip reported one way); each
+//     rank's per-operation time is kept too (Record::per_rank, medians);
 //  5. verification: poison(), one execute(), verify() on every rank;
 //  6. release().
 Record measure_point(Strategy& strategy, const RunContext& ctx,

@@ -9,15 +9,17 @@ unsigned char payload_byte(std::size_t index) {
   return static_cast<unsigned char>(payload_value(7, index) & 0xFF);
 }
 
-void fill_bytes(std::vector<unsigned char>& data) {
-  for (std::size_t i = 0; i < data.size(); ++i) data[i] = payload_byte(i);
+void fill_bytes(std::vector<unsigned char>& data, std::size_t offset) {
+  for (std::size_t i = 0; i < data.size(); ++i)
+    data[i] = payload_byte(offset + i);
 }
 
-std::string check_bytes(const std::vector<unsigned char>& data) {
+std::string check_bytes(const std::vector<unsigned char>& data,
+                        std::size_t offset) {
   for (std::size_t i = 0; i < data.size(); ++i) {
-    if (data[i] != payload_byte(i))
+    if (data[i] != payload_byte(offset + i))
       return "byte " + std::to_string(i) + " is " + std::to_string(data[i]) +
-             ", expected " + std::to_string(payload_byte(i)) +
+             ", expected " + std::to_string(payload_byte(offset + i)) +
              (data[i] == kPoisonByte ? " (never written)" : "");
   }
   return {};

@@ -43,6 +43,7 @@ json to_json(const Record& r) {
              {{"status", r.verification}, {"message", r.verification_message}}},
             {"plugin", {{"file", r.plugin_file}, {"abi", r.plugin_abi}}}};
   if (r.time_scale != 1.0) j["time_scale"] = r.time_scale;
+  if (!r.per_rank.empty()) j["per_rank_s"] = r.per_rank;
   return j;
 }
 
@@ -85,6 +86,8 @@ Record record_from_json(const json& j) {
   r.samples_avg = samples.at("avg").get<std::vector<double>>();
   r.time.n = r.samples_max.size();
   r.time_scale = j.value("time_scale", 1.0);
+  if (j.contains("per_rank_s"))
+    r.per_rank = j.at("per_rank_s").get<std::vector<double>>();
   const json& bw = j.at("bandwidth_Bps");
   r.moves_data = !bw.is_null();
   r.bandwidth = bw.is_null() ? 0 : bw.get<double>();

@@ -26,6 +26,9 @@ struct Record {
   // Factor applied to every sample (0.5: one-way time of a round trip).
   // Written to JSON only when it is not 1.
   double time_scale = 1.0;
+  // Median over the repetitions of each rank's own per-operation time,
+  // indexed by rank (seed 003: MPI_Ssend's time grows with the rank).
+  std::vector<double> per_rank;
   Summary time;              // over samples_max
   double bandwidth = 0;      // payload_bytes / median, bytes per second
   std::string verification;  // "passed", "failed", "skipped"

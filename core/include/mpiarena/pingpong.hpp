@@ -19,6 +19,7 @@
 #include <climits>
 #include <cstddef>
 #include <mpiarena/plugin.hpp>
+#include <string>
 #include <vector>
 
 namespace mpiarena {
@@ -26,11 +27,13 @@ namespace mpiarena {
 inline constexpr double kOneWay = 0.5;
 inline constexpr unsigned char kPoisonByte = 0xF0;  // even: never a payload
 
-// Byte `index` of the ping-pong payload: odd, so never kPoisonByte.
+// Byte `index` of the byte payload (ping-pong and fan-in suites): odd, so
+// never kPoisonByte. `offset` selects another stream (one per sender).
 unsigned char payload_byte(std::size_t index);
-void fill_bytes(std::vector<unsigned char>& data);
+void fill_bytes(std::vector<unsigned char>& data, std::size_t offset = 0);
 // Empty when `data` is exactly the payload, else the first difference.
-std::string check_bytes(const std::vector<unsigned char>& data);
+std::string check_bytes(const std::vector<unsigned char>& data,
+                        std::size_t offset = 0);
 
 class PingPongStrategy : public Strategy {
  public:
