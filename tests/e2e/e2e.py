@@ -15,7 +15,9 @@ import time
 
 TRANSFER_METHODS = ["raw", "bcast", "pack", "datatype", "rdma", "boost", "boost_packed"]
 PINGPONG_METHODS = ["mpi_bytes", "mpi_datatype", "boost_bytes", "boost_datatype",
-                    "boost_serialized"]
+                    "boost_serialized", "pingpong_ssend", "pingpong_bsend",
+                    "pingpong_isend"]
+FANIN_METHODS = ["send", "ssend", "bsend", "rsend", "isend"]
 
 
 class Fail(Exception):
@@ -298,6 +300,32 @@ def test_pingpong(a):
         check(m in fits, f"no fitted model for {m}")
         check(fits[m]["points"] == len(want_sizes), "the fit uses every size")
     check("L + n / B" in p.stdout, "no fit table after the run")
+    for r in doc["records"]:
+        per = r["per_rank_s"]
+        check(len(per) == a.np, "per_rank_s has one time per rank")
+        if a.np > 2:  # ranks outside the pair (0, 1) are idle
+            check(max(per[2:]) < min(per[:2]), f"{r['method']}: an idle rank was busy")
+
+
+def test_fanin(a):
+    """Every send mode fans in to rank 0: verified, with per-rank times."""
+    out = out_path(a, f"fanin_np{a.np}.json")
+    sizes = "0,8,65536,1MiB"
+    p = mpirun(a, a.np, ["--methods", "fanin", "--sizes", sizes, "-o", out] + FAST)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    doc = validate(a, out)
+    got = {(r["method"], r["bytes"]) for r in doc["records"]}
+    for m in FANIN_METHODS:
+        for b in (0, 8, 65536, 1 << 20):
+            check((m, b) in got, f"no record for {m} at {b} B")
+    for r in doc["records"]:
+        check(r["suite"] == "fanin", "not a fan-in record")
+        check(r["verification"]["status"] == "passed",
+              f"{r['method']} {r['bytes']}: {r['verification']}")
+        check("time_scale" not in r, "fan-in times are not scaled")
+        per = r["per_rank_s"]
+        check(len(per) == a.np and all(t > 0 for t in per), "one time per rank")
+    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
 
 
 def main():
@@ -319,6 +347,7 @@ def main():
         "list-help": test_list_help,
         "memory-guard": test_memory_guard,
         "pingpong": test_pingpong,
+        "fanin": test_fanin,
     }
     try:
         tests[a.test](a)
