@@ -2,8 +2,23 @@
 #include <mpiarena/pingpong.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace mpiarena {
+
+StrategyInfo pingpong_info(std::string name, std::string summary,
+                           int payload_copies) {
+  StrategyInfo info;
+  info.name = std::move(name);
+  info.suite = "pingpong";
+  info.summary = std::move(summary);
+  info.payloads = {"bytes"};
+  info.min_ranks = 2;
+  info.payload_copies = payload_copies;
+  info.time_scale = kOneWay;
+  info.pairwise = true;
+  return info;
+}
 
 unsigned char payload_byte(std::size_t index) {
   return static_cast<unsigned char>(payload_value(7, index) & 0xFF);

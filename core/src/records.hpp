@@ -29,6 +29,9 @@ struct Record {
   // Median over the repetitions of each rank's own per-operation time,
   // indexed by rank (seed 003: MPI_Ssend's time grows with the rank).
   std::vector<double> per_rank;
+  // Pairwise methods: the pairs that ran concurrently (0: not pairwise).
+  // The JSON then gives aggregate_bandwidth_Bps = pairs * bandwidth.
+  int pairs = 0;
   Summary time;              // over samples_max
   double bandwidth = 0;      // payload_bytes / median, bytes per second
   std::string verification;  // "passed", "failed", "skipped"

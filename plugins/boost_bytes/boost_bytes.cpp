@@ -23,13 +23,7 @@ class BoostBytes final : public mpiarena::PingPongStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<BoostBytes>(
-    {"boost_bytes",
-     "pingpong",
-     "ping-pong, Boost.MPI communicator::send/recv of a char array",
-     {"bytes"},
-     2,
-     /*moves_data=*/true,
-     /*payload_copies=*/2,
-     /*single_node=*/false,
-     mpiarena::kOneWay}))
+MPIARENA_PLUGIN(mpiarena::make_entry<BoostBytes>(mpiarena::pingpong_info(
+    "boost_bytes",
+    "ping-pong, Boost.MPI communicator::send/recv of a char array",
+    /*payload_copies=*/2)))

@@ -42,14 +42,8 @@ class BoostDatatype final : public mpiarena::PingPongStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<BoostDatatype>(
-    {"boost_datatype",
-     "pingpong",
-     "ping-pong, Boost.MPI send/recv of a user type Char made an MPI "
-     "datatype by is_mpi_datatype",
-     {"bytes"},
-     2,
-     /*moves_data=*/true,
-     /*payload_copies=*/2,
-     /*single_node=*/false,
-     mpiarena::kOneWay}))
+MPIARENA_PLUGIN(mpiarena::make_entry<BoostDatatype>(mpiarena::pingpong_info(
+    "boost_datatype",
+    "ping-pong, Boost.MPI send/recv of a user type Char made an MPI "
+    "datatype by is_mpi_datatype",
+    /*payload_copies=*/2)))

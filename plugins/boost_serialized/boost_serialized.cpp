@@ -43,14 +43,8 @@ class BoostSerialized final : public mpiarena::PingPongStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<BoostSerialized>(
-    {"boost_serialized",
-     "pingpong",
-     "ping-pong, Boost.MPI send/recv of a serializable Char that is not an "
-     "MPI datatype (one serialization call per byte)",
-     {"bytes"},
-     2,
-     /*moves_data=*/true,
-     /*payload_copies=*/3,
-     /*single_node=*/false,
-     mpiarena::kOneWay}))
+MPIARENA_PLUGIN(mpiarena::make_entry<BoostSerialized>(mpiarena::pingpong_info(
+    "boost_serialized",
+    "ping-pong, Boost.MPI send/recv of a serializable Char that is not an "
+    "MPI datatype (one serialization call per byte)",
+    /*payload_copies=*/3)))

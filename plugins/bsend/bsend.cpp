@@ -74,22 +74,16 @@ class PingPong final : public mpiarena::PingPongStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(
-    mpiarena::make_entry<FanIn>(
-        {"bsend",
-         "fanin",
-         "fan-in to rank 0, clients MPI_Bsend through an attached "
-         "buffer (detached and re-attached after each send)",
-         {"bytes"},
-         2,
-         /*moves_data=*/true,
-         /*payload_copies=*/2}),
-    mpiarena::make_entry<PingPong>({"pingpong_bsend",
-                                    "pingpong",
-                                    "ping-pong, MPI_Bsend/MPI_Recv of MPI_BYTE",
-                                    {"bytes"},
-                                    2,
-                                    /*moves_data=*/true,
-                                    /*payload_copies=*/3,
-                                    /*single_node=*/false,
-                                    mpiarena::kOneWay}))
+MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(
+                    {"bsend",
+                     "fanin",
+                     "fan-in to rank 0, clients MPI_Bsend through an attached "
+                     "buffer (detached and re-attached after each send)",
+                     {"bytes"},
+                     2,
+                     /*moves_data=*/true,
+                     /*payload_copies=*/2}),
+                mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
+                    "pingpong_bsend",
+                    "ping-pong, MPI_Bsend/MPI_Recv of MPI_BYTE",
+                    /*payload_copies=*/3)))

@@ -40,13 +40,7 @@ MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(
                      "fan-in to rank 0, clients send with MPI_Isend + "
                      "MPI_Wait, root MPI_Recv in rank order",
                      {"bytes"}}),
-                mpiarena::make_entry<PingPong>(
-                    {"pingpong_isend",
-                     "pingpong",
-                     "ping-pong, MPI_Isend+MPI_Wait/MPI_Recv of MPI_BYTE",
-                     {"bytes"},
-                     2,
-                     /*moves_data=*/true,
-                     /*payload_copies=*/2,
-                     /*single_node=*/false,
-                     mpiarena::kOneWay}))
+                mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
+                    "pingpong_isend",
+                    "ping-pong, MPI_Isend+MPI_Wait/MPI_Recv of MPI_BYTE",
+                    /*payload_copies=*/2)))

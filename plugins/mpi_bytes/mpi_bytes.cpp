@@ -18,13 +18,7 @@ class MpiBytes final : public mpiarena::PingPongStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<MpiBytes>(
-    {"mpi_bytes",
-     "pingpong",
-     "ping-pong, MPI_Send/MPI_Recv of MPI_BYTE (NetPIPE's MPI module)",
-     {"bytes"},
-     2,
-     /*moves_data=*/true,
-     /*payload_copies=*/2,
-     /*single_node=*/false,
-     mpiarena::kOneWay}))
+MPIARENA_PLUGIN(mpiarena::make_entry<MpiBytes>(mpiarena::pingpong_info(
+    "mpi_bytes",
+    "ping-pong, MPI_Send/MPI_Recv of MPI_BYTE (NetPIPE's MPI module)",
+    /*payload_copies=*/2)))

@@ -26,13 +26,7 @@ class MpiDatatype final : public mpiarena::PingPongStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<MpiDatatype>(
-    {"mpi_datatype",
-     "pingpong",
-     "ping-pong, MPI_Send/MPI_Recv of a derived datatype holding one MPI_BYTE",
-     {"bytes"},
-     2,
-     /*moves_data=*/true,
-     /*payload_copies=*/2,
-     /*single_node=*/false,
-     mpiarena::kOneWay}))
+MPIARENA_PLUGIN(mpiarena::make_entry<MpiDatatype>(mpiarena::pingpong_info(
+    "mpi_datatype",
+    "ping-pong, MPI_Send/MPI_Recv of a derived datatype holding one MPI_BYTE",
+    /*payload_copies=*/2)))

@@ -27,19 +27,13 @@ class PingPong final : public mpiarena::PingPongStrategy {
 };
 }  // namespace
 
-MPIARENA_PLUGIN(
-    mpiarena::make_entry<FanIn>({"ssend",
-                                 "fanin",
-                                 "fan-in to rank 0, clients send "
-                                 "with MPI_Ssend, root MPI_Recv in "
-                                 "rank order",
-                                 {"bytes"}}),
-    mpiarena::make_entry<PingPong>({"pingpong_ssend",
-                                    "pingpong",
-                                    "ping-pong, MPI_Ssend/MPI_Recv of MPI_BYTE",
-                                    {"bytes"},
-                                    2,
-                                    /*moves_data=*/true,
-                                    /*payload_copies=*/2,
-                                    /*single_node=*/false,
-                                    mpiarena::kOneWay}))
+MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>({"ssend",
+                                             "fanin",
+                                             "fan-in to rank 0, clients send "
+                                             "with MPI_Ssend, root MPI_Recv in "
+                                             "rank order",
+                                             {"bytes"}}),
+                mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
+                    "pingpong_ssend",
+                    "ping-pong, MPI_Ssend/MPI_Recv of MPI_BYTE",
+                    /*payload_copies=*/2)))

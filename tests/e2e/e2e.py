@@ -293,6 +293,7 @@ def test_pingpong(a):
               f"{r['method']} {r['bytes']}: {r['verification']}")
         check(r["payload_bytes"] == r["bytes"], "the bytes payload holds exactly the size")
         check(r["time_scale"] == 0.5, "ping-pong records hold one-way times")
+        check(r["pairs"] == 1, "one pair by default")
         check(r["ranks"] == a.np, "record ranks differs from -np")
     check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
     fits = {f["method"]: f for f in doc["summary"]["fits"]}
@@ -305,6 +306,29 @@ def test_pingpong(a):
         check(len(per) == a.np, "per_rank_s has one time per rank")
         if a.np > 2:  # ranks outside the pair (0, 1) are idle
             check(max(per[2:]) < min(per[:2]), f"{r['method']}: an idle rank was busy")
+
+
+def test_pairs_all(a):
+    """--pairs all: every disjoint pair bounces at once; each pair's ranks are
+    busy, an odd last rank idle; the aggregate bandwidth counts the pairs."""
+    out = out_path(a, f"pairs_np{a.np}.json")
+    p = mpirun(a, a.np, ["--methods", "pingpong", "--pairs", "all", "--sizes", "0,4096",
+                         "-o", out] + FAST)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    doc = validate(a, out)
+    check(doc["context"]["options"]["pairs"] == "all", "context lacks --pairs all")
+    npairs = a.np // 2
+    for r in doc["records"]:
+        check(r["verification"]["status"] == "passed",
+              f"{r['method']} {r['bytes']}: {r['verification']}")
+        check(r["pairs"] == npairs, f"pairs {r['pairs']}, expected {npairs}")
+        check(abs(r["aggregate_bandwidth_Bps"] - npairs * r["bandwidth_Bps"]) <=
+              1e-6 * max(1.0, r["aggregate_bandwidth_Bps"]), "aggregate bandwidth")
+        per = r["per_rank_s"]
+        busy = per[:2 * npairs]
+        if a.np % 2:
+            check(per[-1] < min(busy), f"{r['method']}: the odd rank was busy")
+    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
 
 
 def test_fanin(a):
@@ -348,6 +372,7 @@ def main():
         "memory-guard": test_memory_guard,
         "pingpong": test_pingpong,
         "fanin": test_fanin,
+        "pairs-all": test_pairs_all,
     }
     try:
         tests[a.test](a)

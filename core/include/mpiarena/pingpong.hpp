@@ -2,11 +2,12 @@
 // message of `bytes` bytes; one execute() is one round trip.
 //
 // The pair is ranks 0 (initiator) and 1 (responder); any other rank is idle
-// in execute(). The initiator sends its payload, the responder receives it
-// into its own buffer and sends that buffer back (the pong echoes the ping),
-// the initiator receives it into a second buffer. poison() fills both
-// receive buffers with a value no payload byte takes, so verify() sees only
-// what one round trip delivered.
+// in execute(). With RunContext::all_pairs, every disjoint pair (2k, 2k+1)
+// runs concurrently (the last rank of an odd count is idle). The initiator
+// sends its payload, the responder receives it into its own buffer and sends
+// that buffer back (the pong echoes the ping), the initiator receives it into a
+// second buffer. poison() fills both receive buffers with a value no payload
+// byte takes, so verify() sees only what one round trip delivered.
 //
 // Strategies of this suite declare time_scale = 0.5 (kOneWay) in their
 // StrategyInfo: the engine halves every sample, so records hold the one-way
@@ -25,6 +26,11 @@
 namespace mpiarena {
 
 inline constexpr double kOneWay = 0.5;
+
+// The StrategyInfo of a ping-pong method: suite "pingpong", payload
+// "bytes", 2 ranks, one-way time (kOneWay), pairwise.
+StrategyInfo pingpong_info(std::string name, std::string summary,
+                           int payload_copies = 2);
 inline constexpr unsigned char kPoisonByte = 0xF0;  // even: never a payload
 
 // Byte `index` of the byte payload (ping-pong and fan-in suites): odd, so
@@ -56,9 +62,12 @@ class PingPongStrategy : public Strategy {
 
   const RunContext& ctx() const { return ctx_; }
   MPI_Comm comm() const { return ctx_.comm; }
-  bool in_pair() const { return ctx_.rank == 0 || ctx_.rank == 1; }
-  bool initiator() const { return ctx_.rank == 0; }
-  int peer() const { return 1 - ctx_.rank; }
+  bool in_pair() const {
+    return ctx_.all_pairs ? ctx_.rank < ctx_.size - ctx_.size % 2
+                          : ctx_.rank < 2;
+  }
+  bool initiator() const { return ctx_.rank % 2 == 0; }
+  int peer() const { return ctx_.rank ^ 1; }
   std::size_t bytes() const { return ctx_.bytes; }
 
  private:
