@@ -16,6 +16,7 @@ namespace mpiarena {
 using nlohmann::json;
 
 std::string format_seconds(double s) {
+  if (s < 0) return "-" + format_seconds(-s);  // a fitted L may be < 0
   char buf[32];
   if (s < 1e-6)
     std::snprintf(buf, sizeof buf, "%.1f ns", s * 1e9);
