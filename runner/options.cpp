@@ -79,7 +79,7 @@ void parse_compare_options(Options& o, const std::string* threshold,
 
 Options parse_options(int argc, const char* const* argv) {
   Options o;
-  std::string methods = "all", payloads, max_memory, threshold;
+  std::string methods = "all", payloads, max_memory, threshold, pairs = "one";
   po::options_description desc(kUsage);
   // clang-format off
   desc.add_options()
@@ -94,7 +94,12 @@ Options parse_options(int argc, const char* const* argv) {
     ("sizes,s", po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
      "sizes: presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
      "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', bytes with units "
-     "(4KiB, 1MB), ranges a..b doubling (8B..4MiB)")
+     "(4KiB, 1MB), ranges a..b doubling (8B..4MiB, 0..4MiB), NetPIPE's "
+     "perturbed ladder netpipe:a..b")
+    ("pairs", po::value<std::string>(&pairs)->default_value("one"),
+     "pairwise methods (ping-pong): 'one' = ranks 0 and 1, the others idle; "
+     "'all' = every disjoint pair (0,1), (2,3)... at once, with the "
+     "aggregate bandwidth")
     ("output,o", po::value<std::string>(&o.output),
      "write the JSON result document here (rewritten after every point, so "
      "an interrupted run keeps what it measured)")
@@ -189,6 +194,10 @@ Options parse_options(int argc, const char* const* argv) {
   else if (vm.count("list"))
     o.command = Command::list;
   o.verify = vm.count("no-verify") == 0;
+  if (pairs != "one" && pairs != "all")
+    throw UsageError("--pairs '" + pairs +
+                     "' is not supported; accepted: one, all");
+  o.all_pairs = pairs == "all";
   o.quiet = vm.count("quiet") > 0;
 
   o.methods = split_list(methods);

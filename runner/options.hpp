@@ -25,6 +25,7 @@ struct Options {
   std::size_t max_memory = 0;  // bytes per node the run may count on; 0: all
   std::vector<std::string> plugin_dirs;
   bool verify = true;
+  bool all_pairs = false;  // --pairs all (pairwise methods)
   bool quiet = false;
   std::vector<std::string> files;  // validate, report, compare (BASE NEW)
   double threshold = 0.05;         // compare: relative change that matters

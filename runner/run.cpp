@@ -216,6 +216,7 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
             {"warmup", options.warmup},
             {"max_memory", options.max_memory},
             {"verify", options.verify},
+            {"pairs", options.all_pairs ? "all" : "one"},
             {"plugin_dirs", options.plugin_dirs}}}};
 }
 
@@ -300,7 +301,7 @@ int command_run(const Options& options, int argc, char** argv) {
     MPIARENA_CHECK(MPI_Comm_dup(world, &comm));
     MPIARENA_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
     RunContext ctx{comm,      rank,         world.size(), 0,
-                   p.payload, p.size.bytes, log.get()};
+                   p.payload, p.size.bytes, log.get(),    options.all_pairs};
     std::unique_ptr<Strategy> strategy;
     std::string create_error;
     try {
@@ -315,11 +316,13 @@ int command_run(const Options& options, int argc, char** argv) {
       if (first != kNobody)
         throw PointError("creating the strategy failed on rank " +
                          std::to_string(first) + ": " + message);
+      mopt.time_scale = info.time_scale;
       Record rec = measure_point(*strategy, ctx, mopt, harness);
       rec.suite = info.suite;
       rec.method = info.name;
       rec.size_label = p.size.label;
       rec.moves_data = info.moves_data;
+      if (info.pairwise) rec.pairs = options.all_pairs ? world.size() / 2 : 1;
       rec.plugin_file = p.strategy->file;
       rec.plugin_abi = p.strategy->abi;
       if (rec.verification == "failed") {

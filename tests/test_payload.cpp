@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <mpiarena/payload.hpp>
+#include <mpiarena/pingpong.hpp>
 #include <numeric>
 #include <string>
 #include <utility>
+#include <vector>
 
 using mpiarena::check_flat;
 using mpiarena::check_rows;
@@ -176,4 +178,21 @@ TEST(CheckRows, CatchesAPoisonedElementAndAWrongBase) {
   mpiarena::fill_rows(rows);
   EXPECT_EQ(check_rows(rows, 2), "");
   EXPECT_NE(check_rows(rows, 3), "");
+}
+
+TEST(BytesPayload, HoldsExactlyTheRequestedBytesZeroIncluded) {
+  EXPECT_EQ(mpiarena::payload_bytes("bytes", 0), 0u);
+  EXPECT_EQ(mpiarena::payload_bytes("bytes", 3), 3u);
+  EXPECT_EQ(mpiarena::payload_size_problem("bytes", 0), "");
+}
+
+TEST(BytesPayload, OddBytesNeverPoisonAndChecked) {
+  std::vector<unsigned char> data(4096);
+  mpiarena::fill_bytes(data);
+  for (unsigned char b : data) EXPECT_EQ(b & 1, 1);
+  EXPECT_EQ(mpiarena::check_bytes(data), "");
+  data[100] = mpiarena::kPoisonByte;
+  const std::string diff = mpiarena::check_bytes(data);
+  EXPECT_NE(diff.find("byte 100"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("never written"), std::string::npos) << diff;
 }

@@ -63,6 +63,28 @@ TEST(Records, RecordToJsonLayout) {
   EXPECT_EQ(j.at("plugin").at("abi"), mpiarena::kAbiVersion);
 }
 
+TEST(Records, TimeScaleAndPerRankTimesRoundTripAndValidate) {
+  auto doc = mpiarena_test::sample_document();
+  mpiarena::Record& r = doc.records[0];
+  EXPECT_FALSE(mpiarena::to_json(r).contains("time_scale"));  // 1: omitted
+  EXPECT_FALSE(mpiarena::to_json(r).contains("per_rank_s"));
+  r.time_scale = 0.5;
+  r.per_rank = {1.5e-6, 1.4e-6, 2e-9};
+  const json j = mpiarena::to_json(r);
+  EXPECT_EQ(j.at("time_scale"), 0.5);
+  EXPECT_EQ(j.at("per_rank_s").size(), 3u);
+  const mpiarena::Record back = mpiarena::record_from_json(j);
+  EXPECT_EQ(back.time_scale, 0.5);
+  EXPECT_EQ(back.per_rank, r.per_rank);
+  EXPECT_EQ(joined(validate_results(mpiarena::to_json(doc))), "");
+  json bad = mpiarena::to_json(doc);
+  bad["records"][0]["per_rank_s"][1] = -1.0;
+  expect_invalid(bad, {"records", "0", "per_rank_s", "1"});
+  bad = mpiarena::to_json(doc);
+  bad["records"][0]["time_scale"] = 0;
+  expect_invalid(bad, {"records", "0", "time_scale"});
+}
+
 TEST(Records, NoPayloadMeansNullBandwidth) {
   const auto doc = mpiarena_test::sample_document();
   ASSERT_FALSE(doc.records[2].moves_data);

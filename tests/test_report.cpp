@@ -163,6 +163,7 @@ TEST(Report, FormatsTimesAndRates) {
   EXPECT_EQ(mpiarena::format_seconds(5e-7), "500.0 ns");
   EXPECT_EQ(mpiarena::format_seconds(7.52e-6), "7.52 us");
   EXPECT_EQ(mpiarena::format_seconds(1.23e-3), "1.23 ms");
+  EXPECT_EQ(mpiarena::format_seconds(-7.46e-5), "-74.60 us");
   const std::string secs = mpiarena::format_seconds(2.1);
   EXPECT_EQ(secs.rfind("2.10", 0), 0u) << secs;
   EXPECT_EQ(secs.substr(secs.size() - 2), " s") << secs;

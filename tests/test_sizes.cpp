@@ -1,6 +1,7 @@
 // Size ladders: presets, byte values with units, ranges, lists and errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <mpiarena/sizes.hpp>
 #include <string>
@@ -201,4 +202,39 @@ TEST(FormatBytes, RoundingNeverGivesFourDigits) {
   EXPECT_EQ(mpiarena::format_bytes(999999), "1.00 MB");
   EXPECT_EQ(mpiarena::format_bytes(99999), "100 kB");
   EXPECT_EQ(mpiarena::format_bytes(9999), "10.0 kB");
+}
+
+TEST(NetpipeLadder, PowersAndOneAndAHalfWithPerturbations) {
+  const std::vector<std::size_t> want = {1,  2,  3,  4,  5,  6,  7,  8,  9,
+                                         11, 12, 13, 15, 16, 19, 21, 24, 27};
+  EXPECT_EQ(mpiarena::netpipe_ladder(1, 24 + 3), want);
+  // Bounds are inclusive and perturbations never leave them.
+  const auto l = mpiarena::netpipe_ladder(1000, 1 << 12);
+  EXPECT_EQ(l.front(), 1021u);  // 1024 - 3
+  EXPECT_EQ(l.back(), 4096u);   // 4096 + 3 is above the end
+  EXPECT_TRUE(std::is_sorted(l.begin(), l.end()));
+}
+
+TEST(NetpipeLadder, ParsedAsASizeSpec) {
+  const auto sizes = mpiarena::parse_sizes("netpipe:1B..8MiB");
+  EXPECT_EQ(sizes.front().bytes, 1u);
+  EXPECT_EQ(sizes.back().bytes, 8u << 20);
+  bool has_perturbed = false, has_half = false;
+  for (const auto& s : sizes) {
+    has_perturbed |= s.bytes == (1u << 20) + 3;
+    has_half |= s.bytes == 3u << 19;
+    EXPECT_EQ(s.label, std::to_string(s.bytes));
+  }
+  EXPECT_TRUE(has_perturbed);
+  EXPECT_TRUE(has_half);
+  EXPECT_THROW(mpiarena::parse_sizes("netpipe:64"), mpiarena::SizeSpecError);
+  EXPECT_THROW(mpiarena::parse_sizes("netpipe:8..4"), mpiarena::SizeSpecError);
+}
+
+TEST(PowerLadder, StartsAtZeroOrOne) {
+  const auto zero = mpiarena::parse_sizes("0..4");
+  ASSERT_EQ(zero.size(), 4u);
+  EXPECT_EQ(zero[0].bytes, 0u);
+  EXPECT_EQ(zero[1].bytes, 1u);
+  EXPECT_EQ(mpiarena::parse_sizes("1B..4MiB").size(), 23u);
 }

@@ -15,6 +15,7 @@ namespace {
 
 struct Sample {
   double max = 0, min = 0, avg = 0;
+  std::vector<double> per_rank;  // each rank's run time, by rank
 };
 
 Sample timed_run(Strategy& s, std::int64_t iters, MPI_Comm harness,
@@ -29,7 +30,11 @@ Sample timed_run(Strategy& s, std::int64_t iters, MPI_Comm harness,
   MPIARENA_CHECK(
       MPI_Allreduce(extremes, reduced, 2, MPI_DOUBLE, MPI_MAX, harness));
   MPIARENA_CHECK(MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, harness));
-  return {reduced[0], -reduced[1], sum / nranks};  // whole-run seconds
+  std::vector<double> per_rank(static_cast<std::size_t>(nranks));
+  MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, per_rank.data(), 1,
+                               MPI_DOUBLE, harness));
+  return {reduced[0], -reduced[1], sum / nranks,
+          std::move(per_rank)};  // whole-run seconds
 }
 
 // Runs `step` on every rank; if it throws anywhere, every rank throws
@@ -61,6 +66,7 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
   rec.ranks = ctx.size;
   rec.repetitions = opt.repetitions;
   rec.warmup = opt.warmup;
+  rec.time_scale = opt.time_scale;
 
   collective_step(
       "prepare", [&] { strategy.prepare(ctx); }, harness, ctx.rank);
@@ -75,13 +81,19 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
     }
     rec.inner_iterations = iters;
 
-    const double n = static_cast<double>(iters);
+    const double n = static_cast<double>(iters) / opt.time_scale;
+    std::vector<std::vector<double>> by_rank(
+        static_cast<std::size_t>(ctx.size));
     for (int r = 0; r < opt.repetitions; ++r) {
       const Sample s = timed_run(strategy, iters, harness, ctx.size);
       rec.samples_max.push_back(s.max / n);
       rec.samples_min.push_back(s.min / n);
       rec.samples_avg.push_back(s.avg / n);
+      for (std::size_t k = 0; k < by_rank.size(); ++k)
+        by_rank[k].push_back(s.per_rank[k] / n);
     }
+    for (const auto& samples : by_rank)
+      rec.per_rank.push_back(summarize(samples).median);
   } catch (const std::exception& e) {
     // A failure inside the timed loop cannot be agreed on without risking a
     // deadlock (the other ranks may be inside the operation): stop the job.

@@ -13,6 +13,7 @@ struct MeasureOptions {
   int repetitions = 7;      // samples recorded
   int warmup = 1;           // untimed operations before calibration
   bool verify = true;
+  double time_scale = 1.0;  // StrategyInfo::time_scale of the method
 };
 
 // A point that could not be measured on some rank (prepare or verify threw).
@@ -31,7 +32,9 @@ class PointError : public std::runtime_error {
 //  3. calibration: iters = 1, then Google Benchmark's predictor fed with the
 //     MAX over ranks of the run time, until a run lasts min_time;
 //  4. `repetitions` samples of `iters` operations, each after a barrier; a
-//     sample is the per-operation time, reduced MAX/MIN/AVG over ranks;
+//     sample is the per-operation time, reduced MAX/MIN/AVG over ranks,
+//     times options.time_scale (0.5: a round trip reported one way); each
+//     rank's per-operation time is kept too (Record::per_rank, medians);
 //  5. verification: poison(), one execute(), verify() on every rank;
 //  6. release().
 Record measure_point(Strategy& strategy, const RunContext& ctx,

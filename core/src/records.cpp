@@ -42,6 +42,12 @@ json to_json(const Record& r) {
             {"verification",
              {{"status", r.verification}, {"message", r.verification_message}}},
             {"plugin", {{"file", r.plugin_file}, {"abi", r.plugin_abi}}}};
+  if (r.time_scale != 1.0) j["time_scale"] = r.time_scale;
+  if (!r.per_rank.empty()) j["per_rank_s"] = r.per_rank;
+  if (r.pairs > 0) {
+    j["pairs"] = r.pairs;
+    j["aggregate_bandwidth_Bps"] = r.pairs * r.bandwidth;
+  }
   return j;
 }
 
@@ -83,6 +89,10 @@ Record record_from_json(const json& j) {
   r.samples_min = samples.at("min").get<std::vector<double>>();
   r.samples_avg = samples.at("avg").get<std::vector<double>>();
   r.time.n = r.samples_max.size();
+  r.time_scale = j.value("time_scale", 1.0);
+  r.pairs = j.value("pairs", 0);
+  if (j.contains("per_rank_s"))
+    r.per_rank = j.at("per_rank_s").get<std::vector<double>>();
   const json& bw = j.at("bandwidth_Bps");
   r.moves_data = !bw.is_null();
   r.bandwidth = bw.is_null() ? 0 : bw.get<double>();

@@ -23,6 +23,15 @@ struct Record {
   // Per-operation time of each repetition, seconds: MAX over ranks is the
   // headline statistic (seed 000, ReproMPI); MIN and AVG over ranks as IMB.
   std::vector<double> samples_max, samples_min, samples_avg;
+  // Factor applied to every sample (0.5: one-way time of a round trip).
+  // Written to JSON only when it is not 1.
+  double time_scale = 1.0;
+  // Median over the repetitions of each rank's own per-operation time,
+  // indexed by rank (seed 003: MPI_Ssend's time grows with the rank).
+  std::vector<double> per_rank;
+  // Pairwise methods: the pairs that ran concurrently (0: not pairwise).
+  // The JSON then gives aggregate_bandwidth_Bps = pairs * bandwidth.
+  int pairs = 0;
   Summary time;              // over samples_max
   double bandwidth = 0;      // payload_bytes / median, bytes per second
   std::string verification;  // "passed", "failed", "skipped"

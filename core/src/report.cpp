@@ -6,12 +6,17 @@
 #include <mpiarena/sizes.hpp>
 #include <sstream>
 #include <tuple>
+#include <utility>
+#include <vector>
+
+#include "fit.hpp"
 
 namespace mpiarena {
 
 using nlohmann::json;
 
 std::string format_seconds(double s) {
+  if (s < 0) return "-" + format_seconds(-s);  // a fitted L may be < 0
   char buf[32];
   if (s < 1e-6)
     std::snprintf(buf, sizeof buf, "%.1f ns", s * 1e9);
@@ -182,6 +187,43 @@ std::string render_table(const Document& doc, Style style) {
   return out.str();
 }
 
+namespace {
+
+// Per suite, method, payload and ranks with at least 3 verified sizes that
+// move data: the least-squares fit of median(n) = L + n / B.
+json fits(const Document& doc) {
+  std::map<std::tuple<std::string, std::string, std::string, int>,
+           std::pair<std::vector<double>, std::vector<double>>>
+      series;
+  for (const Record& r : doc.records) {
+    if (r.verification == "failed" || !r.moves_data) continue;
+    auto& xy = series[{r.suite, r.method, r.payload, r.ranks}];
+    xy.first.push_back(static_cast<double>(r.payload_bytes));
+    xy.second.push_back(r.time.median);
+  }
+  json out = json::array();
+  for (const auto& [key, xy] : series) {
+    if (xy.first.size() < 3) continue;
+    const LatencyBandwidthFit f = fit_latency_bandwidth(xy.first, xy.second);
+    if (!f.ok) continue;
+    out.push_back(
+        {{"suite", std::get<0>(key)},
+         {"method", std::get<1>(key)},
+         {"payload", std::get<2>(key)},
+         {"ranks", std::get<3>(key)},
+         {"points", f.points},
+         {"min_bytes", *std::min_element(xy.first.begin(), xy.first.end())},
+         {"max_bytes", *std::max_element(xy.first.begin(), xy.first.end())},
+         {"latency_s", f.latency_s},
+         {"bandwidth_Bps",
+          f.bandwidth_Bps > 0 ? json(f.bandwidth_Bps) : json(nullptr)},
+         {"r2", f.r2}});
+  }
+  return out;
+}
+
+}  // namespace
+
 json compute_summary(const Document& doc) {
   json best = json::array(), changes = json::array(), compare = json::array();
   std::map<std::tuple<std::string, int, std::size_t>,
@@ -238,7 +280,8 @@ json compute_summary(const Document& doc) {
   }
   return {{"best", best},
           {"winner_changes", changes},
-          {"payload_1d_vs_2d", compare}};
+          {"payload_1d_vs_2d", compare},
+          {"fits", fits(doc)}};
 }
 
 std::string render_summary(const json& summary, Style style) {
@@ -280,6 +323,20 @@ std::string render_summary(const json& summary, Style style) {
                    ? "-"
                    : fixed(c["ratio_2d_over_1d"], "%.2f")});
     out << cmp.render(style);
+  }
+  if (summary.contains("fits") && !summary.at("fits").empty()) {
+    out << heading("Fitted model: time(n) = L + n / B (least squares)", style);
+    Table fit({"suite", "method", "payload", ">ranks", ">sizes", ">latency L",
+               ">bandwidth B", ">R^2"});
+    for (const json& f : summary.at("fits"))
+      fit.add(
+          {f["suite"], f["method"], f["payload"],
+           std::to_string(f["ranks"].get<int>()),
+           std::to_string(f["points"].get<std::size_t>()),
+           format_seconds(f["latency_s"]),
+           f["bandwidth_Bps"].is_null() ? "-" : format_rate(f["bandwidth_Bps"]),
+           fixed(f["r2"], "%.4f")});
+    out << fit.render(style);
   }
   return out.str();
 }

@@ -24,8 +24,9 @@ std::string size_syntax() {
   return "a comma-separated list of: a preset (small, medium, large, xlarge, "
          "xxlarge, xxxlarge = 11 kB .. 440 MB, as in seed 000), 'all' (every "
          "preset), a byte value with an optional unit (4096, 4KiB, 1MB; units "
-         "B, kB, KiB, MB, MiB, GB, GiB), or a range a..b doubling from a to b "
-         "(8B..4MiB)";
+         "B, kB, KiB, MB, MiB, GB, GiB), a range a..b doubling from a to b "
+         "(8B..4MiB, 0..1MiB), or NetPIPE's perturbed ladder netpipe:a..b "
+         "(2^k and 1.5*2^k, each also -3 and +3 bytes)";
 }
 
 namespace {
@@ -49,6 +50,24 @@ std::string lower(std::string s) {
 }
 
 }  // namespace
+
+std::vector<std::size_t> netpipe_ladder(std::size_t lo, std::size_t hi) {
+  std::vector<std::size_t> out;
+  auto add = [&](std::size_t b) {
+    if (b >= lo && b <= hi) out.push_back(b);
+  };
+  for (std::size_t p = 1; p <= hi; p *= 2) {
+    for (std::size_t base : {p, p + p / 2}) {
+      if (base >= 3) add(base - 3);
+      add(base);
+      add(base + 3);
+    }
+    if (p > std::numeric_limits<std::size_t>::max() / 4) break;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 std::size_t parse_bytes(const std::string& raw) {
   const std::string text = trim(raw);
@@ -92,6 +111,17 @@ std::vector<SizePoint> parse_sizes(const std::string& spec) {
       }
     }
     if (matched) continue;
+    if (name.rfind("netpipe:", 0) == 0) {
+      const std::string range = item.substr(8);
+      const std::size_t dots = range.find("..");
+      if (dots == std::string::npos) bad(item, "netpipe: needs a range a..b");
+      const std::size_t lo = parse_bytes(range.substr(0, dots));
+      const std::size_t hi = parse_bytes(range.substr(dots + 2));
+      if (lo > hi) bad(item, "the range starts above its end");
+      for (std::size_t b : netpipe_ladder(lo, hi))
+        out.push_back({std::to_string(b), b});
+      continue;
+    }
     const std::size_t dots = item.find("..");
     if (dots != std::string::npos) {
       const std::size_t lo = parse_bytes(item.substr(0, dots));

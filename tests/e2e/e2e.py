@@ -14,6 +14,10 @@ import sys
 import time
 
 TRANSFER_METHODS = ["raw", "bcast", "pack", "datatype", "rdma", "boost", "boost_packed"]
+PINGPONG_METHODS = ["mpi_bytes", "mpi_datatype", "boost_bytes", "boost_datatype",
+                    "boost_serialized", "pingpong_ssend", "pingpong_bsend",
+                    "pingpong_isend"]
+FANIN_METHODS = ["send", "ssend", "bsend", "rsend", "isend"]
 
 
 class Fail(Exception):
@@ -270,6 +274,84 @@ def test_list_help(a):
     check(p.returncode == 0 and p.stdout.count("method ") == 1, "--list under mpirun")
 
 
+def test_pingpong(a):
+    """Every ping-pong plugin at 0 B, on the NetPIPE ladder and at 64 KiB:
+    verified one-way times, the pair (0, 1) only, and one fit per method."""
+    out = out_path(a, f"pingpong_np{a.np}.json")
+    sizes = "0,netpipe:1000..1100,65536"
+    p = mpirun(a, a.np, ["--methods", "pingpong", "--sizes", sizes, "-o", out] + FAST)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    doc = validate(a, out)
+    want_sizes = {0, 1021, 1024, 1027, 65536}
+    got = {(r["method"], r["bytes"]) for r in doc["records"]}
+    for m in PINGPONG_METHODS:
+        for b in want_sizes:
+            check((m, b) in got, f"no record for {m} at {b} B")
+    for r in doc["records"]:
+        check(r["suite"] == "pingpong" and r["payload"] == "bytes", "not a pingpong record")
+        check(r["verification"]["status"] == "passed",
+              f"{r['method']} {r['bytes']}: {r['verification']}")
+        check(r["payload_bytes"] == r["bytes"], "the bytes payload holds exactly the size")
+        check(r["time_scale"] == 0.5, "ping-pong records hold one-way times")
+        check(r["pairs"] == 1, "one pair by default")
+        check(r["ranks"] == a.np, "record ranks differs from -np")
+    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
+    fits = {f["method"]: f for f in doc["summary"]["fits"]}
+    for m in PINGPONG_METHODS:
+        check(m in fits, f"no fitted model for {m}")
+        check(fits[m]["points"] == len(want_sizes), "the fit uses every size")
+    check("L + n / B" in p.stdout, "no fit table after the run")
+    for r in doc["records"]:
+        per = r["per_rank_s"]
+        check(len(per) == a.np, "per_rank_s has one time per rank")
+        if a.np > 2:  # ranks outside the pair (0, 1) are idle
+            check(max(per[2:]) < min(per[:2]), f"{r['method']}: an idle rank was busy")
+
+
+def test_pairs_all(a):
+    """--pairs all: every disjoint pair bounces at once; each pair's ranks are
+    busy, an odd last rank idle; the aggregate bandwidth counts the pairs."""
+    out = out_path(a, f"pairs_np{a.np}.json")
+    p = mpirun(a, a.np, ["--methods", "pingpong", "--pairs", "all", "--sizes", "0,4096",
+                         "-o", out] + FAST)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    doc = validate(a, out)
+    check(doc["context"]["options"]["pairs"] == "all", "context lacks --pairs all")
+    npairs = a.np // 2
+    for r in doc["records"]:
+        check(r["verification"]["status"] == "passed",
+              f"{r['method']} {r['bytes']}: {r['verification']}")
+        check(r["pairs"] == npairs, f"pairs {r['pairs']}, expected {npairs}")
+        check(abs(r["aggregate_bandwidth_Bps"] - npairs * r["bandwidth_Bps"]) <=
+              1e-6 * max(1.0, r["aggregate_bandwidth_Bps"]), "aggregate bandwidth")
+        per = r["per_rank_s"]
+        busy = per[:2 * npairs]
+        if a.np % 2:
+            check(per[-1] < min(busy), f"{r['method']}: the odd rank was busy")
+    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
+
+
+def test_fanin(a):
+    """Every send mode fans in to rank 0: verified, with per-rank times."""
+    out = out_path(a, f"fanin_np{a.np}.json")
+    sizes = "0,8,65536,1MiB"
+    p = mpirun(a, a.np, ["--methods", "fanin", "--sizes", sizes, "-o", out] + FAST)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    doc = validate(a, out)
+    got = {(r["method"], r["bytes"]) for r in doc["records"]}
+    for m in FANIN_METHODS:
+        for b in (0, 8, 65536, 1 << 20):
+            check((m, b) in got, f"no record for {m} at {b} B")
+    for r in doc["records"]:
+        check(r["suite"] == "fanin", "not a fan-in record")
+        check(r["verification"]["status"] == "passed",
+              f"{r['method']} {r['bytes']}: {r['verification']}")
+        check("time_scale" not in r, "fan-in times are not scaled")
+        per = r["per_rank_s"]
+        check(len(per) == a.np and all(t > 0 for t in per), "one time per rank")
+    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -288,6 +370,9 @@ def main():
         "interrupted": test_interrupted,
         "list-help": test_list_help,
         "memory-guard": test_memory_guard,
+        "pingpong": test_pingpong,
+        "fanin": test_fanin,
+        "pairs-all": test_pairs_all,
     }
     try:
         tests[a.test](a)

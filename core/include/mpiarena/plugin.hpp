@@ -27,7 +27,7 @@ class logger;
 
 namespace mpiarena {
 
-inline constexpr std::uint32_t kAbiVersion = 1;
+inline constexpr std::uint32_t kAbiVersion = 2;
 
 // What the registry and `runner --list` know about a strategy without
 // running it. Pure data: building it makes no MPI call.
@@ -47,6 +47,13 @@ struct StrategyInfo {
   // True for methods that only work when every rank is on one node (shared
   // memory): the core skips them, with the reason, on several nodes.
   bool single_node = false;
+  // The engine multiplies every sample by this factor before recording it.
+  // 0.5 for a round trip reported as a one-way time (ping-pong suite).
+  double time_scale = 1.0;
+  // True for methods that run in pairs of ranks (ping-pong): they honour
+  // RunContext::all_pairs, and records give the aggregate bandwidth of the
+  // pairs that ran concurrently.
+  bool pairwise = false;
 };
 
 // Everything a strategy may use during one measured point.
@@ -58,6 +65,9 @@ struct RunContext {
   std::string payload;            // one of StrategyInfo::payloads
   std::size_t bytes = 0;          // requested payload size in bytes
   spdlog::logger* log = nullptr;  // rank-aware logger owned by the runner
+  // Pairwise methods: false = one pair (0, 1), the other ranks idle; true =
+  // every disjoint pair (0, 1), (2, 3)... concurrently (runner --pairs all).
+  bool all_pairs = false;
 };
 
 struct Verdict {

@@ -40,8 +40,14 @@ std::size_t parse_bytes(const std::string& text);
 
 // Parses a comma-separated list of presets, `all`, byte values and ranges
 // `a..b` (doubling from a up to b, b included when it falls on the ladder).
+// `netpipe:a..b` is NetPIPE's perturbed ladder (netpipe_ladder).
 // Duplicates are dropped; order is ascending by bytes. Throws SizeSpecError.
 std::vector<SizePoint> parse_sizes(const std::string& spec);
+
+// NetPIPE's ladder within [lo, hi]: every 2^k and 1.5 * 2^k, each with the
+// perturbations -3 and +3 bytes, ascending, without duplicates. The
+// perturbed points find protocol-switch drops a power-of-two sweep misses.
+std::vector<std::size_t> netpipe_ladder(std::size_t lo, std::size_t hi);
 
 // "11.0 kB", "1.10 MB", "440 MB": decimal units, 3 significant digits.
 std::string format_bytes(double bytes);

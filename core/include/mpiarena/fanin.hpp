@@ -1,0 +1,52 @@
+// Base class of the fan-in suite (seed 003, "experimenting with send
+// types"): every client (rank > 0) sends its message of `bytes` bytes to
+// rank 0, which receives them in rank order. One execute() is one fan-in.
+//
+// Each client sends its own bytes (payload_byte stream offset by its rank),
+// so the root's check catches a message delivered to the wrong slot. The
+// engine records every rank's own time (per_rank_s): a client's time is
+// what its send costs it, which for MPI_Ssend grows with its rank.
+//
+// A plugin writes client_send() and, when its mode needs the receives
+// posted first (MPI_Rsend), overrides root_receive() and client_send()
+// together.
+#pragma once
+
+#include <climits>
+#include <cstddef>
+#include <mpiarena/plugin.hpp>
+#include <vector>
+
+namespace mpiarena {
+
+class FanInStrategy : public Strategy {
+ public:
+  void prepare(const RunContext& ctx) final;
+  void execute() final;
+  void poison() final;
+  Verdict verify() final;
+  void release() final;
+
+ protected:
+  virtual void setup() {}
+  virtual void teardown() {}
+  // Client: send `n` bytes to rank 0 with tag kTagData and complete.
+  virtual void client_send(const unsigned char* data, std::size_t n) = 0;
+  // Root: receive each client's message into slots[client] (slot 0 unused).
+  // Default: MPI_Recv from client 1, 2, ... in order, as in seed 003.
+  virtual void root_receive(std::vector<std::vector<unsigned char>>& slots);
+
+  static constexpr int kTagData = 0;
+  static constexpr int kTagReady = 1;
+
+  const RunContext& ctx() const { return ctx_; }
+  MPI_Comm comm() const { return ctx_.comm; }
+  std::size_t bytes() const { return ctx_.bytes; }
+
+ private:
+  RunContext ctx_;
+  std::vector<unsigned char> mine_;                // client: its message
+  std::vector<std::vector<unsigned char>> slots_;  // root: one per client
+};
+
+}  // namespace mpiarena

@@ -1,0 +1,50 @@
+// boost_serialized: ping-pong with Boost.MPI send / recv of an array of a
+// user type Char (one char) that is serializable but NOT an MPI datatype:
+// Boost.MPI packs every element through Boost.Serialization into a packed
+// archive (seed 001, "Boost.MPI (Serialized)", the worst case).
+#include <boost/mpi/communicator.hpp>
+#include <boost/serialization/array.hpp>
+#include <mpiarena/pingpong.hpp>
+
+namespace {
+
+struct Char {
+  char c;
+  template <class Archive>
+  void serialize(Archive& ar, const unsigned int /*version*/) {
+    ar& c;
+  }
+};
+static_assert(sizeof(Char) == 1, "Char must overlay the byte buffer");
+
+}  // namespace
+
+BOOST_CLASS_IMPLEMENTATION(Char, object_serializable)
+BOOST_CLASS_TRACKING(Char, track_never)
+
+namespace {
+
+class BoostSerialized final : public mpiarena::PingPongStrategy {
+  // The packed archive holds the bytes plus a header, with an int size.
+  std::size_t max_payload_bytes() const override { return INT_MAX - 4096; }
+  void setup() override {
+    bc_ = boost::mpi::communicator(comm(), boost::mpi::comm_attach);
+  }
+  void teardown() override { bc_ = boost::mpi::communicator(); }
+  void send(const unsigned char* data, std::size_t n, int peer) override {
+    bc_.send(peer, 0, reinterpret_cast<const Char*>(data), static_cast<int>(n));
+  }
+  void recv(unsigned char* data, std::size_t n, int peer) override {
+    bc_.recv(peer, 0, reinterpret_cast<Char*>(data), static_cast<int>(n));
+  }
+
+  boost::mpi::communicator bc_;
+};
+
+}  // namespace
+
+MPIARENA_PLUGIN(mpiarena::make_entry<BoostSerialized>(mpiarena::pingpong_info(
+    "boost_serialized",
+    "ping-pong, Boost.MPI send/recv of a serializable Char that is not an "
+    "MPI datatype (one serialization call per byte)",
+    /*payload_copies=*/3)))
