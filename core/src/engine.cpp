@@ -73,10 +73,19 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
   try {
     for (int i = 0; i < opt.warmup; ++i) strategy.execute();
 
+    // A run that reaches min_time only because it was preempted (its
+    // previous run predicted well under half of min_time) is run again
+    // before the count is accepted, so one stall on a loaded machine
+    // cannot lock in a count whose samples are far shorter than min_time.
     std::int64_t iters = 1;
+    double per_op = 0;  // from the previous run, max over ranks
     for (;;) {
-      const Sample s = timed_run(strategy, iters, harness, ctx.size);
+      Sample s = timed_run(strategy, iters, harness, ctx.size);
+      if (s.max >= opt.min_time && per_op > 0 &&
+          per_op * static_cast<double>(iters) < 0.5 * opt.min_time)
+        s = timed_run(strategy, iters, harness, ctx.size);
       if (s.max >= opt.min_time || iters >= kMaxIterations) break;
+      per_op = s.max / static_cast<double>(iters);
       iters = predict_iterations(iters, s.max, opt.min_time);
     }
     rec.inner_iterations = iters;
