@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
+#include <mpiarena/pingpong.hpp>
 #include <mpiarena/sizes.hpp>
 #include <mpiarena/transfer.hpp>
 #include <stdexcept>
@@ -325,6 +326,77 @@ TEST_F(Engine, TheRootsOwnCopyIsVerifiedToo) {
                 "rank 0: root's own 1d payload element 0", 0),
             0u)
       << rec.verification_message;
+}
+
+// Ping-pong strategies written here, on the base class of the ping-pong
+// suite: a correct one, one whose responder answers with other bytes than
+// the ping it got, one that loses the ping (the responder receives it into
+// scratch and echoes its own, still poisoned, buffer), one whose initiator
+// receives the pong into scratch (its buffer would still hold the payload it
+// sent, were it not poisoned between send and receive).
+enum class PongFault { none, wrong_pong, dropped_ping, dropped_pong };
+
+class TestPingPong final : public mpiarena::PingPongStrategy {
+ public:
+  explicit TestPingPong(PongFault fault) : fault_(fault) {}
+
+ private:
+  void send(const unsigned char* data, std::size_t n, int to) override {
+    const unsigned char* what = data;
+    if (fault_ == PongFault::wrong_pong && !initiator()) {
+      scratch_.assign(n, 0x11);  // odd, but not the payload
+      what = scratch_.data();
+    }
+    MPIARENA_CHECK(
+        MPI_Send(what, static_cast<int>(n), MPI_BYTE, to, 0, comm()));
+  }
+  void recv(unsigned char* data, std::size_t n, int from) override {
+    unsigned char* into = data;
+    if ((fault_ == PongFault::dropped_ping && !initiator()) ||
+        (fault_ == PongFault::dropped_pong && initiator())) {
+      scratch_.resize(n);
+      into = scratch_.data();
+    }
+    MPIARENA_CHECK(MPI_Recv(into, static_cast<int>(n), MPI_BYTE, from, 0,
+                            comm(), MPI_STATUS_IGNORE));
+  }
+  PongFault fault_;
+  std::vector<unsigned char> scratch_;
+};
+
+TEST_F(Engine, PingPongRoundTripIsVerifiedBothWays) {
+  options_.time_scale = mpiarena::kOneWay;
+  TestPingPong good(PongFault::none);
+  const Record ok =
+      mpiarena::measure_point(good, context("bytes", 4096), options_, harness_);
+  EXPECT_EQ(ok.verification, "passed") << ok.verification_message;
+  expect_consistent(ok, "bytes", 4096);
+
+  TestPingPong wrong_pong(PongFault::wrong_pong);
+  const Record pong = mpiarena::measure_point(
+      wrong_pong, context("bytes", 4096), options_, harness_);
+  EXPECT_EQ(pong.verification, "failed");
+  EXPECT_EQ(pong.verification_message.rfind("rank 0: pong byte 0 is 17", 0), 0u)
+      << pong.verification_message;
+
+  // The responder's buffer never gets the ping; the initiator's pong is
+  // its own poison echoed back: both ranks fail, rank 0 is reported first.
+  TestPingPong dropped(PongFault::dropped_ping);
+  const Record ping = mpiarena::measure_point(dropped, context("bytes", 4096),
+                                              options_, harness_);
+  EXPECT_EQ(ping.verification, "failed");
+  EXPECT_NE(ping.verification_message.find("never written"), std::string::npos)
+      << ping.verification_message;
+
+  TestPingPong lost(PongFault::dropped_pong);
+  const Record lost_pong =
+      mpiarena::measure_point(lost, context("bytes", 4096), options_, harness_);
+  EXPECT_EQ(lost_pong.verification, "failed");
+  EXPECT_EQ(lost_pong.verification_message.rfind("rank 0: pong byte 0 ", 0), 0u)
+      << lost_pong.verification_message;
+  EXPECT_NE(lost_pong.verification_message.find("never written"),
+            std::string::npos)
+      << lost_pong.verification_message;
 }
 
 // Other ranks print only their failures, prefixed with the rank.

@@ -25,5 +25,4 @@ class BoostBytes final : public mpiarena::PingPongStrategy {
 
 MPIARENA_PLUGIN(mpiarena::make_entry<BoostBytes>(mpiarena::pingpong_info(
     "boost_bytes",
-    "ping-pong, Boost.MPI communicator::send/recv of a char array",
-    /*payload_copies=*/2)))
+    "ping-pong, Boost.MPI communicator::send/recv of a char array")))

@@ -45,5 +45,4 @@ class BoostDatatype final : public mpiarena::PingPongStrategy {
 MPIARENA_PLUGIN(mpiarena::make_entry<BoostDatatype>(mpiarena::pingpong_info(
     "boost_datatype",
     "ping-pong, Boost.MPI send/recv of a user type Char made an MPI "
-    "datatype by is_mpi_datatype",
-    /*payload_copies=*/2)))
+    "datatype by is_mpi_datatype")))

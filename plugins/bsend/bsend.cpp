@@ -86,4 +86,4 @@ MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(
                 mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
                     "pingpong_bsend",
                     "ping-pong, MPI_Bsend/MPI_Recv of MPI_BYTE",
-                    /*payload_copies=*/3)))
+                    /*payload_copies=*/2)))

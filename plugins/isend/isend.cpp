@@ -42,5 +42,4 @@ MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(
                      {"bytes"}}),
                 mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
                     "pingpong_isend",
-                    "ping-pong, MPI_Isend+MPI_Wait/MPI_Recv of MPI_BYTE",
-                    /*payload_copies=*/2)))
+                    "ping-pong, MPI_Isend+MPI_Wait/MPI_Recv of MPI_BYTE")))

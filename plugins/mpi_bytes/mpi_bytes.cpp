@@ -20,5 +20,4 @@ class MpiBytes final : public mpiarena::PingPongStrategy {
 
 MPIARENA_PLUGIN(mpiarena::make_entry<MpiBytes>(mpiarena::pingpong_info(
     "mpi_bytes",
-    "ping-pong, MPI_Send/MPI_Recv of MPI_BYTE (NetPIPE's MPI module)",
-    /*payload_copies=*/2)))
+    "ping-pong, MPI_Send/MPI_Recv of MPI_BYTE (NetPIPE's MPI module)")))

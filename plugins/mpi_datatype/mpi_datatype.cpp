@@ -28,5 +28,4 @@ class MpiDatatype final : public mpiarena::PingPongStrategy {
 
 MPIARENA_PLUGIN(mpiarena::make_entry<MpiDatatype>(mpiarena::pingpong_info(
     "mpi_datatype",
-    "ping-pong, MPI_Send/MPI_Recv of a derived datatype holding one MPI_BYTE",
-    /*payload_copies=*/2)))
+    "ping-pong, MPI_Send/MPI_Recv of a derived datatype holding one MPI_BYTE")))

@@ -35,5 +35,4 @@ MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>({"ssend",
                                              {"bytes"}}),
                 mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
                     "pingpong_ssend",
-                    "ping-pong, MPI_Ssend/MPI_Recv of MPI_BYTE",
-                    /*payload_copies=*/2)))
+                    "ping-pong, MPI_Ssend/MPI_Recv of MPI_BYTE")))

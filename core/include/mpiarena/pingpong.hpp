@@ -3,11 +3,22 @@
 //
 // The pair is ranks 0 (initiator) and 1 (responder); any other rank is idle
 // in execute(). With RunContext::all_pairs, every disjoint pair (2k, 2k+1)
-// runs concurrently (the last rank of an odd count is idle). The initiator
-// sends its payload, the responder receives it into its own buffer and sends
-// that buffer back (the pong echoes the ping), the initiator receives it into a
-// second buffer. poison() fills both receive buffers with a value no payload
-// byte takes, so verify() sees only what one round trip delivered.
+// runs concurrently (the last rank of an odd count is idle).
+//
+// Buffers follow NetPIPE's default ("cache") mode: each rank of a pair has
+// one message buffer, aligned to 16 KiB as NetPIPE aligns it. The initiator
+// sends its payload from it and receives the pong back into it; the
+// responder receives the ping into it and sends it back (the pong echoes the
+// ping). OSU's osu_latency uses separate send and receive buffers instead;
+// on a shared-memory node that alone moves the one-way time by up to 25% at
+// 1 MiB (docs/results/pingpong.md), so a fidelity comparison must use the
+// same scheme as the reference.
+//
+// Verification: poison() fills the responder's buffer with a value no payload
+// byte takes and makes the initiator overwrite its buffer with it between
+// its send and its receive (in that one verified round trip only, never in
+// a timed one), so verify() sees only what the round trip delivered: the
+// ping on the responder, the pong on the initiator.
 //
 // Strategies of this suite declare time_scale = 0.5 (kOneWay) in their
 // StrategyInfo: the engine halves every sample, so records hold the one-way
@@ -19,6 +30,8 @@
 
 #include <climits>
 #include <cstddef>
+#include <cstdlib>
+#include <memory>
 #include <mpiarena/plugin.hpp>
 #include <string>
 #include <vector>
@@ -28,18 +41,48 @@ namespace mpiarena {
 inline constexpr double kOneWay = 0.5;
 
 // The StrategyInfo of a ping-pong method: suite "pingpong", payload
-// "bytes", 2 ranks, one-way time (kOneWay), pairwise.
+// "bytes", 2 ranks, one-way time (kOneWay), pairwise. payload_copies counts
+// the message buffer (1) plus any the method adds (a bsend buffer, a
+// serialization archive).
 StrategyInfo pingpong_info(std::string name, std::string summary,
-                           int payload_copies = 2);
+                           int payload_copies = 1);
 inline constexpr unsigned char kPoisonByte = 0xF0;  // even: never a payload
 
 // Byte `index` of the byte payload (ping-pong and fan-in suites): odd, so
 // never kPoisonByte. `offset` selects another stream (one per sender).
 unsigned char payload_byte(std::size_t index);
-void fill_bytes(std::vector<unsigned char>& data, std::size_t offset = 0);
+void fill_bytes(unsigned char* data, std::size_t n, std::size_t offset = 0);
+inline void fill_bytes(std::vector<unsigned char>& data,
+                       std::size_t offset = 0) {
+  fill_bytes(data.data(), data.size(), offset);
+}
 // Empty when `data` is exactly the payload, else the first difference.
-std::string check_bytes(const std::vector<unsigned char>& data,
+std::string check_bytes(const unsigned char* data, std::size_t n,
                         std::size_t offset = 0);
+inline std::string check_bytes(const std::vector<unsigned char>& data,
+                               std::size_t offset = 0) {
+  return check_bytes(data.data(), data.size(), offset);
+}
+
+// NetPIPE's buffer alignment (its bufalign default).
+inline constexpr std::size_t kBufferAlign = 16 * 1024;
+
+// n bytes aligned to kBufferAlign, or empty.
+class AlignedBytes {
+ public:
+  void allocate(std::size_t n);  // contents unspecified
+  void reset();
+  unsigned char* data() { return p_.get(); }
+  const unsigned char* data() const { return p_.get(); }
+  std::size_t size() const { return n_; }
+
+ private:
+  struct Free {
+    void operator()(unsigned char* p) const { std::free(p); }
+  };
+  std::unique_ptr<unsigned char, Free> p_;
+  std::size_t n_ = 0;
+};
 
 class PingPongStrategy : public Strategy {
  public:
@@ -72,8 +115,8 @@ class PingPongStrategy : public Strategy {
 
  private:
   RunContext ctx_;
-  std::vector<unsigned char> ping_;  // initiator: the payload
-  std::vector<unsigned char> got_;   // what this rank received
+  AlignedBytes buf_;          // this rank's one message buffer
+  bool poison_pong_ = false;  // set by poison(), for one round trip
 };
 
 }  // namespace mpiarena
