@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <mpiarena/plugin.hpp>
+#include <mpiarena/sizes.hpp>
 
 #include "commands.hpp"
 
@@ -27,6 +28,11 @@ int main(int argc, char** argv) {
       return 0;
     case Command::list:
       return command_list(options);
+    case Command::sizes:
+      if (printer)
+        for (const SizePoint& p : options.sizes)
+          std::cout << p.bytes << "\t" << p.label << "\n";
+      return 0;
     case Command::validate:
       return command_validate(options);
     case Command::report:

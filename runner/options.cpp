@@ -28,6 +28,8 @@ const char* kUsage =
     "Usage:\n"
     "  mpirun -np N runner [options]     measure the selected methods\n"
     "  runner --list                     list the methods the plugins provide\n"
+    "  runner sizes [--sizes SPEC]       print the ladder SPEC expands to, one\n"
+    "                                    point per line (bytes, label)\n"
     "  runner validate FILE...           check result files against the schema\n"
     "  runner report FILE [--format F]   ranked tables and best-method summary of\n"
     "                                    a saved result file (table|markdown|json),\n"
@@ -179,10 +181,13 @@ Options parse_options(int argc, const char* const* argv) {
             "[--threshold 5%] [--alpha 0.05] [--format table|markdown|json]");
     } else if (args[0] == "list") {
       o.command = Command::list;
+    } else if (args[0] == "sizes" && args.size() == 1) {
+      o.command = Command::sizes;
     } else if (args[0] != "run" || args.size() > 1) {
       throw UsageError(
-          "unexpected argument '" + args[args[0] == "run" ? 1 : 0] +
-          "'; the commands are 'run' (default), 'list', "
+          "unexpected argument '" +
+          args[args[0] == "run" || args[0] == "sizes" ? 1 : 0] +
+          "'; the commands are 'run' (default), 'list', 'sizes', "
           "'validate FILE...', 'report FILE' and 'compare BASE NEW'. Run "
           "'runner --help'");
     }

@@ -9,7 +9,16 @@
 
 namespace mpiarena {
 
-enum class Command { run, list, validate, report, compare, help, version };
+enum class Command {
+  run,
+  list,
+  sizes,
+  validate,
+  report,
+  compare,
+  help,
+  version
+};
 
 struct Options {
   Command command = Command::run;
