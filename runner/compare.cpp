@@ -38,7 +38,10 @@ int command_compare(const Options& options) {
   }
   const Comparison c = compare_documents(
       docs[0], docs[1], CompareOptions{options.threshold, options.alpha});
-  if (!printer) return c.exit_code();
+  // A gate that compared nothing must not pass (exit 2): the files measured
+  // other methods, sizes or rank counts, or one has no record at all.
+  const int code = c.exit_code();
+  if (!printer) return code;
   if (options.format == "json") {
     nlohmann::json j = to_json(c);
     j["base"] = options.files[0];
@@ -51,7 +54,12 @@ int command_compare(const Options& options) {
         c, options.files[0], options.files[1],
         options.format == "markdown" ? Style::markdown : Style::text);
   }
-  return c.exit_code();
+  if (c.points.empty())
+    std::cerr << "runner: error: " << options.files[0] << " and "
+              << options.files[1]
+              << " share no point (same suite, method, payload, ranks and "
+                 "bytes): nothing was compared; exit 2.\n";
+  return code;
 }
 
 }  // namespace mpiarena

@@ -116,7 +116,7 @@ Options parse_options(int argc, const char* const* argv) {
      "more than 1.05x; default 5%)")
     ("alpha", po::value<double>(&o.alpha),
      "compare: significance level of the two-sided U test (default 0.05)")
-    ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time),
+    ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time, "0.005"),
      "seconds one sample must last at least (inner iterations adapt)")
     ("repetitions,r", po::value<int>(&o.repetitions)->default_value(o.repetitions),
      "samples per point (statistics are over these)")
@@ -237,8 +237,11 @@ Options parse_options(int argc, const char* const* argv) {
   if (vm.count("max-memory")) {
     try {
       o.max_memory = parse_bytes(max_memory);
-    } catch (const SizeSpecError& e) {
-      throw UsageError(std::string("--max-memory: ") + e.what());
+    } catch (const SizeSpecError&) {
+      throw UsageError("--max-memory '" + max_memory +
+                       "' is not an amount of memory. Accepted: a number of "
+                       "bytes with an optional unit (B, kB, KiB, MB, MiB, GB, "
+                       "GiB), e.g. 8GiB or 500MB");
     }
     if (o.max_memory == 0) throw UsageError("--max-memory must be above 0");
   }

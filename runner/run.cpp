@@ -360,9 +360,14 @@ int command_run(const Options& options, int argc, char** argv) {
     } else {
       const Style style =
           options.format == "markdown" ? Style::markdown : Style::text;
+      // The library's name and version: its version string up to the first
+      // comma or line break ("Open MPI v4.1.4"); the record has all of it.
+      const std::string library = doc.context["mpi_library"].get<std::string>();
       std::cout << "mpiarena " << MPIARENA_VERSION << ": " << world.size()
-                << " ranks on " << machine.nodes << " node(s), "
-                << doc.context["mpi_library"].get<std::string>().substr(0, 60)
+                << (world.size() == 1 ? " rank" : " ranks") << " on "
+                << machine.nodes
+                << (machine.nodes == 1 ? " node, " : " nodes, ")
+                << library.substr(0, library.find_first_of(",\n"))
                 << "\nper-operation time of the slowest rank; median over "
                 << options.repetitions << " samples\n"
                 << render_table(doc, style)

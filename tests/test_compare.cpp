@@ -337,14 +337,16 @@ TEST(Compare, MethodsWithoutPayloadCompareTimeOnly) {
   EXPECT_EQ(c.points[0].verdict, Outcome::regressed);
 }
 
-TEST(Compare, NothingInCommonWarnsAndPasses) {
+TEST(Compare, NothingInCommonWarnsAndExitsTwo) {
   const auto c =
       compare_documents(doc_of({make_record("bcast", around(1e-5))}),
                         doc_of({make_record("bcast", around(1e-5), 110000)}));
   EXPECT_TRUE(c.points.empty());
   ASSERT_EQ(c.warnings.size(), 1u);
   EXPECT_NE(c.warnings[0].find("no point is in both files"), std::string::npos);
-  EXPECT_EQ(c.exit_code(), 0);
+  EXPECT_EQ(c.exit_code(), 2);  // a gate that compared nothing must not pass
+  EXPECT_EQ(mpiarena::to_json(c)["exit_code"], 2);
+  EXPECT_EQ(mpiarena::to_json(c)["regressed"], false);
 }
 
 TEST(Compare, JsonAndRenderingSayWhatIsBetter) {

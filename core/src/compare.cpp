@@ -116,6 +116,7 @@ int Comparison::count(Outcome v) const {
 }
 
 int Comparison::exit_code() const {
+  if (points.empty()) return 2;  // nothing compared: a gate must not pass
   return count(Outcome::regressed) > 0 ? 1 : 0;
 }
 
@@ -348,7 +349,7 @@ json to_json(const Comparison& c) {
   }
   return {{"threshold", c.options.threshold},
           {"alpha", c.options.alpha},
-          {"regressed", c.exit_code() != 0},
+          {"regressed", c.count(Outcome::regressed) > 0},
           {"exit_code", c.exit_code()},
           {"counts",
            {{"regressed", c.count(Outcome::regressed)},

@@ -96,7 +96,8 @@ struct Comparison {
   std::vector<std::string> warnings;  // context differences, duplicates...
 
   int count(Outcome v) const;
-  // 0 when nothing regressed, 1 otherwise (runner compare's exit code).
+  // runner compare's exit code: 0 when nothing regressed, 1 otherwise, 2
+  // when no point is in both files (nothing was compared).
   int exit_code() const;
 };
 

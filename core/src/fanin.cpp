@@ -3,8 +3,21 @@
 #include <mpiarena/pingpong.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace mpiarena {
+
+StrategyInfo fanin_info(std::string name, std::string summary,
+                        int payload_copies) {
+  StrategyInfo info;
+  info.name = std::move(name);
+  info.suite = "fanin";
+  info.summary = std::move(summary);
+  info.payloads = {"bytes"};
+  info.min_ranks = 2;
+  info.payload_copies = payload_copies;
+  return info;
+}
 
 namespace {
 // Payload stream of a client: offset by its rank.

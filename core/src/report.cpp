@@ -160,10 +160,10 @@ std::string render_table(const Document& doc, Style style) {
   std::ostringstream out;
   for (const auto& [key, recs] : groups) {
     const auto& [suite, payload, ranks, bytes] = key;
-    out << heading(suite + " / " + payload + " / " +
-                       size_text(labels[key], bytes) + " / " +
-                       std::to_string(ranks) + " ranks",
-                   style);
+    out << heading(
+        suite + " / " + payload + " / " + size_text(labels[key], bytes) +
+            " / " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"),
+        style);
     Table t({">#", "method", ">median", ">min", ">bandwidth", ">CV", ">x best",
              ">iters x reps", "verified"});
     const double best = recs.empty() ? 0 : recs.front()->time.median;

@@ -2,9 +2,8 @@
 // user type Char (one char) that is serializable but NOT an MPI datatype:
 // Boost.MPI packs every element through Boost.Serialization into a packed
 // archive (seed 001, "Boost.MPI (Serialized)", the worst case).
-#include <boost/mpi/communicator.hpp>
 #include <boost/serialization/array.hpp>
-#include <mpiarena/pingpong.hpp>
+#include <mpiarena/boost_pingpong.hpp>
 
 namespace {
 
@@ -15,7 +14,6 @@ struct Char {
     ar& c;
   }
 };
-static_assert(sizeof(Char) == 1, "Char must overlay the byte buffer");
 
 }  // namespace
 
@@ -24,21 +22,9 @@ BOOST_CLASS_TRACKING(Char, track_never)
 
 namespace {
 
-class BoostSerialized final : public mpiarena::PingPongStrategy {
+class BoostSerialized final : public mpiarena::BoostPingPong<Char> {
   // The packed archive holds the bytes plus a header, with an int size.
   std::size_t max_payload_bytes() const override { return INT_MAX - 4096; }
-  void setup() override {
-    bc_ = boost::mpi::communicator(comm(), boost::mpi::comm_attach);
-  }
-  void teardown() override { bc_ = boost::mpi::communicator(); }
-  void send(const unsigned char* data, std::size_t n, int peer) override {
-    bc_.send(peer, 0, reinterpret_cast<const Char*>(data), static_cast<int>(n));
-  }
-  void recv(unsigned char* data, std::size_t n, int peer) override {
-    bc_.recv(peer, 0, reinterpret_cast<Char*>(data), static_cast<int>(n));
-  }
-
-  boost::mpi::communicator bc_;
 };
 
 }  // namespace

@@ -34,12 +34,10 @@ class PingPong final : public mpiarena::PingPongStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(
-                    {"isend",
-                     "fanin",
-                     "fan-in to rank 0, clients send with MPI_Isend + "
-                     "MPI_Wait, root MPI_Recv in rank order",
-                     {"bytes"}}),
+MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(mpiarena::fanin_info(
+                    "isend",
+                    "fan-in to rank 0, clients send with MPI_Isend + "
+                    "MPI_Wait, root MPI_Recv in rank order")),
                 mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
                     "pingpong_isend",
                     "ping-pong, MPI_Isend+MPI_Wait/MPI_Recv of MPI_BYTE")))

@@ -16,9 +16,8 @@ class FanIn final : public mpiarena::FanInStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>({"send",
-                                             "fanin",
-                                             "fan-in to rank 0, clients send "
-                                             "with MPI_Send, root MPI_Recv in "
-                                             "rank order",
-                                             {"bytes"}}))
+MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(
+    mpiarena::fanin_info("send",
+                         "fan-in to rank 0, clients send "
+                         "with MPI_Send, root MPI_Recv in "
+                         "rank order")))

@@ -27,12 +27,11 @@ class PingPong final : public mpiarena::PingPongStrategy {
 };
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>({"ssend",
-                                             "fanin",
-                                             "fan-in to rank 0, clients send "
-                                             "with MPI_Ssend, root MPI_Recv in "
-                                             "rank order",
-                                             {"bytes"}}),
+MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(
+                    mpiarena::fanin_info("ssend",
+                                         "fan-in to rank 0, clients send "
+                                         "with MPI_Ssend, root MPI_Recv in "
+                                         "rank order")),
                 mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
                     "pingpong_ssend",
                     "ping-pong, MPI_Ssend/MPI_Recv of MPI_BYTE")))

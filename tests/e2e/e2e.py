@@ -16,7 +16,7 @@ import time
 TRANSFER_METHODS = ["raw", "bcast", "pack", "datatype", "rdma", "boost", "boost_packed"]
 PINGPONG_METHODS = ["mpi_bytes", "mpi_datatype", "boost_bytes", "boost_datatype",
                     "boost_serialized", "pingpong_ssend", "pingpong_bsend",
-                    "pingpong_isend"]
+                    "pingpong_isend", "pingpong_rsend"]
 FANIN_METHODS = ["send", "ssend", "bsend", "rsend", "isend"]
 
 
@@ -203,7 +203,15 @@ def test_memory_guard(a):
     check(("bcast", "xlarge") in measured, "bcast xlarge fits and must run")
     reason = next(s["reason"] for s in doc["skipped"] if s["method"] == "pack")
     check("payload copies" in reason and "50.0 MB available" in reason, reason)
-    expect_usage_error(a, ["--max-memory", "lots"], ["--max-memory", "Accepted"])
+    # Fan-in: the root holds one buffer per client, so a fan-in method counts
+    # 2 copies per rank: 2 ranks x 2 x 16.8 MB > 80% of 60 MB.
+    p = mpirun(a, a.np, ["--methods", "send", "--sizes", "16MiB", "--max-memory", "60MB",
+                         "-o", out] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    check(doc["records"] == [] and len(doc["skipped"]) == 1, "fan-in 16MiB must be skipped")
+    check("2 payload copies" in doc["skipped"][0]["reason"], doc["skipped"][0]["reason"])
+    expect_usage_error(a, ["--max-memory", "lots"], ["--max-memory 'lots'", "Accepted", "8GiB"])
 
 
 def test_broken_plugin(a):
@@ -269,6 +277,11 @@ def test_list_help(a):
         json.dump({"schema_version": 1, "records": []}, f)
     p = runner(a, ["validate", bad])
     check(p.returncode == 1 and "invalid" in p.stderr, "an invalid document must fail validate")
+    p = runner(a, ["sizes", "--sizes", "netpipe:16..32,1KiB"])
+    check(p.returncode == 0, "sizes failed")
+    got = [int(line.split("\t")[0]) for line in p.stdout.splitlines()]
+    check(got == [16, 19, 21, 24, 27, 29, 32, 1024], f"sizes printed {got}")
+    expect_usage_error(a, ["sizes", "--sizes", "3..2"], ["--sizes", "starts above its end"])
     # Under mpirun, --list prints once.
     p = mpirun(a, 2, ["--list"])
     check(p.returncode == 0 and p.stdout.count("method ") == 1, "--list under mpirun")

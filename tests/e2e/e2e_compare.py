@@ -170,15 +170,17 @@ def test_compare_runs(a):
     # A file against itself: nothing changed.
     p, j = compare_json(a, base, base)
     check(p.returncode == 0 and j["counts"]["unchanged"] == 2, f"self compare: {j}")
-    # Other sizes, other methods: the points are listed, nothing regresses.
+    # Other sizes, other methods: the points are listed; nothing was
+    # compared, which a gate must not pass: exit 2.
     sizes = run_sleepy(a, "cmp_sizes.json", "16KiB", 0)
     p = compare(a, base, sizes)
-    check(p.returncode == 0, f"different sizes: exit {p.returncode}")
+    check(p.returncode == 2, f"different sizes: exit {p.returncode}, expected 2")
+    check("share no point" in p.stderr, f"different sizes: stderr {p.stderr!r}")
     check("Only in BASE" in p.stdout and "Only in NEW" in p.stdout, "only-in lists")
     check("16384" in p.stdout and "no point is in both files" in p.stdout, p.stdout)
     methods = run_sleepy(a, "cmp_methods.json", "64B", 0, methods="bcast")
     p, j = compare_json(a, base, methods)
-    check(p.returncode == 0, f"different methods: exit {p.returncode}")
+    check(p.returncode == 2, f"different methods: exit {p.returncode}, expected 2")
     check(j["counts"]["only_in_base"] == 2 and j["counts"]["only_in_new"] == 1, j["counts"])
 
 

@@ -15,9 +15,17 @@
 #include <climits>
 #include <cstddef>
 #include <mpiarena/plugin.hpp>
+#include <string>
 #include <vector>
 
 namespace mpiarena {
+
+// The StrategyInfo of a fan-in method: suite "fanin", payload "bytes", 2
+// ranks. payload_copies defaults to 2 per rank: the root holds one message
+// buffer per client and every client its own, so a node holding all the
+// ranks holds about 2 x ranks messages (3 with a bsend buffer per client).
+StrategyInfo fanin_info(std::string name, std::string summary,
+                        int payload_copies = 2);
 
 class FanInStrategy : public Strategy {
  public:

@@ -64,6 +64,15 @@ inline std::string check_bytes(const std::vector<unsigned char>& data,
   return check_bytes(data.data(), data.size(), offset);
 }
 
+// The pairs of the suite: (0, 1), or with RunContext::all_pairs every
+// disjoint (2k, 2k+1); the last rank of an odd count is idle. The even rank
+// of a pair initiates.
+inline bool pair_member(const RunContext& ctx) {
+  return ctx.all_pairs ? ctx.rank < ctx.size - ctx.size % 2 : ctx.rank < 2;
+}
+inline bool pair_initiator(const RunContext& ctx) { return ctx.rank % 2 == 0; }
+inline int pair_peer(const RunContext& ctx) { return ctx.rank ^ 1; }
+
 // NetPIPE's buffer alignment (its bufalign default).
 inline constexpr std::size_t kBufferAlign = 16 * 1024;
 
@@ -105,12 +114,9 @@ class PingPongStrategy : public Strategy {
 
   const RunContext& ctx() const { return ctx_; }
   MPI_Comm comm() const { return ctx_.comm; }
-  bool in_pair() const {
-    return ctx_.all_pairs ? ctx_.rank < ctx_.size - ctx_.size % 2
-                          : ctx_.rank < 2;
-  }
-  bool initiator() const { return ctx_.rank % 2 == 0; }
-  int peer() const { return ctx_.rank ^ 1; }
+  bool in_pair() const { return pair_member(ctx_); }
+  bool initiator() const { return pair_initiator(ctx_); }
+  int peer() const { return pair_peer(ctx_); }
   std::size_t bytes() const { return ctx_.bytes; }
 
  private:
