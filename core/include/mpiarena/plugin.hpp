@@ -27,7 +27,10 @@ class logger;
 
 namespace mpiarena {
 
-inline constexpr std::uint32_t kAbiVersion = 2;
+// Raised whenever a public header changes what a built plugin depends on
+// (StrategyInfo, the entry, the base classes' layout). 3: one ping-pong
+// buffer per rank (PingPongStrategy), fanin_info.
+inline constexpr std::uint32_t kAbiVersion = 3;
 
 // What the registry and `runner --list` know about a strategy without
 // running it. Pure data: building it makes no MPI call.
