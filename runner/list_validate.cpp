@@ -125,6 +125,7 @@ int command_report(const Options& options) {
   const Style style =
       options.format == "markdown" ? Style::markdown : Style::text;
   std::cout << render_table(doc, style) << render_summary(summary, style);
+  if (options.per_rank) std::cout << render_per_rank(doc, style);
   return 0;
 }
 

@@ -130,6 +130,10 @@ Options parse_options(int argc, const char* const* argv) {
      "also load plugins from this directory (repeatable); searched after the "
      "runner's own plugin directory and MPIARENA_PLUGIN_PATH")
     ("no-verify", "do not verify the data moved (the records say so)")
+    ("per-rank",
+     "table and markdown (run and 'report'): also print each rank's own "
+     "per-operation time per point, and the slowest over the fastest rank "
+     "(a fan-in client's time by rank, each pair of --pairs all)")
     ("quiet,q", "no progress lines; warnings and errors only");
   // clang-format on
   po::options_description hidden;
@@ -204,6 +208,7 @@ Options parse_options(int argc, const char* const* argv) {
                      "' is not supported; accepted: one, all");
   o.all_pairs = pairs == "all";
   o.quiet = vm.count("quiet") > 0;
+  o.per_rank = vm.count("per-rank") > 0;
 
   o.methods = split_list(methods);
   if (o.methods.empty())
@@ -225,6 +230,16 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--format '" + o.format +
                      "' is not supported; accepted: table, markdown, json, "
                      "csv, gbench");
+  if (o.per_rank && o.format != "table" && o.format != "markdown")
+    throw UsageError(
+        "--per-rank prints a table, so it needs --format table "
+        "or markdown, got '" +
+        o.format + "' (the JSON records hold the times as per_rank_s)");
+  if (o.per_rank && o.command != Command::run && o.command != Command::report &&
+      o.command != Command::help && o.command != Command::version)
+    throw UsageError(
+        "--per-rank applies to a run and to 'runner report FILE' only, not "
+        "to 'list', 'sizes' or 'compare'");
   if (!(o.min_time > 0 && o.min_time <= 60))
     throw UsageError("--min-time must be a number of seconds in (0, 60], got " +
                      std::to_string(o.min_time));

@@ -36,6 +36,7 @@ struct Options {
   bool verify = true;
   bool all_pairs = false;  // --pairs all (pairwise methods)
   bool quiet = false;
+  bool per_rank = false;           // --per-rank: also print each rank's time
   std::vector<std::string> files;  // validate, report, compare (BASE NEW)
   double threshold = 0.05;         // compare: relative change that matters
   double alpha = 0.05;             // compare: significance level

@@ -372,6 +372,7 @@ int command_run(const Options& options, int argc, char** argv) {
                 << options.repetitions << " samples\n"
                 << render_table(doc, style)
                 << render_summary(doc.summary, style);
+      if (options.per_rank) std::cout << render_per_rank(doc, style);
       if (!options.output.empty())
         std::cout << "\nresults: " << options.output << "\n";
     }

@@ -171,3 +171,31 @@ TEST(Report, FormatsTimesAndRates) {
   EXPECT_EQ(mpiarena::format_rate(2.5e6), "2.5 MB/s");
   EXPECT_EQ(mpiarena::format_rate(1500), "1.5 kB/s");
 }
+
+TEST(Report, PerRankTimesWithTheSlowestOverTheFastest) {
+  mpiarena::Document doc;
+  EXPECT_EQ(mpiarena::render_per_rank(doc), "");  // nothing to show
+  mpiarena::Record grows = make_record("ssend", {6e-6, 6e-6, 6e-6});
+  grows.ranks = 4;
+  grows.per_rank = {5e-6, 2e-6, 4e-6, 6e-6};
+  mpiarena::Record pair = make_record("pingpong", {1e-6, 1e-6, 1e-6});
+  pair.ranks = 4;
+  pair.per_rank = {1e-6, 1.5e-6, 2e-9, 1e-9};  // ranks 2, 3 idle
+  pair.pairs = 1;
+  doc.records = {grows, pair};
+  const auto lines = lines_of(mpiarena::render_per_rank(doc));
+  const int header = find_line(lines, "rank 3");
+  ASSERT_GE(header, 0);
+  EXPECT_NE(lines[header].find("max / min"), std::string::npos);
+  const int s = find_line(lines, "ssend");
+  ASSERT_GT(s, header);
+  EXPECT_NE(lines[s].find("2.00 us"), std::string::npos) << lines[s];
+  EXPECT_NE(lines[s].find("6.00 us"), std::string::npos) << lines[s];
+  EXPECT_EQ(lines[s].substr(lines[s].size() - 4), "3.00") << lines[s];
+  // The idle ranks are shown but left out of the ratio.
+  const int p = find_line(lines, "pingpong");
+  ASSERT_GT(p, header);
+  EXPECT_NE(lines[p].find("idle"), std::string::npos) << lines[p];
+  EXPECT_EQ(lines[p].find("2.0 ns"), std::string::npos) << lines[p];
+  EXPECT_EQ(lines[p].substr(lines[p].size() - 4), "1.50") << lines[p];
+}

@@ -341,4 +341,42 @@ std::string render_summary(const json& summary, Style style) {
   return out.str();
 }
 
+std::string render_per_rank(const Document& doc, Style style) {
+  std::size_t width = 0;
+  for (const Record& r : doc.records)
+    if (r.per_rank.size() >= 2) width = std::max(width, r.per_rank.size());
+  if (width == 0) return "";
+  std::vector<std::string> header{"suite", "payload", ">size", "method"};
+  for (std::size_t k = 0; k < width; ++k)
+    header.push_back(">rank " + std::to_string(k));
+  header.push_back(">max / min");
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [key, recs] : ranked_groups(doc, false))
+    for (const Record* r : recs) {
+      if (r->per_rank.size() < 2) continue;
+      std::vector<std::string> row{
+          r->suite, r->payload, size_text(r->size_label, r->bytes), r->method};
+      // A pairwise record ran `pairs` pairs on ranks 0 .. 2 * pairs - 1;
+      // the ranks above only timed an empty loop: "idle", not in the ratio.
+      const std::size_t active =
+          r->pairs > 0 ? std::min(r->per_rank.size(),
+                                  2 * static_cast<std::size_t>(r->pairs))
+                       : r->per_rank.size();
+      for (std::size_t k = 0; k < width; ++k)
+        row.push_back(k < active               ? format_seconds(r->per_rank[k])
+                      : k < r->per_rank.size() ? "idle"
+                                               : "");
+      const auto [lo, hi] = std::minmax_element(r->per_rank.begin(),
+                                                r->per_rank.begin() + active);
+      const double hi_s = *hi, lo_s = *lo;
+      row.push_back(lo_s > 0 ? fixed(hi_s / lo_s, "%.2f") : "-");
+      rows.push_back(std::move(row));
+    }
+  return heading(
+             "Per-rank time: each rank's own per-operation time, median over "
+             "the repetitions (idle: a rank outside the ping-pong pairs)",
+             style) +
+         render_grid(header, rows, style);
+}
+
 }  // namespace mpiarena

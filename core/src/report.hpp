@@ -42,4 +42,10 @@ nlohmann::json compute_summary(const Document& doc);
 std::string render_summary(const nlohmann::json& summary,
                            Style style = Style::text);
 
+// Each rank's own per-operation time (median over the repetitions) for every
+// record of at least 2 ranks, with the ratio of the slowest rank to the
+// fastest: where a fan-in client's time grows with its rank, or one pair of
+// `--pairs all` lags. Empty when no record has per-rank times.
+std::string render_per_rank(const Document& doc, Style style = Style::text);
+
 }  // namespace mpiarena

@@ -22,7 +22,7 @@ std::size_t preset_bytes(std::size_t base) {
 
 std::string size_syntax() {
   return "a comma-separated list of: a preset (small, medium, large, xlarge, "
-         "xxlarge, xxxlarge = 11 kB .. 440 MB, as in seed 000), 'all' (every "
+         "xxlarge, xxxlarge = 11 kB .. 440 MB), 'all' (every "
          "preset), a byte value with an optional unit (4096, 4KiB, 1MB; units "
          "B, kB, KiB, MB, MiB, GB, GiB), a range a..b doubling from a to b "
          "(8B..4MiB, 0..1MiB), or NetPIPE's perturbed ladder netpipe:a..b "

@@ -167,6 +167,8 @@ def test_bad_input(a):
     expect_usage_error(a, ["--repetitions", "0"], ["--repetitions must be"])
     expect_usage_error(a, ["--format", "xml"], ["accepted: table, markdown, json"])
     expect_usage_error(a, ["--frobnicate"], ["unrecognised option"])
+    expect_usage_error(a, ["--per-rank", "--format", "csv"],
+                       ["--per-rank", "table or markdown", "'csv'"])
 
 
 def test_too_few_ranks(a):
@@ -363,6 +365,15 @@ def test_fanin(a):
         per = r["per_rank_s"]
         check(len(per) == a.np and all(t > 0 for t in per), "one time per rank")
     check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
+    # --per-rank prints each rank's time, a column per rank.
+    p = runner(a, ["report", out, "--per-rank"])
+    check(p.returncode == 0, f"report --per-rank exited {p.returncode}")
+    check("Per-rank time" in p.stdout, "report --per-rank lacks its table")
+    check(f"rank {a.np - 1}" in p.stdout and f"rank {a.np}" not in p.stdout,
+          f"report --per-rank must have one column per rank (np {a.np})")
+    rows = [l for l in p.stdout.splitlines() if l.split()[:1] == ["fanin"]]
+    check(len(rows) >= len(FANIN_METHODS) * 4,
+          f"report --per-rank: {len(rows)} fan-in rows")
 
 
 def main():
