@@ -1,11 +1,30 @@
 // mpiarena runner: parses the command line (no MPI needed), then runs one of
 // its commands. Usage errors exit 2 on every rank with one message (rank 0).
+#include <mpi.h>
+
 #include <cstdio>
 #include <iostream>
 #include <mpiarena/plugin.hpp>
 #include <mpiarena/sizes.hpp>
 
 #include "commands.hpp"
+
+namespace {
+
+// Exits with `code` on every rank, after rank 0 has printed why. Under a
+// launcher, the first rank to exit non-zero makes mpirun kill the others,
+// possibly before rank 0's message is out; so the ranks meet once first.
+int exit_together(int code) {
+  std::cerr.flush();
+  if (code != 0 && mpiarena::under_launcher()) {
+    MPI_Init(nullptr, nullptr);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+  }
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace mpiarena;
@@ -15,7 +34,7 @@ int main(int argc, char** argv) {
     options = parse_options(argc, argv);
   } catch (const UsageError& e) {
     if (printer) std::cerr << "runner: error: " << e.what() << ".\n";
-    return 2;
+    return exit_together(2);
   }
   switch (options.command) {
     case Command::help:
@@ -27,18 +46,18 @@ int main(int argc, char** argv) {
                   << kAbiVersion << "\n";
       return 0;
     case Command::list:
-      return command_list(options);
+      return exit_together(command_list(options));
     case Command::sizes:
       if (printer)
         for (const SizePoint& p : options.sizes)
           std::cout << p.bytes << "\t" << p.label << "\n";
       return 0;
     case Command::validate:
-      return command_validate(options);
+      return exit_together(command_validate(options));
     case Command::report:
-      return command_report(options);
+      return exit_together(command_report(options));
     case Command::compare:
-      return command_compare(options);
+      return exit_together(command_compare(options));
     case Command::run:
       break;
   }
