@@ -5,18 +5,14 @@
 #include <string>
 #include <utility>
 
+#include "suite_info.hpp"
+
 namespace mpiarena {
 
 StrategyInfo fanin_info(std::string name, std::string summary,
                         int payload_copies) {
-  StrategyInfo info;
-  info.name = std::move(name);
-  info.suite = "fanin";
-  info.summary = std::move(summary);
-  info.payloads = {"bytes"};
-  info.min_ranks = 2;
-  info.payload_copies = payload_copies;
-  return info;
+  return bytes_method_info(std::move(name), "fanin", std::move(summary),
+                           payload_copies);
 }
 
 namespace {

@@ -6,17 +6,14 @@
 #include <string>
 #include <utility>
 
+#include "suite_info.hpp"
+
 namespace mpiarena {
 
 StrategyInfo pingpong_info(std::string name, std::string summary,
                            int payload_copies) {
-  StrategyInfo info;
-  info.name = std::move(name);
-  info.suite = "pingpong";
-  info.summary = std::move(summary);
-  info.payloads = {"bytes"};
-  info.min_ranks = 2;
-  info.payload_copies = payload_copies;
+  StrategyInfo info = bytes_method_info(std::move(name), "pingpong",
+                                        std::move(summary), payload_copies);
   info.time_scale = kOneWay;
   info.pairwise = true;
   return info;
