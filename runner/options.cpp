@@ -102,6 +102,11 @@ Options parse_options(int argc, const char* const* argv) {
      "pairwise methods (ping-pong): 'one' = ranks 0 and 1, the others idle; "
      "'all' = every disjoint pair (0,1), (2,3)... at once, with the "
      "aggregate bandwidth")
+    ("wait", po::value<std::string>(&o.wait)->default_value(o.wait),
+     "how a rank waits for the others around a sample: 'poll' (as MPI "
+     "does), 'sleep' (an untimed sleeping barrier, so a rank that is done or "
+     "idle leaves its core to the ranks still working) or 'auto' = sleep on a "
+     "node with more ranks than CPUs, else poll")
     ("output,o", po::value<std::string>(&o.output),
      "write the JSON result document here (rewritten after every point, so "
      "an interrupted run keeps what it measured)")
@@ -207,6 +212,9 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--pairs '" + pairs +
                      "' is not supported; accepted: one, all");
   o.all_pairs = pairs == "all";
+  if (o.wait != "auto" && o.wait != "poll" && o.wait != "sleep")
+    throw UsageError("--wait '" + o.wait +
+                     "' is not supported; accepted: auto, poll, sleep");
   o.quiet = vm.count("quiet") > 0;
   o.per_rank = vm.count("per-rank") > 0;
 

@@ -34,7 +34,8 @@ struct Options {
   std::size_t max_memory = 0;  // bytes per node the run may count on; 0: all
   std::vector<std::string> plugin_dirs;
   bool verify = true;
-  bool all_pairs = false;  // --pairs all (pairwise methods)
+  bool all_pairs = false;     // --pairs all (pairwise methods)
+  std::string wait = "auto";  // --wait auto|poll|sleep (around samples)
   bool quiet = false;
   bool per_rank = false;           // --per-rank: also print each rank's time
   std::vector<std::string> files;  // validate, report, compare (BASE NEW)

@@ -1,4 +1,5 @@
 // The run command: agree on the plan, measure every point, write records.
+#include <algorithm>
 #include <boost/filesystem.hpp>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
@@ -12,6 +13,7 @@
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
 #include <set>
+#include <thread>
 
 #include "collective.hpp"
 #include "commands.hpp"
@@ -81,6 +83,8 @@ struct Machine {
   int ranks = 1;
   int nodes = 1;
   int max_ranks_per_node = 1;
+  int min_cpus = 1;               // CPUs of the node that has the fewest
+  bool oversubscribed = false;    // some node has more ranks than CPUs
   std::size_t min_available = 0;  // bytes of MemAvailable, min over nodes
 };
 
@@ -98,6 +102,14 @@ Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
   MPIARENA_CHECK(MPI_Allreduce(&leader, &m.nodes, 1, MPI_INT, MPI_SUM, world));
   MPIARENA_CHECK(MPI_Allreduce(&local_size, &m.max_ranks_per_node, 1, MPI_INT,
                                MPI_MAX, world));
+  // The CPUs the OS has online (not this rank's binding, which may be one).
+  const int cpus =
+      static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  MPIARENA_CHECK(MPI_Allreduce(&cpus, &m.min_cpus, 1, MPI_INT, MPI_MIN, world));
+  const int over = local_size > cpus ? 1 : 0;
+  int any_over = 0;
+  MPIARENA_CHECK(MPI_Allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, world));
+  m.oversubscribed = any_over != 0;
   std::size_t available = available_memory_bytes();
   if (max_memory > 0 && (available == 0 || max_memory < available))
     available = max_memory;
@@ -178,8 +190,14 @@ std::string output_problem(const std::string& path) {
   return {};
 }
 
+bool sleep_when_waiting(const Options& options, const Machine& machine) {
+  return options.wait == "sleep" ||
+         (options.wait == "auto" && machine.oversubscribed);
+}
+
 nlohmann::json make_context(const boost::mpi::communicator& world,
-                            const Options& options, int argc, char** argv) {
+                            const Options& options, const Machine& machine,
+                            int argc, char** argv) {
   char name[MPI_MAX_PROCESSOR_NAME] = {0};
   int len = 0;
   MPIARENA_CHECK(MPI_Get_processor_name(name, &len));
@@ -207,6 +225,9 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
           {"plugin_abi", kAbiVersion},
           {"command_line", command},
           {"timer_resolution_s", MPI_Wtick()},
+          {"cpus_per_node", machine.min_cpus},
+          {"oversubscribed", machine.oversubscribed},
+          {"waiting", sleep_when_waiting(options, machine) ? "sleep" : "poll"},
           {"options",
            {{"methods", options.methods},
             {"payloads", options.payloads},
@@ -217,6 +238,7 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
             {"max_memory", options.max_memory},
             {"verify", options.verify},
             {"pairs", options.all_pairs ? "all" : "one"},
+            {"wait", options.wait},
             {"plugin_dirs", options.plugin_dirs}}}};
 }
 
@@ -270,7 +292,7 @@ int command_run(const Options& options, int argc, char** argv) {
   if (!agree(error)) return 2;
 
   Document doc;
-  doc.context = make_context(world, options, argc, argv);
+  doc.context = make_context(world, options, machine, argc, argv);
   auto save = [&] {
     if (rank == 0 && !options.output.empty())
       write_results(to_json(doc), options.output);
@@ -281,6 +303,7 @@ int command_run(const Options& options, int argc, char** argv) {
   MPIARENA_CHECK(MPI_Comm_dup(world, &harness));
   MeasureOptions mopt{options.min_time, options.repetitions, options.warmup,
                       options.verify};
+  mopt.sleep_when_waiting = sleep_when_waiting(options, machine);
   bool failed = false;
   int index = 0;
   for (const Point& p : points) {
@@ -367,8 +390,14 @@ int command_run(const Options& options, int argc, char** argv) {
                 << (world.size() == 1 ? " rank" : " ranks") << " on "
                 << machine.nodes
                 << (machine.nodes == 1 ? " node, " : " nodes, ")
-                << library.substr(0, library.find_first_of(",\n"))
-                << "\nper-operation time of the slowest rank; median over "
+                << library.substr(0, library.find_first_of(",\n"));
+      if (machine.oversubscribed)
+        std::cout << "\noversubscribed: " << machine.max_ranks_per_node
+                  << " ranks on a node of " << machine.min_cpus
+                  << " CPUs; ranks waiting between samples "
+                  << (mopt.sleep_when_waiting ? "sleep" : "poll")
+                  << " (--wait); compare such times only with each other";
+      std::cout << "\nper-operation time of the slowest rank; median over "
                 << options.repetitions << " samples\n"
                 << render_table(doc, style)
                 << render_summary(doc.summary, style);

@@ -218,8 +218,8 @@ void context_warnings(const json& b, const json& n,
       out.push_back("context differs: " + what + " is " + brief(x) +
                     " in BASE, " + brief(y) + " in NEW");
   };
-  for (const char* field :
-       {"mpi_library", "mpi_version", "ranks", "nodes", "hosts"})
+  for (const char* field : {"mpi_library", "mpi_version", "ranks", "nodes",
+                            "hosts", "oversubscribed", "waiting"})
     differs(field, b.value(field, json()), n.value(field, json()));
   // Options that only select points (the points missing are listed) do not
   // change how a point is measured; every other option does.

@@ -3,8 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
+#include <thread>
 #include <vector>
 
 #include "collective.hpp"
@@ -18,12 +20,34 @@ struct Sample {
   std::vector<double> per_rank;  // each rank's run time, by rank
 };
 
-Sample timed_run(Strategy& s, std::int64_t iters, MPI_Comm harness,
-                 int nranks) {
+// A barrier that sleeps while it waits instead of polling: on an
+// oversubscribed node a rank that has finished (or has nothing to do, as the
+// idle ranks of a single ping-pong pair) must not take CPU time from the
+// ranks still inside the timed loop. Untimed.
+void sleeping_barrier(MPI_Comm harness) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPIARENA_CHECK(MPI_Ibarrier(harness, &request));
+  // Sleeps grow from 20 us to 1 ms: every wake-up takes a core from a rank
+  // that is working, so a long wait must not wake often.
+  std::chrono::microseconds nap(20);
+  for (int done = 0;;) {
+    MPIARENA_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) return;
+    std::this_thread::sleep_for(nap);
+    nap = std::min(2 * nap, std::chrono::microseconds(1000));
+  }
+}
+
+Sample timed_run(Strategy& s, std::int64_t iters, MPI_Comm harness, int nranks,
+                 bool sleep_when_waiting) {
+  // The sleeping barrier lets every rank arrive; the polling one then
+  // releases them together, as tightly as without it.
+  if (sleep_when_waiting) sleeping_barrier(harness);
   MPIARENA_CHECK(MPI_Barrier(harness));
   const double t0 = MPI_Wtime();
   for (std::int64_t i = 0; i < iters; ++i) s.execute();
   const double local = MPI_Wtime() - t0;
+  if (sleep_when_waiting) sleeping_barrier(harness);
   double extremes[2] = {local, -local};
   double reduced[2];
   double sum = 0;
@@ -80,10 +104,12 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
     std::int64_t iters = 1;
     double per_op = 0;  // from the previous run, max over ranks
     for (;;) {
-      Sample s = timed_run(strategy, iters, harness, ctx.size);
+      Sample s =
+          timed_run(strategy, iters, harness, ctx.size, opt.sleep_when_waiting);
       if (s.max >= opt.min_time && per_op > 0 &&
           per_op * static_cast<double>(iters) < 0.5 * opt.min_time)
-        s = timed_run(strategy, iters, harness, ctx.size);
+        s = timed_run(strategy, iters, harness, ctx.size,
+                      opt.sleep_when_waiting);
       if (s.max >= opt.min_time || iters >= kMaxIterations) break;
       per_op = s.max / static_cast<double>(iters);
       iters = predict_iterations(iters, s.max, opt.min_time);
@@ -94,7 +120,8 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
     std::vector<std::vector<double>> by_rank(
         static_cast<std::size_t>(ctx.size));
     for (int r = 0; r < opt.repetitions; ++r) {
-      const Sample s = timed_run(strategy, iters, harness, ctx.size);
+      const Sample s =
+          timed_run(strategy, iters, harness, ctx.size, opt.sleep_when_waiting);
       rec.samples_max.push_back(s.max / n);
       rec.samples_min.push_back(s.min / n);
       rec.samples_avg.push_back(s.avg / n);

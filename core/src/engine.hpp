@@ -14,6 +14,9 @@ struct MeasureOptions {
   int warmup = 1;           // untimed operations before calibration
   bool verify = true;
   double time_scale = 1.0;  // StrategyInfo::time_scale of the method
+  // Ranks waiting for the others around a sample sleep instead of polling
+  // (for oversubscribed nodes, where a polling rank steals a core).
+  bool sleep_when_waiting = false;
 };
 
 // A point that could not be measured on some rank (prepare or verify threw).
@@ -31,7 +34,8 @@ class PointError : public std::runtime_error {
 //  2. `warmup` operations;
 //  3. calibration: iters = 1, then Google Benchmark's predictor fed with the
 //     MAX over ranks of the run time, until a run lasts min_time;
-//  4. `repetitions` samples of `iters` operations, each after a barrier; a
+//  4. `repetitions` samples of `iters` operations, each after a barrier
+//     (with sleep_when_waiting, a sleeping barrier first and after); a
 //     sample is the per-operation time, reduced MAX/MIN/AVG over ranks,
 //     times options.time_scale (0.5: a round trip reported one way); each
 //     rank's per-operation time is kept too (Record::per_rank, medians);

@@ -167,6 +167,8 @@ def test_bad_input(a):
     expect_usage_error(a, ["--repetitions", "0"], ["--repetitions must be"])
     expect_usage_error(a, ["--format", "xml"], ["accepted: table, markdown, json"])
     expect_usage_error(a, ["--frobnicate"], ["unrecognised option"])
+    expect_usage_error(a, ["--wait", "never"],
+                       ["--wait 'never'", "accepted: auto, poll, sleep"])
     expect_usage_error(a, ["--per-rank", "--format", "csv"],
                        ["--per-rank", "table or markdown", "'csv'"])
 
@@ -316,6 +318,14 @@ def test_pingpong(a):
         check(m in fits, f"no fitted model for {m}")
         check(fits[m]["points"] == len(want_sizes), "the fit uses every size")
     check("L + n / B" in p.stdout, "no fit table after the run")
+    # --wait auto: ranks sleep between samples exactly when the node has
+    # more ranks than CPUs, and the header says so.
+    over = a.np > os.cpu_count()
+    ctx = doc["context"]
+    check(ctx["cpus_per_node"] == os.cpu_count(), f"cpus_per_node {ctx['cpus_per_node']}")
+    check(ctx["oversubscribed"] == over, f"oversubscribed {ctx['oversubscribed']}, np {a.np}")
+    check(ctx["waiting"] == ("sleep" if over else "poll"), f"waiting {ctx['waiting']}")
+    check(("oversubscribed:" in p.stdout) == over, "the header must say oversubscribed")
     for r in doc["records"]:
         per = r["per_rank_s"]
         check(len(per) == a.np, "per_rank_s has one time per rank")
@@ -328,9 +338,10 @@ def test_pairs_all(a):
     busy, an odd last rank idle; the aggregate bandwidth counts the pairs."""
     out = out_path(a, f"pairs_np{a.np}.json")
     p = mpirun(a, a.np, ["--methods", "pingpong", "--pairs", "all", "--sizes", "0,4096",
-                         "-o", out] + FAST)
+                         "--wait", "sleep", "-o", out] + FAST)
     check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = validate(a, out)
+    check(doc["context"]["waiting"] == "sleep", "--wait sleep is not recorded")
     check(doc["context"]["options"]["pairs"] == "all", "context lacks --pairs all")
     npairs = a.np // 2
     for r in doc["records"]:
@@ -350,9 +361,11 @@ def test_fanin(a):
     """Every send mode fans in to rank 0: verified, with per-rank times."""
     out = out_path(a, f"fanin_np{a.np}.json")
     sizes = "0,8,65536,1MiB"
-    p = mpirun(a, a.np, ["--methods", "fanin", "--sizes", sizes, "-o", out] + FAST)
+    p = mpirun(a, a.np, ["--methods", "fanin", "--sizes", sizes, "--wait", "poll",
+                         "-o", out] + FAST)
     check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = validate(a, out)
+    check(doc["context"]["waiting"] == "poll", "--wait poll is not recorded")
     got = {(r["method"], r["bytes"]) for r in doc["records"]}
     for m in FANIN_METHODS:
         for b in (0, 8, 65536, 1 << 20):
