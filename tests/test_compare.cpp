@@ -316,6 +316,22 @@ TEST(Compare, DifferentContextWarns) {
   EXPECT_EQ(c.exit_code(), 0);
 }
 
+TEST(Compare, OversubscribedAgainstNotWarns) {
+  auto base = doc_of({make_record("bcast", around(1e-5))});
+  auto now = doc_of({make_record("bcast", around(1e-5))});
+  base.context["oversubscribed"] = false;
+  base.context["waiting"] = "poll";
+  now.context["oversubscribed"] = true;
+  now.context["waiting"] = "sleep";
+  const auto c = compare_documents(base, now);
+  ASSERT_EQ(c.warnings.size(), 2u);
+  EXPECT_EQ(
+      c.warnings[0],
+      "context differs: oversubscribed is 'false' in BASE, 'true' in NEW");
+  EXPECT_EQ(c.warnings[1],
+            "context differs: waiting is 'poll' in BASE, 'sleep' in NEW");
+}
+
 TEST(Compare, FailedVerificationInNewIsARegression) {
   auto bad = make_record("bcast", around(1e-5));
   bad.verification = "failed";
