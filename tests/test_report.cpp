@@ -1,6 +1,7 @@
 // The human-readable table: ranking by median, failures and skips.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -147,6 +148,26 @@ TEST(Report, ListsSkipsWithTheirReason) {
   const int title = find_line(lines, "440000000");
   ASSERT_GE(title, 0) << table;
   EXPECT_LT(title, xxx);
+}
+
+TEST(Report, MethodsSkippedForOneReasonShareALine) {
+  mpiarena::Document doc;
+  for (const char* m : {"bcast", "raw", "rdma"})
+    doc.skipped.push_back(make_skip(m, "too small"));
+  doc.skipped.push_back(make_skip("shm", "one node only"));
+  const std::string table = mpiarena::render_table(doc);
+  EXPECT_NE(table.find("  skipped bcast, raw, rdma: too small\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("  skipped shm: one node only\n"), std::string::npos)
+      << table;
+  const auto lines = lines_of(table);
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [](const std::string& l) {
+                            return l.rfind("  skipped", 0) == 0;
+                          }),
+            2)
+      << table;
 }
 
 TEST(Report, SkipsOnlyDocument) {

@@ -180,9 +180,24 @@ std::string render_table(const Document& doc, Style style) {
                                          : r->verification});
     }
     if (!t.empty()) out << t.render(style);
-    for (const Skip* s : skips[key])
-      out << (style == Style::markdown ? "\n- " : "  ") << "skipped "
-          << s->method << ": " << s->reason << "\n";
+    // Methods skipped for the same reason share a line, in the order of
+    // their first skip.
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
+    for (const Skip* s : skips[key]) {
+      auto it =
+          std::find_if(by_reason.begin(), by_reason.end(),
+                       [&](const auto& r) { return r.first == s->reason; });
+      if (it == by_reason.end())
+        by_reason.push_back({s->reason, {s->method}});
+      else
+        it->second.push_back(s->method);
+    }
+    for (const auto& [reason, methods] : by_reason) {
+      out << (style == Style::markdown ? "\n- " : "  ") << "skipped ";
+      for (std::size_t i = 0; i < methods.size(); ++i)
+        out << (i ? ", " : "") << methods[i];
+      out << ": " << reason << "\n";
+    }
   }
   return out.str();
 }
