@@ -27,9 +27,11 @@ void load_plugins(Registry& registry, const Options& options,
                   std::vector<std::string>& warnings);
 
 // Reads `file` and validates it against the schema. On failure prints why
-// on stderr, raises `status` (2: unreadable; 1: not JSON or invalid) and
-// returns false.
-bool read_results(const std::string& file, nlohmann::json& doc, int& status);
+// on stderr, raises `status` (2: unreadable; `invalid`: not JSON or not a
+// valid document: validate says 1, the answer; report and compare say 2,
+// bad input) and returns false.
+bool read_results(const std::string& file, nlohmann::json& doc, int& status,
+                  int invalid);
 
 // What `run` and `report` print for --format csv or gbench; empty for the
 // other formats.

@@ -9,39 +9,31 @@
 namespace mpiarena {
 
 int command_compare(const Options& options) {
-  // Under mpirun every rank reaches the same verdict; rank 0 prints it.
-  const bool printer = launcher_rank() == 0;
-  std::streambuf* saved = std::cerr.rdbuf();
-  if (!printer) std::cerr.rdbuf(nullptr);  // silent (badbit) until restored
+  // Under mpirun every rank reaches the same verdict; only rank 0 prints
+  // (main silences the others).
   Document docs[2];
   bool ok = true;
   for (int i = 0; i < 2; ++i) {
     nlohmann::json json;
     int status = 0;
-    if (!read_results(options.files[i], json, status)) {
+    if (!read_results(options.files[i], json, status, 2)) {
       ok = false;
       continue;
     }
     try {
       docs[i] = document_from_json(json);
     } catch (const std::exception& e) {
-      std::cerr << options.files[i] << ": invalid: " << e.what() << "\n";
+      std::cerr << "runner: error: " << options.files[i]
+                << ": invalid: " << e.what() << "\n";
       ok = false;
     }
   }
-  std::cerr.rdbuf(saved);  // clears badbit too
-  if (!ok) {
-    if (printer)
-      std::cerr << "runner: error: compare needs two valid result files; "
-                   "exit 2.\n";
-    return 2;
-  }
+  if (!ok) return 2;  // read_results said why
   const Comparison c = compare_documents(
       docs[0], docs[1], CompareOptions{options.threshold, options.alpha});
   // A gate that compared nothing must not pass (exit 2): the files measured
   // other methods, sizes or rank counts, or one has no record at all.
   const int code = c.exit_code();
-  if (!printer) return code;
   if (options.format == "json") {
     nlohmann::json j = to_json(c);
     j["base"] = options.files[0];

@@ -88,7 +88,8 @@ int command_list(const Options& options) {
   return 0;
 }
 
-bool read_results(const std::string& file, nlohmann::json& doc, int& status) {
+bool read_results(const std::string& file, nlohmann::json& doc, int& status,
+                  int invalid) {
   std::ifstream in(file);
   if (!in) {
     std::cerr << "runner: error: cannot read '" << file << "'.\n";
@@ -98,15 +99,17 @@ bool read_results(const std::string& file, nlohmann::json& doc, int& status) {
   try {
     doc = nlohmann::json::parse(in);
   } catch (const std::exception& e) {
-    std::cerr << file << ": invalid: not JSON: " << e.what() << "\n";
-    status = std::max(status, 1);
+    std::cerr << (invalid == 2 ? "runner: error: " : "") << file
+              << ": invalid: not JSON: " << e.what() << "\n";
+    status = std::max(status, invalid);
     return false;
   }
   const std::vector<std::string> errors = validate_results(doc);
   if (errors.empty()) return true;
-  std::cerr << file << ": invalid:\n";
+  std::cerr << (invalid == 2 ? "runner: error: " : "") << file
+            << ": invalid:\n";
   for (const std::string& e : errors) std::cerr << "  " << e << "\n";
-  status = std::max(status, 1);
+  status = std::max(status, invalid);
   return false;
 }
 
@@ -119,7 +122,7 @@ std::string export_document(const Document& doc, const std::string& format) {
 int command_report(const Options& options) {
   nlohmann::json json;
   int status = 0;
-  if (!read_results(options.files.front(), json, status)) return status;
+  if (!read_results(options.files.front(), json, status, 2)) return status;
   Document doc = document_from_json(json);
   const std::string exported = export_document(doc, options.format);
   if (!exported.empty()) {
@@ -142,7 +145,7 @@ int command_validate(const Options& options) {
   int status = 0;
   for (const std::string& file : options.files) {
     nlohmann::json doc;
-    if (!read_results(file, doc, status)) continue;
+    if (!read_results(file, doc, status, 1)) continue;
     std::cout << file << ": valid (" << doc["records"].size() << " records, "
               << doc["skipped"].size() << " skipped"
               << (doc["complete"].get<bool>() ? "" : ", run incomplete")

@@ -24,6 +24,14 @@ int exit_together(int code) {
   return code;
 }
 
+// Under a launcher every rank runs a file command (validate, report,
+// compare) and reaches the same exit code; only rank 0 prints.
+void silence_unless(bool printer) {
+  if (printer) return;
+  std::cout.rdbuf(nullptr);  // badbit: output is dropped
+  std::cerr.rdbuf(nullptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,10 +61,13 @@ int main(int argc, char** argv) {
           std::cout << p.bytes << "\t" << p.label << "\n";
       return 0;
     case Command::validate:
+      silence_unless(printer);
       return exit_together(command_validate(options));
     case Command::report:
+      silence_unless(printer);
       return exit_together(command_report(options));
     case Command::compare:
+      silence_unless(printer);
       return exit_together(command_compare(options));
     case Command::run:
       break;

@@ -58,7 +58,8 @@ void parse_compare_options(Options& o, const std::string* threshold,
   }
   if (threshold) {
     std::string text = *threshold;
-    if (!text.empty() && text.back() == '%') text.pop_back();
+    const bool sign = !text.empty() && text.back() == '%';
+    if (sign) text.pop_back();
     std::size_t used = 0;
     double percent = -1;
     try {
@@ -70,11 +71,24 @@ void parse_compare_options(Options& o, const std::string* threshold,
       throw UsageError("--threshold '" + *threshold +
                        "' is not a percentage; give e.g. 5% or 2.5 (percent, "
                        "0 to 1000)");
+    // A bare fraction is most likely meant as one (0.05 for 5%): ask.
+    if (!sign && percent > 0 && percent < 1) {
+      std::ostringstream as_percent;
+      as_percent << percent * 100;
+      throw UsageError("--threshold '" + *threshold +
+                       "' is ambiguous: it is in percent; write " +
+                       as_percent.str() + "% for a fraction of " + *threshold +
+                       ", or " + *threshold + "% for " + *threshold +
+                       " percent");
+    }
     o.threshold = percent / 100;
   }
-  if (!(o.alpha > 0 && o.alpha < 1))
+  if (!(o.alpha > 0 && o.alpha < 1)) {
+    std::ostringstream got;
+    got << o.alpha;
     throw UsageError("--alpha must be a probability in (0, 1), got " +
-                     std::to_string(o.alpha));
+                     got.str());
+  }
 }
 
 }  // namespace

@@ -167,6 +167,18 @@ def test_bad_input(a):
     expect_usage_error(a, ["--repetitions", "0"], ["--repetitions must be"])
     expect_usage_error(a, ["--format", "xml"], ["accepted: table, markdown, json"])
     expect_usage_error(a, ["--frobnicate"], ["unrecognised option"])
+    # The file commands: one message (rank 0), exit 2 for bad input.
+    expect_usage_error(a, ["report", "/nonexistent.json"], ["cannot read '/nonexistent.json'"])
+    notjson = out_path(a, "not_json.json")
+    with open(notjson, "w") as f:
+        f.write("{")
+    expect_usage_error(a, ["report", notjson], ["invalid: not JSON"])
+    p = mpirun(a, a.np, ["compare", notjson, "/nonexistent.json"], timeout=60)
+    check(p.returncode == 2, f"compare of bad files: exit {p.returncode}, expected 2")
+    check(p.stderr.count("runner: error:") == 2,
+          "compare of two bad files: one message per file, from rank 0 only")
+    expect_usage_error(a, ["compare", "a.json", "b.json", "--threshold", "0.05"],
+                       ["ambiguous", "write 5% for a fraction of 0.05", "0.05%"])
     expect_usage_error(a, ["--wait", "never"],
                        ["--wait 'never'", "accepted: auto, poll, sleep"])
     expect_usage_error(a, ["--per-rank", "--format", "csv"],
