@@ -69,6 +69,25 @@ TEST(Fit, SummaryFitsEachMethodWithThreeSizes) {
   const std::string text = mpiarena::render_summary(s);
   EXPECT_NE(text.find("L + n / B"), std::string::npos);
   EXPECT_NE(text.find("2.00 GB/s"), std::string::npos) << text;
+  EXPECT_EQ(text.find("L < 0"), std::string::npos) << text;
+}
+
+TEST(Fit, ANegativeInterceptIsFlaggedNotCalledALatency) {
+  using mpiarena_test::make_record;
+  mpiarena::Document doc;
+  doc.context = mpiarena_test::sample_context();
+  doc.complete = true;
+  // Convex in n (bandwidth rising with size): the line's intercept is < 0.
+  for (std::size_t b : {1000u, 10000u, 100000u}) {
+    const double t = 1e-12 * static_cast<double>(b) * static_cast<double>(b);
+    doc.records.push_back(make_record("convex", {t, t, t}, b));
+  }
+  const auto s = mpiarena::compute_summary(doc);
+  ASSERT_EQ(s["fits"].size(), 1u);
+  EXPECT_LT(s["fits"][0]["latency_s"].get<double>(), 0);
+  const std::string text = mpiarena::render_summary(s);
+  EXPECT_NE(text.find(" *"), std::string::npos) << text;
+  EXPECT_NE(text.find("* L < 0"), std::string::npos) << text;
 }
 
 }  // namespace

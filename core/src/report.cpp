@@ -343,15 +343,25 @@ std::string render_summary(const json& summary, Style style) {
     out << heading("Fitted model: time(n) = L + n / B (least squares)", style);
     Table fit({"suite", "method", "payload", ">ranks", ">sizes", ">latency L",
                ">bandwidth B", ">R^2"});
-    for (const json& f : summary.at("fits"))
+    bool negative = false;
+    for (const json& f : summary.at("fits")) {
+      const double latency = f["latency_s"];
+      negative = negative || latency < 0;
       fit.add(
           {f["suite"], f["method"], f["payload"],
            std::to_string(f["ranks"].get<int>()),
            std::to_string(f["points"].get<std::size_t>()),
-           format_seconds(f["latency_s"]),
+           format_seconds(latency) + (latency < 0 ? " *" : ""),
            f["bandwidth_Bps"].is_null() ? "-" : format_rate(f["bandwidth_Bps"]),
            fixed(f["r2"], "%.4f")});
+    }
     out << fit.render(style);
+    if (negative)
+      out << (style == Style::markdown ? "\n" : "")
+          << "* L < 0: over these sizes the time is not a straight line in n "
+             "(protocol switches, caches), so the intercept is no latency; "
+             "fit a narrower range (--sizes) or read the small sizes' "
+             "times.\n";
   }
   return out.str();
 }
