@@ -136,7 +136,8 @@ int command_report(const Options& options) {
   }
   const Style style =
       options.format == "markdown" ? Style::markdown : Style::text;
-  std::cout << render_table(doc, style) << render_summary(summary, style);
+  std::cout << render_header(doc) << render_table(doc, style)
+            << render_summary(summary, style);
   if (options.per_rank) std::cout << render_per_rank(doc, style);
   return 0;
 }

@@ -383,23 +383,7 @@ int command_run(const Options& options, int argc, char** argv) {
     } else {
       const Style style =
           options.format == "markdown" ? Style::markdown : Style::text;
-      // The library's name and version: its version string up to the first
-      // comma or line break ("Open MPI v4.1.4"); the record has all of it.
-      const std::string library = doc.context["mpi_library"].get<std::string>();
-      std::cout << "mpiarena " << MPIARENA_VERSION << ": " << world.size()
-                << (world.size() == 1 ? " rank" : " ranks") << " on "
-                << machine.nodes
-                << (machine.nodes == 1 ? " node, " : " nodes, ")
-                << library.substr(0, library.find_first_of(",\n"));
-      if (machine.oversubscribed)
-        std::cout << "\noversubscribed: " << machine.max_ranks_per_node
-                  << " ranks on a node of " << machine.min_cpus
-                  << " CPUs; ranks waiting between samples "
-                  << (mopt.sleep_when_waiting ? "sleep" : "poll")
-                  << " (--wait); compare such times only with each other";
-      std::cout << "\nper-operation time of the slowest rank; median over "
-                << options.repetitions << " samples\n"
-                << render_table(doc, style)
+      std::cout << render_header(doc) << render_table(doc, style)
                 << render_summary(doc.summary, style);
       if (options.per_rank) std::cout << render_per_rank(doc, style);
       if (!options.output.empty())

@@ -170,6 +170,44 @@ TEST(Report, MethodsSkippedForOneReasonShareALine) {
       << table;
 }
 
+TEST(Report, HeaderSaysOversubscribedIncompleteAndTheStatistic) {
+  mpiarena::Document doc = mpiarena_test::sample_document();
+  doc.complete = true;
+  std::string h = mpiarena::render_header(doc);
+  EXPECT_NE(h.find(" ranks on 1 node, Open MPI v4.1.4\n"), std::string::npos)
+      << h;
+  EXPECT_NE(h.find("median over 3 samples"), std::string::npos) << h;
+  EXPECT_EQ(h.find("oversubscribed"), std::string::npos) << h;
+  EXPECT_EQ(h.find("incomplete"), std::string::npos) << h;
+  doc.context["oversubscribed"] = true;
+  doc.context["cpus_per_node"] = 2;
+  doc.context["waiting"] = "sleep";
+  doc.complete = false;
+  h = mpiarena::render_header(doc);
+  EXPECT_NE(h.find("oversubscribed: more ranks than the 2 CPUs of a node; "
+                   "ranks waiting between samples sleep"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("incomplete run"), std::string::npos) << h;
+}
+
+TEST(Report, PingPongGroupsSayOneWay) {
+  mpiarena::Document doc;
+  auto r = make_record("mpi_bytes", {1e-6, 1e-6, 1e-6});
+  r.suite = "pingpong";
+  r.time_scale = 0.5;
+  doc.records.push_back(r);
+  doc.records.push_back(make_record("bcast", {1e-6, 1e-6, 1e-6}));
+  const std::string table = mpiarena::render_table(doc);
+  EXPECT_NE(table.find("pingpong / 1d / small (11.0 kB) / 2 ranks (one-way "
+                       "time: round trip / 2)"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("transfer / 1d / small (11.0 kB) / 2 ranks (one-way"),
+            std::string::npos)
+      << table;
+}
+
 TEST(Report, SkipsOnlyDocument) {
   mpiarena::Document doc;
   doc.skipped.push_back(make_skip("rdma", "one rank only"));
@@ -178,6 +216,8 @@ TEST(Report, SkipsOnlyDocument) {
       << table;
   EXPECT_EQ(table.find("median"), std::string::npos)
       << table;  // no empty header
+  // Nothing measured: no empty "Fastest method per size" either.
+  EXPECT_EQ(mpiarena::render_summary(mpiarena::compute_summary(doc)), "");
 }
 
 TEST(Report, FormatsTimesAndRates) {

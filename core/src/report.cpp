@@ -146,6 +146,33 @@ std::map<GroupKey, std::vector<const Record*>> ranked_groups(
 
 }  // namespace
 
+std::string render_header(const Document& doc) {
+  const json& c = doc.context;
+  const int ranks = c.value("ranks", 0), nodes = c.value("nodes", 1);
+  const std::string library = c.value("mpi_library", std::string());
+  std::ostringstream out;
+  out << "mpiarena " << c.value("runner_version", std::string("?")) << ": "
+      << ranks << (ranks == 1 ? " rank" : " ranks") << " on " << nodes
+      << (nodes == 1 ? " node, " : " nodes, ")
+      << library.substr(0, library.find_first_of(",\n")) << "\n";
+  if (c.value("oversubscribed", false))
+    out << "oversubscribed: more ranks than the " << c.value("cpus_per_node", 0)
+        << " CPUs of a node; ranks waiting between samples "
+        << c.value("waiting", std::string("poll"))
+        << " (--wait); compare such times only with each other\n";
+  else if (c.value("waiting", std::string()) == "sleep")
+    out << "ranks waiting between samples sleep (--wait sleep)\n";
+  if (!doc.complete)
+    out << "incomplete run: it stopped before its end; these are the "
+        << doc.records.size() << " points it measured\n";
+  int repetitions = 0;
+  if (c.contains("options") && c["options"].is_object())
+    repetitions = c["options"].value("repetitions", 0);
+  out << "per-operation time of the slowest rank; median over " << repetitions
+      << " samples\n";
+  return out.str();
+}
+
 std::string render_table(const Document& doc, Style style) {
   auto groups = ranked_groups(doc, false);
   std::map<GroupKey, std::vector<const Skip*>> skips;
@@ -160,9 +187,13 @@ std::string render_table(const Document& doc, Style style) {
   std::ostringstream out;
   for (const auto& [key, recs] : groups) {
     const auto& [suite, payload, ranks, bytes] = key;
+    const bool one_way =
+        std::any_of(recs.begin(), recs.end(),
+                    [](const Record* r) { return r->time_scale != 1.0; });
     out << heading(
         suite + " / " + payload + " / " + size_text(labels[key], bytes) +
-            " / " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"),
+            " / " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+            (one_way ? " (one-way time: round trip / 2)" : ""),
         style);
     Table t({">#", "method", ">median", ">min", ">bandwidth", ">CV", ">x best",
              ">iters x reps", "verified"});
@@ -301,6 +332,7 @@ json compute_summary(const Document& doc) {
 
 std::string render_summary(const json& summary, Style style) {
   std::ostringstream out;
+  if (summary.at("best").empty()) return "";  // every point was skipped
   out << heading("Fastest method per size", style);
   Table best({"suite", "payload", ">ranks", ">size", "fastest", ">median",
               ">bandwidth", "runner-up", ">x"});
@@ -376,6 +408,7 @@ std::string render_per_rank(const Document& doc, Style style) {
     header.push_back(">rank " + std::to_string(k));
   header.push_back(">max / min");
   std::vector<std::vector<std::string>> rows;
+  bool any_idle = false;
   for (const auto& [key, recs] : ranked_groups(doc, false))
     for (const Record* r : recs) {
       if (r->per_rank.size() < 2) continue;
@@ -387,6 +420,7 @@ std::string render_per_rank(const Document& doc, Style style) {
           r->pairs > 0 ? std::min(r->per_rank.size(),
                                   2 * static_cast<std::size_t>(r->pairs))
                        : r->per_rank.size();
+      any_idle = any_idle || active < r->per_rank.size();
       for (std::size_t k = 0; k < width; ++k)
         row.push_back(k < active               ? format_seconds(r->per_rank[k])
                       : k < r->per_rank.size() ? "idle"
@@ -397,10 +431,11 @@ std::string render_per_rank(const Document& doc, Style style) {
       row.push_back(lo_s > 0 ? fixed(hi_s / lo_s, "%.2f") : "-");
       rows.push_back(std::move(row));
     }
-  return heading(
-             "Per-rank time: each rank's own per-operation time, median over "
-             "the repetitions (idle: a rank outside the ping-pong pairs)",
-             style) +
+  return heading(std::string("Per-rank time: each rank's own per-operation "
+                             "time, median over the repetitions") +
+                     (any_idle ? " (idle: a rank outside the ping-pong pairs)"
+                               : ""),
+                 style) +
          render_grid(header, rows, style);
 }
 

@@ -23,6 +23,12 @@ std::string format_seconds(double seconds);
 // "5.81 GB/s" (decimal units).
 std::string format_rate(double bytes_per_second);
 
+// What the numbers below are and where they come from, from the document's
+// context: runner version, ranks, nodes, MPI library (up to its first comma
+// or line break), whether the node was oversubscribed and how ranks waited,
+// whether the run was cut short, and the statistic shown.
+std::string render_header(const Document& doc);
+
 // Per suite, payload, size and ranks: methods ranked by median time (fastest
 // first) with time, bandwidth, CV, ratio to the best and verification; then
 // the points skipped with their reason.
