@@ -49,8 +49,7 @@ int command_compare(const Options& options) {
   if (c.points.empty())
     std::cerr << "runner: error: " << options.files[0] << " and "
               << options.files[1]
-              << " share no point (same suite, method, payload, ranks and "
-                 "bytes): nothing was compared; exit 2.\n";
+              << " share no point: nothing was compared; exit 2.\n";
   return code;
 }
 

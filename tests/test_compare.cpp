@@ -316,6 +316,23 @@ TEST(Compare, DifferentContextWarns) {
   EXPECT_EQ(c.exit_code(), 0);
 }
 
+TEST(Compare, OnePairAndAllPairsAreDifferentPoints) {
+  auto one = make_record("mpi_bytes", around(1e-6));
+  one.suite = "pingpong";
+  one.pairs = 1;
+  auto all = one;
+  all.pairs = 2;
+  const auto c = compare_documents(doc_of({one}), doc_of({all}));
+  EXPECT_TRUE(c.points.empty());
+  ASSERT_EQ(c.only_base.size(), 1u);
+  ASSERT_EQ(c.only_new.size(), 1u);
+  const std::string name = mpiarena::point_name(c.only_new[0].key);
+  EXPECT_EQ(name.substr(name.size() - 7), "/2pairs") << name;
+  EXPECT_EQ(c.exit_code(), 2);
+  // The same pairs on both sides: compared.
+  EXPECT_EQ(compare_documents(doc_of({all}), doc_of({all})).points.size(), 1u);
+}
+
 TEST(Compare, OversubscribedAgainstNotWarns) {
   auto base = doc_of({make_record("bcast", around(1e-5))});
   auto now = doc_of({make_record("bcast", around(1e-5))});

@@ -106,7 +106,8 @@ const char* verdict_name(Outcome v) {
 
 std::string point_name(const PointKey& k) {
   return k.suite + "/" + k.method + "/" + k.payload + "/" +
-         std::to_string(k.bytes) + "/np" + std::to_string(k.ranks);
+         std::to_string(k.bytes) + "/np" + std::to_string(k.ranks) +
+         (k.pairs > 1 ? "/" + std::to_string(k.pairs) + "pairs" : "");
 }
 
 int Comparison::count(Outcome v) const {
@@ -122,16 +123,22 @@ int Comparison::exit_code() const {
 
 namespace {
 
-using Key = std::tuple<std::string, std::string, std::string, int, std::size_t>;
+// Suite, method, payload, ranks, bytes and, for pairwise methods, the pairs
+// that ran at once (--pairs one and all measure different things).
+using Key =
+    std::tuple<std::string, std::string, std::string, int, std::size_t, int>;
 
-template <class T>
-Key key_of(const T& r) {
-  return {r.suite, r.method, r.payload, r.ranks, r.bytes};
+Key key_of(const Record& r) {
+  return {r.suite, r.method, r.payload, r.ranks, r.bytes, r.pairs};
 }
 
-template <class T>
-PointKey point_key(const T& r) {
-  return {r.suite, r.method, r.payload, r.size_label, r.bytes, r.ranks};
+Key key_of(const Skip& s) {  // a skip does not know its pairs: 0
+  return {s.suite, s.method, s.payload, s.ranks, s.bytes, 0};
+}
+
+PointKey point_key(const Record& r) {
+  return {r.suite, r.method, r.payload, r.size_label,
+          r.bytes, r.ranks,  r.pairs};
 }
 
 double relative_change(double base, double now) {
@@ -256,7 +263,9 @@ std::vector<OnlyIn> only_in(const std::map<Key, const Record*>& mine,
   std::vector<OnlyIn> out;
   for (const auto& [key, rec] : mine) {
     if (theirs.count(key)) continue;
-    auto s = skipped.find(key);
+    Key unpaired = key;
+    std::get<5>(unpaired) = 0;
+    auto s = skipped.find(unpaired);
     out.push_back(
         {point_key(*rec), s == skipped.end() ? "" : "skipped: " + s->second});
   }
@@ -295,7 +304,7 @@ Comparison compare_documents(const Document& base, const Document& now,
   if (c.points.empty() && !b.empty() && !n.empty())
     c.warnings.push_back(
         "no point is in both files (points are matched by suite, method, "
-        "payload, size and ranks)");
+        "payload, size, ranks and, for ping-pong, the pairs at once)");
   c.only_base = only_in(b, n, now);
   c.only_new = only_in(n, b, base);
   return c;
@@ -304,13 +313,10 @@ Comparison compare_documents(const Document& base, const Document& now,
 namespace {
 
 json key_json(const PointKey& k) {
-  return {{"name", point_name(k)},
-          {"suite", k.suite},
-          {"method", k.method},
-          {"payload", k.payload},
-          {"size_label", k.size_label},
-          {"bytes", k.bytes},
-          {"ranks", k.ranks}};
+  return {{"name", point_name(k)},      {"suite", k.suite},
+          {"method", k.method},         {"payload", k.payload},
+          {"size_label", k.size_label}, {"bytes", k.bytes},
+          {"ranks", k.ranks},           {"pairs", k.pairs}};
 }
 
 json only_json(const std::vector<OnlyIn>& items, const char* field) {

@@ -68,8 +68,10 @@ struct PointKey {
   std::string suite, method, payload, size_label;
   std::size_t bytes = 0;
   int ranks = 0;
+  int pairs = 0;  // pairwise methods: pairs at once; 0 otherwise
 };
-// "transfer/bcast/2d/1100000/np4".
+// "transfer/bcast/2d/1100000/np4"; "pingpong/mpi_bytes/bytes/1024/np4/2pairs"
+// for 2 or more pairs at once.
 std::string point_name(const PointKey& k);
 
 struct PointComparison {
