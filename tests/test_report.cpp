@@ -101,6 +101,30 @@ TEST(Report, RanksEachGroupOnItsOwn) {
   EXPECT_EQ(first_word(lines[method_line(lines, "a", g2d)]), "1");
 }
 
+TEST(Report, OneMethodOverManySizesIsOneTable) {
+  mpiarena::Document doc;
+  for (std::size_t b : {1000u, 2000u, 4000u})
+    doc.records.push_back(make_record("a", {1e-6}, b));
+  doc.records.push_back(make_record("b", {1e-6}, 11000, "2d"));
+  const std::string table = mpiarena::render_table(doc);
+  const auto lines = lines_of(table);
+  const int title = find_line(lines, "transfer / 1d / 2 ranks");
+  ASSERT_GE(title, 0) << table;
+  EXPECT_NE(lines[title + 1].find("size"), std::string::npos) << table;
+  for (const char* size : {"1000 B", "2000 B", "4000 B"})
+    EXPECT_GE(find_line(lines, size), title) << table;
+  EXPECT_EQ(find_line(lines, "transfer / 1d / 1000"), -1) << table;
+  // One size of one method keeps the ranked form.
+  EXPECT_GE(find_line(lines, "transfer / 2d / small"), 0) << table;
+  // No method had a rival at any size: no "fastest method" section, but
+  // the fit of the ladder.
+  const std::string summary =
+      mpiarena::render_summary(mpiarena::compute_summary(doc));
+  EXPECT_EQ(summary.find("Fastest method per size"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("Fitted model"), std::string::npos) << summary;
+}
+
 TEST(Report, ShowsFailedVerification) {
   const mpiarena::Document doc = mpiarena_test::sample_document();
   const std::string table = mpiarena::render_table(doc);

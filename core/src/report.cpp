@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <mpiarena/sizes.hpp>
+#include <set>
 #include <sstream>
 #include <tuple>
 #include <utility>
@@ -173,6 +174,48 @@ std::string render_header(const Document& doc) {
   return out.str();
 }
 
+namespace {
+
+std::string verdict_cell(const Record* r) {
+  return r->verification == "failed" ? "FAILED: " + r->verification_message
+                                     : r->verification;
+}
+
+std::string group_title(const std::string& suite, const std::string& payload,
+                        const std::string& size, int ranks, bool one_way) {
+  return suite + " / " + payload + (size.empty() ? "" : " / " + size) + " / " +
+         std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+         (one_way ? " (one-way time: round trip / 2)" : "");
+}
+
+bool any_one_way(const std::vector<const Record*>& recs) {
+  return std::any_of(recs.begin(), recs.end(),
+                     [](const Record* r) { return r->time_scale != 1.0; });
+}
+
+void render_skips(std::ostream& out, const std::vector<const Skip*>& skips,
+                  Style style) {
+  // Methods skipped for the same reason share a line, in the order of
+  // their first skip.
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
+  for (const Skip* s : skips) {
+    auto it = std::find_if(by_reason.begin(), by_reason.end(),
+                           [&](const auto& r) { return r.first == s->reason; });
+    if (it == by_reason.end())
+      by_reason.push_back({s->reason, {s->method}});
+    else
+      it->second.push_back(s->method);
+  }
+  for (const auto& [reason, methods] : by_reason) {
+    out << (style == Style::markdown ? "\n- " : "  ") << "skipped ";
+    for (std::size_t i = 0; i < methods.size(); ++i)
+      out << (i ? ", " : "") << methods[i];
+    out << ": " << reason << "\n";
+  }
+}
+
+}  // namespace
+
 std::string render_table(const Document& doc, Style style) {
   auto groups = ranked_groups(doc, false);
   std::map<GroupKey, std::vector<const Skip*>> skips;
@@ -184,17 +227,52 @@ std::string render_table(const Document& doc, Style style) {
     labels[k] = s.size_label;
     groups[k];  // a group may hold only skips
   }
+  // A series (suite, payload, ranks) of 3 or more sizes that measured one
+  // method and skipped nothing is one table with a row per size, not a
+  // one-row table per size (a NetPIPE ladder of one method).
+  using SeriesKey = std::tuple<std::string, std::string, int>;
+  std::map<SeriesKey, std::set<std::string>> methods;
+  std::map<SeriesKey, int> sizes;
+  std::set<SeriesKey> has_skips;
+  for (const auto& [key, recs] : groups) {
+    const SeriesKey sk{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
+    for (const Record* r : recs) methods[sk].insert(r->method);
+    ++sizes[sk];
+    if (!skips[key].empty() || recs.size() != 1) has_skips.insert(sk);
+  }
+  auto single = [&](const SeriesKey& sk) {
+    return methods[sk].size() == 1 && sizes[sk] >= 3 && !has_skips.count(sk);
+  };
+
   std::ostringstream out;
+  std::set<SeriesKey> done;
   for (const auto& [key, recs] : groups) {
     const auto& [suite, payload, ranks, bytes] = key;
-    const bool one_way =
-        std::any_of(recs.begin(), recs.end(),
-                    [](const Record* r) { return r->time_scale != 1.0; });
-    out << heading(
-        suite + " / " + payload + " / " + size_text(labels[key], bytes) +
-            " / " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
-            (one_way ? " (one-way time: round trip / 2)" : ""),
-        style);
+    const SeriesKey sk{suite, payload, ranks};
+    if (single(sk)) {
+      if (!done.insert(sk).second) continue;
+      std::vector<const Record*> series;
+      for (const auto& [k, rs] : groups)
+        if (SeriesKey{std::get<0>(k), std::get<1>(k), std::get<2>(k)} == sk)
+          series.insert(series.end(), rs.begin(), rs.end());
+      out << heading(
+          group_title(suite, payload, "", ranks, any_one_way(series)), style);
+      Table t({">size", "method", ">median", ">min", ">bandwidth", ">CV",
+               ">iters x reps", "verified"});
+      for (const Record* r : series)
+        t.add({size_text(r->size_label, r->bytes), r->method,
+               format_seconds(r->time.median), format_seconds(r->time.min),
+               r->moves_data ? format_rate(r->bandwidth) : "-",
+               fixed(r->time.cv * 100, "%.1f%%"),
+               std::to_string(r->inner_iterations) + " x " +
+                   std::to_string(r->repetitions),
+               verdict_cell(r)});
+      out << t.render(style);
+      continue;
+    }
+    out << heading(group_title(suite, payload, size_text(labels[key], bytes),
+                               ranks, any_one_way(recs)),
+                   style);
     Table t({">#", "method", ">median", ">min", ">bandwidth", ">CV", ">x best",
              ">iters x reps", "verified"});
     const double best = recs.empty() ? 0 : recs.front()->time.median;
@@ -207,28 +285,10 @@ std::string render_table(const Document& doc, Style style) {
              fixed(best > 0 ? r->time.median / best : 1.0, "%.2f"),
              std::to_string(r->inner_iterations) + " x " +
                  std::to_string(r->repetitions),
-             r->verification == "failed" ? "FAILED: " + r->verification_message
-                                         : r->verification});
+             verdict_cell(r)});
     }
     if (!t.empty()) out << t.render(style);
-    // Methods skipped for the same reason share a line, in the order of
-    // their first skip.
-    std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
-    for (const Skip* s : skips[key]) {
-      auto it =
-          std::find_if(by_reason.begin(), by_reason.end(),
-                       [&](const auto& r) { return r.first == s->reason; });
-      if (it == by_reason.end())
-        by_reason.push_back({s->reason, {s->method}});
-      else
-        it->second.push_back(s->method);
-    }
-    for (const auto& [reason, methods] : by_reason) {
-      out << (style == Style::markdown ? "\n- " : "  ") << "skipped ";
-      for (std::size_t i = 0; i < methods.size(); ++i)
-        out << (i ? ", " : "") << methods[i];
-      out << ": " << reason << "\n";
-    }
+    render_skips(out, skips[key], style);
   }
   return out.str();
 }
@@ -332,31 +392,39 @@ json compute_summary(const Document& doc) {
 
 std::string render_summary(const json& summary, Style style) {
   std::ostringstream out;
-  if (summary.at("best").empty()) return "";  // every point was skipped
-  out << heading("Fastest method per size", style);
-  Table best({"suite", "payload", ">ranks", ">size", "fastest", ">median",
-              ">bandwidth", "runner-up", ">x"});
-  for (const json& b : summary.at("best"))
-    best.add(
-        {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
-         size_text(b["size_label"], b["bytes"]), b["method"],
-         format_seconds(b["median_s"]),
-         b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
-         b["runner_up"].is_null() ? "-" : b["runner_up"].get<std::string>(),
-         b["runner_up_ratio"].is_null() ? "-"
-                                        : fixed(b["runner_up_ratio"], "%.2f")});
-  out << best.render(style);
-  out << heading("Where the fastest method changes", style);
-  if (summary.at("winner_changes").empty())
-    out << "  (the same method wins at every size)\n";
-  for (const json& c : summary.at("winner_changes"))
-    out << (style == Style::markdown ? "- " : "  ")
-        << c["suite"].get<std::string>() << " "
-        << c["payload"].get<std::string>() << ", " << c["ranks"].get<int>()
-        << " ranks: " << c["from_method"].get<std::string>() << " up to "
-        << size_text(c["from_size_label"], c["from_bytes"]) << ", "
-        << c["to_method"].get<std::string>() << " from "
-        << size_text(c["to_size_label"], c["to_bytes"]) << "\n";
+  // Which method is fastest only means something where two methods ran at
+  // one size (not for one method's ladder, nor when everything was skipped).
+  const json& all_best = summary.at("best");
+  const bool contested =
+      std::any_of(all_best.begin(), all_best.end(),
+                  [](const json& b) { return !b["runner_up"].is_null(); });
+  if (contested) {
+    out << heading("Fastest method per size", style);
+    Table best({"suite", "payload", ">ranks", ">size", "fastest", ">median",
+                ">bandwidth", "runner-up", ">x"});
+    for (const json& b : summary.at("best"))
+      best.add(
+          {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
+           size_text(b["size_label"], b["bytes"]), b["method"],
+           format_seconds(b["median_s"]),
+           b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
+           b["runner_up"].is_null() ? "-" : b["runner_up"].get<std::string>(),
+           b["runner_up_ratio"].is_null()
+               ? "-"
+               : fixed(b["runner_up_ratio"], "%.2f")});
+    out << best.render(style);
+    out << heading("Where the fastest method changes", style);
+    if (summary.at("winner_changes").empty())
+      out << "  (the same method wins at every size)\n";
+    for (const json& c : summary.at("winner_changes"))
+      out << (style == Style::markdown ? "- " : "  ")
+          << c["suite"].get<std::string>() << " "
+          << c["payload"].get<std::string>() << ", " << c["ranks"].get<int>()
+          << " ranks: " << c["from_method"].get<std::string>() << " up to "
+          << size_text(c["from_size_label"], c["from_bytes"]) << ", "
+          << c["to_method"].get<std::string>() << " from "
+          << size_text(c["to_size_label"], c["to_bytes"]) << "\n";
+  }
   if (!summary.at("payload_1d_vs_2d").empty()) {
     out << heading("1d vs 2d: best method of each payload", style);
     Table cmp({"suite", ">ranks", ">size", "best 2d", ">time", "best 1d",
