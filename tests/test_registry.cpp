@@ -244,6 +244,10 @@ TEST_F(RegistryFiles, LoadDirGoesOnAfterAFailure) {
   EXPECT_EQ(failures[0].status, LoadStatus::cannot_load);
   EXPECT_TRUE(contains(failures[0].message, "a_garbage.so"))
       << failures[0].message;
+  // What the loader says of the file ("invalid ELF header"), not errno.
+  const std::string dl = dlopen_error((dir_ / "a_garbage.so").string());
+  EXPECT_TRUE(contains(failures[0].message, dl))
+      << failures[0].message << "\ndlerror: " << dl;
   EXPECT_EQ(reg.names(), std::vector<std::string>{"test_ok"});
   EXPECT_EQ(reg.find("test_ok")->file, (dir_ / "b_ok.so").string());
 }

@@ -230,6 +230,13 @@ TEST(Report, PingPongGroupsSayOneWay) {
   EXPECT_EQ(table.find("transfer / 1d / small (11.0 kB) / 2 ranks (one-way"),
             std::string::npos)
       << table;
+  doc.records[0].pairs = 2;  // --pairs all at 4 ranks
+  doc.records[0].ranks = 4;
+  const std::string pairs = mpiarena::render_table(doc);
+  EXPECT_NE(pairs.find("4 ranks (one-way time: round trip / 2; 2 pairs at "
+                       "once: time and bandwidth per pair, aggregate x2)"),
+            std::string::npos)
+      << pairs;
 }
 
 TEST(Report, SkipsOnlyDocument) {

@@ -27,7 +27,8 @@ std::string memory_problem(std::size_t payload_bytes, int copies,
   if (need <= budget) return {};
   std::ostringstream out;
   out << "needs about " << format_bytes(need) << " of memory on one node ("
-      << ranks_on_node << " ranks x " << copies << " payload copies x "
+      << ranks_on_node << (ranks_on_node == 1 ? " rank x " : " ranks x ")
+      << copies << (copies == 1 ? " payload copy x " : " payload copies x ")
       << format_bytes(static_cast<double>(payload_bytes)) << "), more than "
       << static_cast<int>(kMemoryShare * 100) << "% of the "
       << format_bytes(static_cast<double>(available)) << " available";

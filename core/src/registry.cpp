@@ -1,5 +1,6 @@
 #include "registry.hpp"
 
+#include <dlfcn.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -23,8 +24,16 @@ LoadResult Registry::load_file(const std::string& path) {
     lib->load(path, boost::dll::load_mode::rtld_now |
                         boost::dll::load_mode::rtld_local);
   } catch (const std::exception& e) {
+    // Boost.DLL reports errno ("Bad file descriptor"); the dynamic loader's
+    // own message says what is wrong with the file.
+    std::string why = e.what();
+    if (void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      dlclose(h);
+    } else if (const char* loader = dlerror()) {
+      why = loader;
+    }
     return {LoadStatus::cannot_load,
-            "cannot load plugin '" + path + "': " + e.what()};
+            "cannot load plugin '" + path + "': " + why};
   }
   if (!lib->has("mpiarena_abi_version")) {
     return {LoadStatus::not_a_plugin,

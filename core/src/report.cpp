@@ -181,16 +181,29 @@ std::string verdict_cell(const Record* r) {
                                      : r->verification;
 }
 
-std::string group_title(const std::string& suite, const std::string& payload,
-                        const std::string& size, int ranks, bool one_way) {
-  return suite + " / " + payload + (size.empty() ? "" : " / " + size) + " / " +
-         std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
-         (one_way ? " (one-way time: round trip / 2)" : "");
+// What the times of a group are: one-way (ping-pong), and with --pairs all
+// the time and bandwidth of one pair among several at once.
+std::string group_note(const std::vector<const Record*>& recs) {
+  const bool one_way =
+      std::any_of(recs.begin(), recs.end(),
+                  [](const Record* r) { return r->time_scale != 1.0; });
+  int pairs = 0;
+  for (const Record* r : recs) pairs = std::max(pairs, r->pairs);
+  std::string note;
+  if (one_way) note = "one-way time: round trip / 2";
+  if (pairs > 1)
+    note += (note.empty() ? "" : "; ") + std::to_string(pairs) +
+            " pairs at once: time and bandwidth per pair, aggregate x" +
+            std::to_string(pairs);
+  return note.empty() ? "" : " (" + note + ")";
 }
 
-bool any_one_way(const std::vector<const Record*>& recs) {
-  return std::any_of(recs.begin(), recs.end(),
-                     [](const Record* r) { return r->time_scale != 1.0; });
+std::string group_title(const std::string& suite, const std::string& payload,
+                        const std::string& size, int ranks,
+                        const std::vector<const Record*>& recs) {
+  return suite + " / " + payload + (size.empty() ? "" : " / " + size) + " / " +
+         std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+         group_note(recs);
 }
 
 void render_skips(std::ostream& out, const std::vector<const Skip*>& skips,
@@ -255,8 +268,7 @@ std::string render_table(const Document& doc, Style style) {
       for (const auto& [k, rs] : groups)
         if (SeriesKey{std::get<0>(k), std::get<1>(k), std::get<2>(k)} == sk)
           series.insert(series.end(), rs.begin(), rs.end());
-      out << heading(
-          group_title(suite, payload, "", ranks, any_one_way(series)), style);
+      out << heading(group_title(suite, payload, "", ranks, series), style);
       Table t({">size", "method", ">median", ">min", ">bandwidth", ">CV",
                ">iters x reps", "verified"});
       for (const Record* r : series)
@@ -270,9 +282,9 @@ std::string render_table(const Document& doc, Style style) {
       out << t.render(style);
       continue;
     }
-    out << heading(group_title(suite, payload, size_text(labels[key], bytes),
-                               ranks, any_one_way(recs)),
-                   style);
+    out << heading(
+        group_title(suite, payload, size_text(labels[key], bytes), ranks, recs),
+        style);
     Table t({">#", "method", ">median", ">min", ">bandwidth", ">CV", ">x best",
              ">iters x reps", "verified"});
     const double best = recs.empty() ? 0 : recs.front()->time.median;
