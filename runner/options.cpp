@@ -1,6 +1,8 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
+#include <initializer_list>
 #include <sstream>
 
 namespace mpiarena {
@@ -88,6 +90,26 @@ void parse_compare_options(Options& o, const std::string* threshold,
     got << o.alpha;
     throw UsageError("--alpha must be a probability in (0, 1), got " +
                      got.str());
+  }
+}
+
+// A command other than a run takes only its own options; one given to it
+// that would do nothing there (report -m bcast) is an error, not ignored.
+void reject_foreign_options(const po::variables_map& vm, const char* command,
+                            std::initializer_list<const char*> allowed) {
+  for (const auto& [name, value] : vm) {
+    if (value.defaulted() || name == "args" || name == "quiet" ||
+        name == "list")
+      continue;
+    if (std::find_if(allowed.begin(), allowed.end(),
+                     [&](const char* a) { return name == a; }) != allowed.end())
+      continue;
+    std::string accepted;
+    for (const char* a : allowed)
+      accepted += std::string(accepted.empty() ? "" : ", ") + "--" + a;
+    throw UsageError("--" + name + " does not apply to '" + command +
+                     "'; it takes " +
+                     (accepted.empty() ? std::string("no options") : accepted));
   }
 }
 
@@ -181,6 +203,7 @@ Options parse_options(int argc, const char* const* argv) {
   if (!args.empty()) {
     if (args[0] == "validate") {
       o.command = Command::validate;
+      reject_foreign_options(vm, "validate", {});
       o.files.assign(args.begin() + 1, args.end());
       if (o.files.empty())
         throw UsageError(
@@ -221,6 +244,14 @@ Options parse_options(int argc, const char* const* argv) {
     o.command = Command::version;
   else if (vm.count("list"))
     o.command = Command::list;
+  if (o.command == Command::report)
+    reject_foreign_options(vm, "report", {"format", "per-rank"});
+  else if (o.command == Command::compare)
+    reject_foreign_options(vm, "compare", {"format", "threshold", "alpha"});
+  else if (o.command == Command::sizes)
+    reject_foreign_options(vm, "sizes", {"sizes"});
+  else if (o.command == Command::list)
+    reject_foreign_options(vm, "list", {"plugin-dir"});
   o.verify = vm.count("no-verify") == 0;
   if (pairs != "one" && pairs != "all")
     throw UsageError("--pairs '" + pairs +
