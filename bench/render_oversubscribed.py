@@ -39,7 +39,7 @@ def main():
         return statistics.median(a[r] / b[r] for r in a if r in b)
 
     print("# Waiting on an oversubscribed node\n")
-    print(f"`bench/oversubscribed_wait --np {np}`, {len(rounds)} rounds; "
+    print(f"`bench/oversubscribed_wait --np {np} --rounds {len(rounds)}`; "
           f"{context['cpus_per_node']} CPUs, {np} ranks (oversubscribed), "
           f"{context['mpi_library'].split(',')[0]}, {context['start_time'][:10]}. "
           f"Verification failures: {failed}.\n")
@@ -70,16 +70,18 @@ def main():
               f"| {ratio(poll, two):.2f} | {ratio(sleep, two):.2f} "
               f"| {ratio(quiet, two):.2f} |")
     print(f"\n## Every method at {np} ranks: sleep against poll\n")
-    print("| suite/method | size | poll | sleep | sleep / poll |")
-    print("|---|---:|---:|---:|---:|")
+    print("| suite/method | size | poll | sleep | sleep / poll, paired | "
+          "sleep / poll, of the medians |")
+    print("|---|---:|---:|---:|---:|---:|")
     keys = sorted({k for (r, c), recs in runs.items() if c == "poll" for k in recs})
     # Per round, the order of the configurations rotates; this VM's speed
     # state still changes within a round (see docs/results/pingpong.md).
     suites = {k: rec["suite"] for recs in runs.values() for k, rec in recs.items()}
     for k in keys:
         poll, sleep = times("poll", k), times("sleep", k)
-        print(f"| {suites[k]}/{k[0]} | {k[1]} B | {fmt(statistics.median(poll.values()))} "
-              f"| {fmt(statistics.median(sleep.values()))} | {ratio(sleep, poll):.2f} |")
+        mp, ms = statistics.median(poll.values()), statistics.median(sleep.values())
+        print(f"| {suites[k]}/{k[0]} | {k[1]} B | {fmt(mp)} | {fmt(ms)} "
+              f"| {ratio(sleep, poll):.2f} | {ms / mp:.2f} |")
 
 
 if __name__ == "__main__":

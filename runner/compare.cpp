@@ -9,8 +9,7 @@
 namespace mpiarena {
 
 int command_compare(const Options& options) {
-  // Under mpirun every rank reaches the same verdict; only rank 0 prints
-  // (main silences the others).
+  // Under mpirun only rank 0 runs this (main.cpp, file_command).
   Document docs[2];
   bool ok = true;
   for (int i = 0; i < 2; ++i) {

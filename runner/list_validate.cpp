@@ -62,11 +62,9 @@ void load_plugins(Registry& registry, const Options& options,
 }
 
 int command_list(const Options& options) {
-  const bool printer = launcher_rank() == 0;
   Registry registry;
   std::vector<std::string> errors, warnings;
   load_plugins(registry, options, errors, warnings);
-  if (!printer) return errors.empty() ? 0 : 2;
   for (const std::string& w : warnings)
     std::cerr << "runner: warning: " << w << "\n";
   for (const std::string& e : errors)
@@ -123,7 +121,14 @@ int command_report(const Options& options) {
   nlohmann::json json;
   int status = 0;
   if (!read_results(options.files.front(), json, status, 2)) return status;
-  Document doc = document_from_json(json);
+  Document doc;
+  try {
+    doc = document_from_json(json);
+  } catch (const std::exception& e) {
+    std::cerr << "runner: error: " << options.files.front()
+              << ": invalid: " << e.what() << "\n";
+    return 2;
+  }
   const std::string exported = export_document(doc, options.format);
   if (!exported.empty()) {
     std::cout << exported;

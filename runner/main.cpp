@@ -24,12 +24,23 @@ int exit_together(int code) {
   return code;
 }
 
-// Under a launcher every rank runs a file command (validate, report,
-// compare) and reaches the same exit code; only rank 0 prints.
-void silence_unless(bool printer) {
-  if (printer) return;
-  std::cout.rdbuf(nullptr);  // badbit: output is dropped
-  std::cerr.rdbuf(nullptr);
+// A command that reads files and prints (list, validate, report, compare).
+// Under a launcher only rank 0 runs it (the files need to exist on its node
+// only); every
+// rank exits with its code, so no rank's message is lost or repeated and
+// no rank waits for one that has already left.
+int file_command(int (*command)(const mpiarena::Options&),
+                 const mpiarena::Options& options) {
+  if (!mpiarena::under_launcher()) return command(options);
+  MPI_Init(nullptr, nullptr);
+  int rank = 0, code = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) code = command(options);
+  std::cout.flush();
+  std::cerr.flush();
+  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return code;
 }
 
 }  // namespace
@@ -54,21 +65,18 @@ int main(int argc, char** argv) {
                   << kAbiVersion << "\n";
       return 0;
     case Command::list:
-      return exit_together(command_list(options));
+      return file_command(command_list, options);
     case Command::sizes:
       if (printer)
         for (const SizePoint& p : options.sizes)
           std::cout << p.bytes << "\t" << p.label << "\n";
       return 0;
     case Command::validate:
-      silence_unless(printer);
-      return exit_together(command_validate(options));
+      return file_command(command_validate, options);
     case Command::report:
-      silence_unless(printer);
-      return exit_together(command_report(options));
+      return file_command(command_report, options);
     case Command::compare:
-      silence_unless(printer);
-      return exit_together(command_compare(options));
+      return file_command(command_compare, options);
     case Command::run:
       break;
   }

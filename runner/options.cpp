@@ -99,7 +99,7 @@ void reject_foreign_options(const po::variables_map& vm, const char* command,
                             std::initializer_list<const char*> allowed) {
   for (const auto& [name, value] : vm) {
     if (value.defaulted() || name == "args" || name == "quiet" ||
-        name == "list")
+        name == "list" || name == "help" || name == "version")
       continue;
     if (std::find_if(allowed.begin(), allowed.end(),
                      [&](const char* a) { return name == a; }) != allowed.end())
@@ -203,15 +203,12 @@ Options parse_options(int argc, const char* const* argv) {
   if (!args.empty()) {
     if (args[0] == "validate") {
       o.command = Command::validate;
-      reject_foreign_options(vm, "validate", {});
       o.files.assign(args.begin() + 1, args.end());
       if (o.files.empty())
         throw UsageError(
             "'validate' needs at least one result file: runner validate "
             "FILE...");
-      return o;
-    }
-    if (args[0] == "report") {
+    } else if (args[0] == "report") {
       o.command = Command::report;
       o.files.assign(args.begin() + 1, args.end());
       if (o.files.size() != 1)
@@ -252,6 +249,9 @@ Options parse_options(int argc, const char* const* argv) {
     reject_foreign_options(vm, "sizes", {"sizes"});
   else if (o.command == Command::list)
     reject_foreign_options(vm, "list", {"plugin-dir"});
+  else if (o.command == Command::validate)
+    reject_foreign_options(vm, "validate", {});
+  if (o.command == Command::validate) return o;  // it takes no option
   o.verify = vm.count("no-verify") == 0;
   if (pairs != "one" && pairs != "all")
     throw UsageError("--pairs '" + pairs +

@@ -1,4 +1,6 @@
 // The run command: agree on the plan, measure every point, write records.
+#include <sched.h>
+
 #include <algorithm>
 #include <boost/filesystem.hpp>
 #include <boost/mpi/collectives.hpp>
@@ -88,6 +90,27 @@ struct Machine {
   std::size_t min_available = 0;  // bytes of MemAvailable, min over nodes
 };
 
+// The CPUs the ranks of this node may run on: the union of their affinity
+// masks (a rank bound to one core sees one; a cpuset or cgroup limits all),
+// or the CPUs online when the masks cannot be read. Collective over `node`.
+int node_cpus(MPI_Comm node) {
+  constexpr int kBits = 8 * sizeof(unsigned long);
+  constexpr int kWords = CPU_SETSIZE / kBits;
+  unsigned long mine[kWords] = {}, all[kWords] = {};
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) mine[c / kBits] |= 1UL << (c % kBits);
+  MPIARENA_CHECK(
+      MPI_Allreduce(mine, all, kWords, MPI_UNSIGNED_LONG, MPI_BOR, node));
+  int count = 0;
+  for (unsigned long w : all) count += __builtin_popcountl(w);
+  return count > 0 ? count
+                   : static_cast<int>(
+                         std::max(1U, std::thread::hardware_concurrency()));
+}
+
 Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
   Machine m;
   m.ranks = world.size();
@@ -97,14 +120,12 @@ Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
   int local_rank = 0, local_size = 1;
   MPIARENA_CHECK(MPI_Comm_rank(node, &local_rank));
   MPIARENA_CHECK(MPI_Comm_size(node, &local_size));
+  const int cpus = node_cpus(node);
   MPIARENA_CHECK(MPI_Comm_free(&node));
   const int leader = local_rank == 0 ? 1 : 0;
   MPIARENA_CHECK(MPI_Allreduce(&leader, &m.nodes, 1, MPI_INT, MPI_SUM, world));
   MPIARENA_CHECK(MPI_Allreduce(&local_size, &m.max_ranks_per_node, 1, MPI_INT,
                                MPI_MAX, world));
-  // The CPUs the OS has online (not this rank's binding, which may be one).
-  const int cpus =
-      static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   MPIARENA_CHECK(MPI_Allreduce(&cpus, &m.min_cpus, 1, MPI_INT, MPI_MIN, world));
   const int over = local_size > cpus ? 1 : 0;
   int any_over = 0;

@@ -331,6 +331,21 @@ TEST(Compare, OnePairAndAllPairsAreDifferentPoints) {
   EXPECT_EQ(c.exit_code(), 2);
   // The same pairs on both sides: compared.
   EXPECT_EQ(compare_documents(doc_of({all}), doc_of({all})).points.size(), 1u);
+  // A record written before `pairs` existed (0) is the one-pair point.
+  auto old_style = one;
+  old_style.pairs = 0;
+  EXPECT_EQ(compare_documents(doc_of({old_style}), doc_of({one})).points.size(),
+            1u);
+}
+
+TEST(Compare, FieldsAnOlderFileLacksDoNotWarn) {
+  auto base = doc_of({make_record("bcast", around(1e-5))});
+  auto now = doc_of({make_record("bcast", around(1e-5))});
+  now.context["oversubscribed"] = false;
+  now.context["waiting"] = "poll";
+  now.context["options"]["wait"] = "auto";
+  EXPECT_TRUE(compare_documents(base, now).warnings.empty())
+      << compare_documents(base, now).warnings.front();
 }
 
 TEST(Compare, OversubscribedAgainstNotWarns) {

@@ -246,6 +246,7 @@ TEST_F(RegistryFiles, LoadDirGoesOnAfterAFailure) {
       << failures[0].message;
   // What the loader says of the file ("invalid ELF header"), not errno.
   const std::string dl = dlopen_error((dir_ / "a_garbage.so").string());
+  ASSERT_FALSE(dl.empty());
   EXPECT_TRUE(contains(failures[0].message, dl))
       << failures[0].message << "\ndlerror: " << dl;
   EXPECT_EQ(reg.names(), std::vector<std::string>{"test_ok"});

@@ -128,11 +128,15 @@ namespace {
 using Key =
     std::tuple<std::string, std::string, std::string, int, std::size_t, int>;
 
+// One pair (and records written before `pairs` existed) count as 0.
+int several_pairs(int pairs) { return pairs > 1 ? pairs : 0; }
+
 Key key_of(const Record& r) {
-  return {r.suite, r.method, r.payload, r.ranks, r.bytes, r.pairs};
+  return {r.suite, r.method, r.payload,
+          r.ranks, r.bytes,  several_pairs(r.pairs)};
 }
 
-Key key_of(const Skip& s) {  // a skip does not know its pairs: 0
+Key key_of(const Skip& s) {  // a skip does not know its pairs: one
   return {s.suite, s.method, s.payload, s.ranks, s.bytes, 0};
 }
 
@@ -225,13 +229,18 @@ void context_warnings(const json& b, const json& n,
       out.push_back("context differs: " + what + " is " + brief(x) +
                     " in BASE, " + brief(y) + " in NEW");
   };
-  for (const char* field : {"mpi_library", "mpi_version", "ranks", "nodes",
-                            "hosts", "oversubscribed", "waiting"})
+  for (const char* field :
+       {"mpi_library", "mpi_version", "ranks", "nodes", "hosts"})
     differs(field, b.value(field, json()), n.value(field, json()));
+  // Fields newer than some files: compared when both files have them.
+  for (const char* field : {"oversubscribed", "waiting"})
+    if (b.contains(field) && n.contains(field))
+      differs(field, b[field], n[field]);
   // Options that only select points (the points missing are listed) do not
   // change how a point is measured; every other option does.
+  // --wait is not compared: `waiting`, what it chose, is.
   static const std::set<std::string> selection = {
-      "methods", "payloads", "sizes", "plugin_dirs", "max_memory"};
+      "methods", "payloads", "sizes", "plugin_dirs", "max_memory", "wait"};
   const json none = json::object();
   const json& bo = b.contains("options") ? b["options"] : none;
   const json& no = n.contains("options") ? n["options"] : none;
@@ -263,9 +272,7 @@ std::vector<OnlyIn> only_in(const std::map<Key, const Record*>& mine,
   std::vector<OnlyIn> out;
   for (const auto& [key, rec] : mine) {
     if (theirs.count(key)) continue;
-    Key unpaired = key;
-    std::get<5>(unpaired) = 0;
-    auto s = skipped.find(unpaired);
+    auto s = skipped.find(key);
     out.push_back(
         {point_key(*rec), s == skipped.end() ? "" : "skipped: " + s->second});
   }

@@ -61,7 +61,7 @@ std::string to_csv(const Document& doc) {
 
 std::string benchmark_name(const Record& r) {
   return point_name(
-      {r.suite, r.method, r.payload, r.size_label, r.bytes, r.ranks});
+      {r.suite, r.method, r.payload, r.size_label, r.bytes, r.ranks, r.pairs});
 }
 
 json to_gbench(const Document& doc) {

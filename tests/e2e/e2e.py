@@ -301,6 +301,12 @@ def test_list_help(a):
     # Under mpirun, --list prints once.
     p = mpirun(a, 2, ["--list"])
     check(p.returncode == 0 and p.stdout.count("method ") == 1, "--list under mpirun")
+    p = runner(a, ["validate", bad, "--help"])
+    check(p.returncode == 0 and "--min-time" in p.stdout, "validate --help must show the help")
+    # Under mpirun, validate reports once, with its exit code on every rank.
+    p = mpirun(a, 3, ["validate", bad])
+    check(p.returncode == 1 and p.stderr.count("invalid:") == 1,
+          f"validate under mpirun: exit {p.returncode}, stderr {p.stderr!r}")
 
 
 def test_pingpong(a):
@@ -332,9 +338,10 @@ def test_pingpong(a):
     check("L + n / B" in p.stdout, "no fit table after the run")
     # --wait auto: ranks sleep between samples exactly when the node has
     # more ranks than CPUs, and the header says so.
-    over = a.np > os.cpu_count()
+    cpus = len(os.sched_getaffinity(0))  # what mpirun may bind the ranks to
+    over = a.np > cpus
     ctx = doc["context"]
-    check(ctx["cpus_per_node"] == os.cpu_count(), f"cpus_per_node {ctx['cpus_per_node']}")
+    check(ctx["cpus_per_node"] == cpus, f"cpus_per_node {ctx['cpus_per_node']}, expected {cpus}")
     check(ctx["oversubscribed"] == over, f"oversubscribed {ctx['oversubscribed']}, np {a.np}")
     check(ctx["waiting"] == ("sleep" if over else "poll"), f"waiting {ctx['waiting']}")
     check(("oversubscribed:" in p.stdout) == over, "the header must say oversubscribed")
