@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "records.hpp"
+#include "summary.hpp"
 
 namespace mpiarena {
 
@@ -33,17 +34,6 @@ std::string render_header(const Document& doc);
 // first) with time, bandwidth, CV, ratio to the best and verification; then
 // the points skipped with their reason.
 std::string render_table(const Document& doc, Style style = Style::text);
-
-// What the records say, without a word typed by hand (the `summary` section
-// of the result document, see schemas/results.schema.json):
-//  - "best": per suite, payload, ranks and size, the fastest verified method,
-//    its median and bandwidth, and the runner-up with its ratio;
-//  - "winner_changes": per suite, payload and ranks, the sizes at which the
-//    fastest method changes;
-//  - "payload_1d_vs_2d": per suite, ranks and size present in both payloads,
-//    the best 2d and best 1d methods and the ratio of their medians.
-// Failed verifications never win.
-nlohmann::json compute_summary(const Document& doc);
 
 std::string render_summary(const nlohmann::json& summary,
                            Style style = Style::text);

@@ -1,0 +1,162 @@
+// The plan of a run (plan.hpp).
+#include "plan.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <mpiarena/mpi_check.hpp>
+#include <mpiarena/payload.hpp>
+#include <set>
+#include <thread>
+
+#include "memory.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+// The CPUs the ranks of this node may run on: the union of their affinity
+// masks (a rank bound to one core sees one; a cpuset or cgroup limits all),
+// or the CPUs online when the masks cannot be read. Collective over `node`.
+int node_cpus(MPI_Comm node) {
+  constexpr int kBits = 8 * sizeof(unsigned long);
+  constexpr int kWords = CPU_SETSIZE / kBits;
+  unsigned long mine[kWords] = {}, all[kWords] = {};
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) mine[c / kBits] |= 1UL << (c % kBits);
+  MPIARENA_CHECK(
+      MPI_Allreduce(mine, all, kWords, MPI_UNSIGNED_LONG, MPI_BOR, node));
+  int count = 0;
+  for (unsigned long w : all) count += __builtin_popcountl(w);
+  return count > 0 ? count
+                   : static_cast<int>(
+                         std::max(1U, std::thread::hardware_concurrency()));
+}
+
+std::string skip_reason(const StrategyInfo& info, const std::string& payload,
+                        const SizePoint& size, const Machine& m) {
+  if (m.ranks < info.min_ranks)
+    return "needs at least " + std::to_string(info.min_ranks) +
+           " ranks, the run has " + std::to_string(m.ranks);
+  if (info.single_node && m.nodes > 1)
+    return "works within one node only (shared memory), the ranks span " +
+           std::to_string(m.nodes) + " nodes";
+  if (!info.moves_data) return {};
+  std::string why = payload_size_problem(payload, size.bytes);
+  if (why.empty())
+    why =
+        memory_problem(payload_bytes(payload, size.bytes), info.payload_copies,
+                       m.max_ranks_per_node, m.min_available);
+  return why;
+}
+
+}  // namespace
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out;
+}
+
+std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
+                                                  const Options& options,
+                                                  std::string& error) {
+  std::set<std::string> suites;
+  for (const LoadedStrategy& s : registry.strategies())
+    suites.insert(s.entry.info.suite);
+  std::set<std::string> wanted;
+  for (const std::string& token : options.methods) {
+    bool matched = false;
+    for (const LoadedStrategy& s : registry.strategies()) {
+      const StrategyInfo& i = s.entry.info;
+      if (token == "all" || token == i.name || token == i.suite) {
+        wanted.insert(i.name);
+        matched = true;
+      }
+    }
+    if (!matched) {
+      error = "unknown method or suite '" + token +
+              "'; available methods: " + join(registry.names()) +
+              "; suites: " + join({suites.begin(), suites.end()}) +
+              "; or 'all'";
+      return {};
+    }
+  }
+  std::vector<const LoadedStrategy*> out;
+  for (const LoadedStrategy& s : registry.strategies())
+    if (wanted.count(s.entry.info.name)) out.push_back(&s);
+  return out;
+}
+
+Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
+  Machine m;
+  m.ranks = world.size();
+  MPI_Comm node = MPI_COMM_NULL;
+  MPIARENA_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, world.rank(),
+                                     MPI_INFO_NULL, &node));
+  int local_rank = 0, local_size = 1;
+  MPIARENA_CHECK(MPI_Comm_rank(node, &local_rank));
+  MPIARENA_CHECK(MPI_Comm_size(node, &local_size));
+  const int cpus = node_cpus(node);
+  MPIARENA_CHECK(MPI_Comm_free(&node));
+  const int leader = local_rank == 0 ? 1 : 0;
+  MPIARENA_CHECK(MPI_Allreduce(&leader, &m.nodes, 1, MPI_INT, MPI_SUM, world));
+  MPIARENA_CHECK(MPI_Allreduce(&local_size, &m.max_ranks_per_node, 1, MPI_INT,
+                               MPI_MAX, world));
+  MPIARENA_CHECK(MPI_Allreduce(&cpus, &m.min_cpus, 1, MPI_INT, MPI_MIN, world));
+  const int over = local_size > cpus ? 1 : 0;
+  int any_over = 0;
+  MPIARENA_CHECK(MPI_Allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, world));
+  m.oversubscribed = any_over != 0;
+  std::size_t available = available_memory_bytes();
+  if (max_memory > 0 && (available == 0 || max_memory < available))
+    available = max_memory;
+  unsigned long long mine = available, least = 0;
+  MPIARENA_CHECK(
+      MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, world));
+  m.min_available = static_cast<std::size_t>(least);
+  return m;
+}
+
+std::vector<Point> plan_points(
+    const std::vector<const LoadedStrategy*>& methods, const Options& options,
+    const Machine& machine, std::string& error) {
+  std::set<std::string> known;
+  for (const LoadedStrategy* s : methods)
+    known.insert(s->entry.info.payloads.begin(), s->entry.info.payloads.end());
+  for (const std::string& p : options.payloads) {
+    if (!known.count(p)) {
+      error = "unknown payload '" + p + "'; the selected methods support: " +
+              join({known.begin(), known.end()});
+      return {};
+    }
+  }
+  std::vector<Point> points;
+  for (const SizePoint& size : options.sizes) {
+    for (const LoadedStrategy* s : methods) {
+      const StrategyInfo& info = s->entry.info;
+      for (const std::string& payload : info.payloads) {
+        if (!options.payloads.empty() &&
+            std::find(options.payloads.begin(), options.payloads.end(),
+                      payload) == options.payloads.end())
+          continue;
+        points.push_back(
+            {s, payload, size, skip_reason(info, payload, size, machine)});
+      }
+    }
+  }
+  if (points.empty())
+    error = "nothing to run: no selected method supports the payloads " +
+            join(options.payloads);
+  return points;
+}
+
+bool sleep_when_waiting(const Options& options, const Machine& machine) {
+  return options.wait == "sleep" ||
+         (options.wait == "auto" && machine.oversubscribed);
+}
+
+}  // namespace mpiarena

@@ -1,0 +1,56 @@
+// The plan of a run: which methods, which points, and what the job is
+// (nodes, CPUs, memory), agreed on by every rank before anything is timed.
+#pragma once
+
+#include <boost/mpi/communicator.hpp>
+#include <cstddef>
+#include <mpiarena/sizes.hpp>
+#include <string>
+#include <vector>
+
+#include "options.hpp"
+#include "registry.hpp"
+
+namespace mpiarena {
+
+// One (method, payload, size) to measure, or to skip with its reason.
+struct Point {
+  const LoadedStrategy* strategy;
+  std::string payload;
+  SizePoint size;
+  std::string skip_reason;
+};
+
+// What the skip rules and the waiting mode need to know of the job, the
+// same on every rank.
+struct Machine {
+  int ranks = 1;
+  int nodes = 1;
+  int max_ranks_per_node = 1;
+  int min_cpus = 1;               // CPUs of the node that has the fewest
+  bool oversubscribed = false;    // some node has more ranks than CPUs
+  std::size_t min_available = 0;  // bytes of MemAvailable, min over nodes
+};
+
+// "a, b, c".
+std::string join(const std::vector<std::string>& items);
+
+// The strategies named by --methods, in registry order, each once; on an
+// unknown name, `error` says what is available.
+std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
+                                                  const Options& options,
+                                                  std::string& error);
+
+// Collective over `world`.
+Machine survey(const boost::mpi::communicator& world, std::size_t max_memory);
+
+// Every (method, payload, size) selected, with the reason it is skipped if
+// it is; `error` when the options select nothing.
+std::vector<Point> plan_points(
+    const std::vector<const LoadedStrategy*>& methods, const Options& options,
+    const Machine& machine, std::string& error);
+
+// --wait: whether ranks sleep while they wait around a sample.
+bool sleep_when_waiting(const Options& options, const Machine& machine);
+
+}  // namespace mpiarena
