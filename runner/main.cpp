@@ -26,9 +26,8 @@ int exit_together(int code) {
 
 // A command that reads files and prints (list, validate, report, compare).
 // Under a launcher only rank 0 runs it (the files need to exist on its node
-// only); every
-// rank exits with its code, so no rank's message is lost or repeated and
-// no rank waits for one that has already left.
+// only) and every rank exits with its code, so no message is lost or
+// repeated and no rank waits for one that has already left.
 int file_command(int (*command)(const mpiarena::Options&),
                  const mpiarena::Options& options) {
   if (!mpiarena::under_launcher()) return command(options);

@@ -288,11 +288,6 @@ Options parse_options(int argc, const char* const* argv) {
         "--per-rank prints a table, so it needs --format table "
         "or markdown, got '" +
         o.format + "' (the JSON records hold the times as per_rank_s)");
-  if (o.per_rank && o.command != Command::run && o.command != Command::report &&
-      o.command != Command::help && o.command != Command::version)
-    throw UsageError(
-        "--per-rank applies to a run and to 'runner report FILE' only, not "
-        "to 'list', 'sizes' or 'compare'");
   if (!(o.min_time > 0 && o.min_time <= 60))
     throw UsageError("--min-time must be a number of seconds in (0, 60], got " +
                      std::to_string(o.min_time));

@@ -157,9 +157,23 @@ std::string render_header(const Document& doc) {
 
 namespace {
 
-std::string verdict_cell(const Record* r) {
-  return r->verification == "failed" ? "FAILED: " + r->verification_message
-                                     : r->verification;
+// One record's row: `lead` (its place, or its size), method, median, min,
+// bandwidth, CV, [x best,] iterations x repetitions, verification.
+std::vector<std::string> record_row(std::string lead, const Record* r,
+                                    const std::string* x_best) {
+  std::vector<std::string> row{std::move(lead),
+                               r->method,
+                               format_seconds(r->time.median),
+                               format_seconds(r->time.min),
+                               r->moves_data ? format_rate(r->bandwidth) : "-",
+                               fixed(r->time.cv * 100, "%.1f%%")};
+  if (x_best) row.push_back(*x_best);
+  row.push_back(std::to_string(r->inner_iterations) + " x " +
+                std::to_string(r->repetitions));
+  row.push_back(r->verification == "failed"
+                    ? "FAILED: " + r->verification_message
+                    : r->verification);
+  return row;
 }
 
 // What the times of a group are: one-way (ping-pong), and with --pairs all
@@ -253,13 +267,7 @@ std::string render_table(const Document& doc, Style style) {
       Table t({">size", "method", ">median", ">min", ">bandwidth", ">CV",
                ">iters x reps", "verified"});
       for (const Record* r : series)
-        t.add({size_text(r->size_label, r->bytes), r->method,
-               format_seconds(r->time.median), format_seconds(r->time.min),
-               r->moves_data ? format_rate(r->bandwidth) : "-",
-               fixed(r->time.cv * 100, "%.1f%%"),
-               std::to_string(r->inner_iterations) + " x " +
-                   std::to_string(r->repetitions),
-               verdict_cell(r)});
+        t.add(record_row(size_text(r->size_label, r->bytes), r, nullptr));
       out << t.render(style);
       continue;
     }
@@ -271,14 +279,9 @@ std::string render_table(const Document& doc, Style style) {
     const double best = recs.empty() ? 0 : recs.front()->time.median;
     int place = 1;
     for (const Record* r : recs) {
-      t.add({std::to_string(place++), r->method, format_seconds(r->time.median),
-             format_seconds(r->time.min),
-             r->moves_data ? format_rate(r->bandwidth) : "-",
-             fixed(r->time.cv * 100, "%.1f%%"),
-             fixed(best > 0 ? r->time.median / best : 1.0, "%.2f"),
-             std::to_string(r->inner_iterations) + " x " +
-                 std::to_string(r->repetitions),
-             verdict_cell(r)});
+      const std::string x_best =
+          fixed(best > 0 ? r->time.median / best : 1.0, "%.2f");
+      t.add(record_row(std::to_string(place++), r, &x_best));
     }
     if (!t.empty()) out << t.render(style);
     render_skips(out, skips[key], style);
