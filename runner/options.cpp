@@ -163,6 +163,11 @@ Options parse_options(int argc, const char* const* argv) {
      "samples per point (statistics are over these)")
     ("warmup", po::value<int>(&o.warmup)->default_value(o.warmup),
      "untimed operations before calibration")
+    ("point-timeout", po::value<double>(&o.point_timeout)->default_value(o.point_timeout, "60"),
+     "seconds a step of a point (prepare, a sample, verification...) may take "
+     "beyond 10x its calibrated time; a rank that hangs, crashes or throws "
+     "while the others wait stops the run with one message and exit 3 "
+     "(0: no bound)")
     ("max-memory", po::value<std::string>(&max_memory),
      "memory per node the run may count on, e.g. 8GiB (default: what the node "
      "has available); a point whose buffers would not fit in 80% of it is "
@@ -291,6 +296,11 @@ Options parse_options(int argc, const char* const* argv) {
   if (!(o.min_time > 0 && o.min_time <= 60))
     throw UsageError("--min-time must be a number of seconds in (0, 60], got " +
                      std::to_string(o.min_time));
+  if (!(o.point_timeout >= 0 && o.point_timeout <= 86400))
+    throw UsageError(
+        "--point-timeout must be a number of seconds in [0, 86400] (0: no "
+        "bound), got " +
+        std::to_string(o.point_timeout));
   if (o.repetitions < 1 || o.repetitions > 100000)
     throw UsageError("--repetitions must be between 1 and 100000, got " +
                      std::to_string(o.repetitions));

@@ -19,6 +19,8 @@
 #include "engine.hpp"
 #include "log.hpp"
 #include "plan.hpp"
+#include "plugin_log.hpp"
+#include "watchdog.hpp"
 #include "report.hpp"
 #include "schema.hpp"
 
@@ -93,6 +95,7 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
             {"min_time_s", options.min_time},
             {"repetitions", options.repetitions},
             {"warmup", options.warmup},
+            {"point_timeout_s", options.point_timeout},
             {"max_memory", options.max_memory},
             {"verify", options.verify},
             {"pairs", options.all_pairs ? "all" : "one"},
@@ -161,6 +164,8 @@ int command_run(const Options& options, int argc, char** argv) {
   MPIARENA_CHECK(MPI_Comm_dup(world, &harness));
   MeasureOptions mopt{options.min_time, options.repetitions, options.warmup,
                       options.verify};
+  mopt.point_timeout = options.point_timeout;
+  SpdlogLog plugin_log(log.get());
   mopt.sleep_when_waiting = sleep_when_waiting(options, machine);
   bool failed = false;
   int index = 0;
@@ -181,8 +186,15 @@ int command_run(const Options& options, int argc, char** argv) {
     MPI_Comm comm = MPI_COMM_NULL;
     MPIARENA_CHECK(MPI_Comm_dup(world, &comm));
     MPIARENA_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-    RunContext ctx{comm,      rank,         world.size(), 0,
-                   p.payload, p.size.bytes, log.get(),    options.all_pairs};
+    RunContext ctx;
+    ctx.comm = comm;
+    ctx.rank = rank;
+    ctx.size = world.size();
+    ctx.payload = p.payload;
+    ctx.bytes = p.size.bytes;
+    ctx.log = &plugin_log;
+    ctx.all_pairs = options.all_pairs;
+    Watchdog::instance().set_point(point_name(p));
     std::unique_ptr<Strategy> strategy;
     std::string create_error;
     try {
@@ -198,6 +210,7 @@ int command_run(const Options& options, int argc, char** argv) {
         throw PointError("creating the strategy failed on rank " +
                          std::to_string(first) + ": " + message);
       mopt.time_scale = info.time_scale;
+      mopt.info = &info;
       Record rec = measure_point(*strategy, ctx, mopt, harness);
       rec.suite = info.suite;
       rec.method = info.name;
@@ -206,9 +219,11 @@ int command_run(const Options& options, int argc, char** argv) {
       if (info.pairwise) rec.pairs = options.all_pairs ? world.size() / 2 : 1;
       rec.plugin_file = p.strategy->file;
       rec.plugin_abi = p.strategy->abi;
+      rec.plugin_version = info.version;
       if (rec.verification == "failed") {
         failed = true;
-        log->error("{}: VERIFICATION FAILED: {}", progress,
+        if (rank == 0)
+          log->error("{}: VERIFICATION FAILED: {}", progress,
                    rec.verification_message);
       } else {
         log->info("{}: {} median, CV {:.1f}%, {} x {}, {}", progress,
@@ -216,12 +231,17 @@ int command_run(const Options& options, int argc, char** argv) {
                   rec.inner_iterations, rec.repetitions, rec.verification);
       }
       doc.records.push_back(std::move(rec));
+    } catch (const PointSkipped& e) {
+      skip.reason = e.what();
+      doc.skipped.push_back(skip);
+      log->info("{}: skipped: {}", progress, skip.reason);
     } catch (const PointError& e) {
       failed = true;
       skip.reason = std::string("error: ") + e.what();
       doc.skipped.push_back(skip);
-      log->error("{}: {}", progress, skip.reason);
+      if (rank == 0) log->error("{}: {}", progress, skip.reason);
     }
+    Watchdog::instance().set_point({});
     strategy.reset();
     MPIARENA_CHECK(MPI_Comm_free(&comm));
     save();

@@ -1,24 +1,75 @@
 #include "engine.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
 #include <thread>
 #include <vector>
 
 #include "collective.hpp"
+#include "watchdog.hpp"
 
 namespace mpiarena {
 
 namespace {
 
-struct Sample {
-  double max = 0, min = 0, avg = 0;
-  std::vector<double> per_rank;  // each rank's run time, by rank
+// What one rank's step left behind: nothing, a fault, or a SkipPoint.
+struct StepError {
+  enum Kind { none, fault, skip } kind = none;
+  std::string message;
 };
+
+template <class F>
+StepError run_caught(F&& step) {
+  try {
+    step();
+  } catch (const SkipPoint& e) {
+    return {StepError::skip, e.what()};
+  } catch (const std::exception& e) {
+    return {StepError::fault, e.what()};
+  } catch (...) {
+    return {StepError::fault, "an exception not derived from std::exception"};
+  }
+  return {};
+}
+
+// Agrees on the steps' outcome on every rank: the lowest failing rank's
+// error becomes PointError (or PointSkipped) everywhere. A rank that failed
+// waits here as the culprit: if the others never arrive (stuck in a plugin
+// collective it left), its watchdog names the fault.
+void agree(const char* what, const StepError& local, MPI_Comm harness,
+           int rank, double bound) {
+  std::string detail = local.message;
+  std::unique_ptr<Armed> armed;
+  if (local.kind != StepError::none)
+    armed = std::make_unique<Armed>(what, bound, Role::culprit, detail);
+  else
+    armed = std::make_unique<Armed>(what, bound, Role::waiting);
+  const std::string tagged =
+      (local.kind == StepError::skip ? "S" : "F") + local.message;
+  auto [first, message] = first_failure(local.kind != StepError::none, tagged,
+                                        harness, rank);
+  if (first == kNobody) return;
+  const bool skip = !message.empty() && message[0] == 'S';
+  message.erase(0, 1);
+  if (skip) throw PointSkipped(message);
+  throw PointError(std::string(what) + " failed on rank " +
+                   std::to_string(first) + ": " + message);
+}
+
+// A step of plugin code on every rank, under the watchdog, then agreement.
+template <class F>
+void collective_step(const char* what, F&& step, MPI_Comm harness, int rank,
+                     double bound) {
+  StepError error;
+  {
+    Armed armed(what, bound, Role::plugin);
+    error = run_caught(step);
+  }
+  agree(what, error, harness, rank, bound);
+}
 
 // A barrier that sleeps while it waits instead of polling: on an
 // oversubscribed node a rank that has finished (or has nothing to do, as the
@@ -43,51 +94,172 @@ void sleeping_barrier(MPI_Comm harness) {
   }
 }
 
-Sample timed_run(Strategy& s, std::int64_t iters, MPI_Comm harness, int nranks,
-                 bool sleep_when_waiting) {
-  // The sleeping barrier lets every rank arrive; the polling one then
-  // releases them together, as tightly as without it.
-  if (sleep_when_waiting) sleeping_barrier(harness);
-  MPIARENA_CHECK(MPI_Barrier(harness));
-  const double t0 = MPI_Wtime();
-  for (std::int64_t i = 0; i < iters; ++i) s.execute();
-  const double local = MPI_Wtime() - t0;
-  if (sleep_when_waiting) sleeping_barrier(harness);
-  double extremes[2] = {local, -local};
-  double reduced[2];
-  double sum = 0;
-  MPIARENA_CHECK(
-      MPI_Allreduce(extremes, reduced, 2, MPI_DOUBLE, MPI_MAX, harness));
-  MPIARENA_CHECK(MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, harness));
-  std::vector<double> per_rank(static_cast<std::size_t>(nranks));
-  MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, per_rank.data(), 1,
-                               MPI_DOUBLE, harness));
-  return {reduced[0], -reduced[1], sum / nranks,
-          std::move(per_rank)};  // whole-run seconds
+// One timed run of `iters` operations, reduced over ranks. Totals of the
+// run (seconds), not per operation.
+struct Sample {
+  double max = 0, min = 0, avg = 0;
+  std::vector<double> per_rank;  // each rank's run time, by rank
+  // Per phase: max, min, avg over ranks of the phase's total in the run.
+  std::vector<double> phase_max, phase_min, phase_avg;
+};
+
+struct Runner {
+  Strategy& s;
+  MPI_Comm harness;
+  int rank, nranks;
+  bool sleep_when_waiting;
+  PhaseTimer& timer;
+  int nphases;
+  double timeout;  // base bound of a step
+  std::string part_label;
+
+  // A step that runs `seconds_expected` (0: unknown) is bounded by the
+  // timeout plus ten times that.
+  double bound(double seconds_expected) const {
+    return timeout + 10 * seconds_expected;
+  }
+
+  Sample run(std::int64_t iters, double expected, const char* what) {
+    {
+      Armed armed(what, bound(0), Role::waiting);
+      // The sleeping barrier lets every rank arrive; the polling one then
+      // releases them together, as tightly as without it.
+      if (sleep_when_waiting) sleeping_barrier(harness);
+      MPIARENA_CHECK(MPI_Barrier(harness));
+    }
+    StepError error;
+    double local = 0;
+    {
+      Armed armed(what, bound(expected), Role::plugin);
+      timer.reset();
+      error = run_caught([&] {
+        const double t0 = MPI_Wtime();
+        for (std::int64_t i = 0; i < iters; ++i) s.execute();
+        local = MPI_Wtime() - t0;
+      });
+      timer.stop();
+    }
+    // An exception in the loop is agreed on here, at the end of the
+    // sample, where every rank that finished its loop comes too.
+    Armed waiting(what, bound(expected),
+                  error.kind != StepError::none ? Role::culprit
+                                                : Role::waiting,
+                  error.message);
+    if (sleep_when_waiting) sleeping_barrier(harness);
+    const std::size_t np = static_cast<std::size_t>(nphases);
+    // [t, phases..., -t, -phases..., failed] reduced with MAX in one call.
+    std::vector<double> mx(2 * (np + 1) + 1), rmx(mx.size());
+    std::vector<double> sum(np + 1), rsum(np + 1);
+    mx[0] = local;
+    sum[0] = local;
+    for (std::size_t k = 0; k < np; ++k) {
+      mx[1 + k] = timer.seconds(static_cast<int>(k));
+      sum[1 + k] = mx[1 + k];
+    }
+    for (std::size_t k = 0; k <= np; ++k) mx[np + 1 + k] = -mx[k];
+    mx.back() = error.kind != StepError::none ? 1 : 0;
+    MPIARENA_CHECK(MPI_Allreduce(mx.data(), rmx.data(),
+                                 static_cast<int>(mx.size()), MPI_DOUBLE,
+                                 MPI_MAX, harness));
+    if (rmx.back() > 0) {
+      const std::string tagged =
+          (error.kind == StepError::skip ? "S" : "F") + error.message;
+      auto [first, message] = first_failure(error.kind != StepError::none,
+                                            tagged, harness, rank);
+      message.erase(0, 1);
+      throw PointError(std::string(what) + " failed on rank " +
+                       std::to_string(first) + ": " + message);
+    }
+    MPIARENA_CHECK(MPI_Allreduce(sum.data(), rsum.data(),
+                                 static_cast<int>(sum.size()), MPI_DOUBLE,
+                                 MPI_SUM, harness));
+    Sample out;
+    out.max = rmx[0];
+    out.min = -rmx[np + 1];
+    out.avg = rsum[0] / nranks;
+    out.per_rank.resize(static_cast<std::size_t>(nranks));
+    MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, out.per_rank.data(),
+                                 1, MPI_DOUBLE, harness));
+    for (std::size_t k = 0; k < np; ++k) {
+      out.phase_max.push_back(rmx[1 + k]);
+      out.phase_min.push_back(-rmx[np + 2 + k]);
+      out.phase_avg.push_back(rsum[1 + k] / nranks);
+    }
+    return out;
+  }
+};
+
+std::string part_step(const char* step, const std::string& part) {
+  return part.empty() ? std::string(step) : std::string(step) + " of part " +
+                                                part;
 }
 
-// Runs `step` on every rank; if it throws anywhere, every rank throws
-// PointError with the message of the lowest failing rank.
-template <class F>
-void collective_step(const char* what, F&& step, MPI_Comm harness, int rank) {
-  std::string error;
-  bool failed = false;
-  try {
-    step();
-  } catch (const std::exception& e) {
-    failed = true;
-    error = e.what();
-  }
-  auto [first, message] = first_failure(failed, error, harness, rank);
-  if (first == kNobody) return;
-  throw PointError(std::string(what) + " failed on rank " +
-                   std::to_string(first) + ": " + message);
+void add_sample(Timing& t, double max, double min, double avg, double n) {
+  t.samples_max.push_back(max / n);
+  t.samples_min.push_back(min / n);
+  t.samples_avg.push_back(avg / n);
 }
 
 }  // namespace
 
-Record measure_point(Strategy& strategy, const RunContext& ctx,
+void compute_metrics(Record& rec, const StrategyInfo& info) {
+  rec.metrics.clear();
+  if (info.metrics.empty()) return;
+  // The inputs of repetition `i` (or of the medians when i < 0).
+  auto input = [&](long i) {
+    MetricInput in;
+    in.bytes = rec.payload_bytes;
+    in.ranks = rec.ranks;
+    auto pick = [i](const Timing& t) {
+      return i < 0 ? t.time.median
+                   : t.samples_max[static_cast<std::size_t>(i)];
+    };
+    if (rec.parts.empty()) {
+      in.parts[""] = i < 0 ? rec.time.median
+                           : rec.samples_max[static_cast<std::size_t>(i)];
+    }
+    for (const PartTiming& p : rec.parts) {
+      in.parts[p.name] = pick(p);
+      for (const PhaseTiming& ph : p.phases)
+        in.phases[p.name + "/" + ph.name] = pick(ph);
+    }
+    for (const PhaseTiming& ph : rec.phases) in.phases[ph.name] = pick(ph);
+    return in;
+  };
+  for (const MetricInfo& m : info.metrics) {
+    MetricValue v;
+    v.name = m.name;
+    v.unit = m.unit;
+    v.higher_is_better = m.higher_is_better;
+    try {
+      v.value = m.compute(input(-1));
+      for (long i = 0; i < static_cast<long>(rec.samples_max.size()); ++i)
+        v.samples.push_back(m.compute(input(i)));
+    } catch (const std::exception& e) {
+      throw PointError("metric '" + m.name + "' failed: " + e.what());
+    }
+    if (!std::isfinite(v.value))
+      throw PointError("metric '" + m.name + "' is not a finite number (" +
+                       std::to_string(v.value) + ")");
+    for (double& x : v.samples)
+      if (!std::isfinite(x)) x = v.value;  // one odd repetition: no NaN
+    rec.metrics.push_back(std::move(v));
+  }
+}
+
+Record measure_point(Strategy& strategy, const RunContext& ctx_in,
                      const MeasureOptions& opt, MPI_Comm harness) {
+  static const StrategyInfo kNoInfo{};
+  const StrategyInfo& info = opt.info ? *opt.info : kNoInfo;
+  Watchdog::instance().set_rank(ctx_in.rank);
+  const double timeout = opt.point_timeout > 0 ? opt.point_timeout : 1e9;
+
+  PhaseTimer timer;
+  int part_index = 0;
+  RunContext ctx = ctx_in;
+  ctx.phases = &timer;
+  ctx.part_index = &part_index;
+
   Record rec;
   rec.payload = ctx.payload;
   rec.bytes = ctx.bytes;
@@ -98,9 +270,31 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
   rec.time_scale = opt.time_scale;
 
   collective_step(
-      "prepare", [&] { strategy.prepare(ctx); }, harness, ctx.rank);
+      "prepare", [&] { strategy.prepare(ctx); }, harness, ctx.rank, timeout);
+
+  const int nphases = static_cast<int>(info.phases.size());
+  const std::vector<std::string> parts =
+      info.parts.empty() ? std::vector<std::string>{""} : info.parts;
+  const std::string headline =
+      info.headline.empty() ? parts.front() : info.headline;
+  Runner runner{strategy,       harness, ctx.rank, ctx.size,
+                opt.sleep_when_waiting, timer, nphases, timeout, ""};
+  std::vector<std::string> verdicts;  // failed parts' messages
+  bool verified = true;
+
   try {
-    for (int i = 0; i < opt.warmup; ++i) strategy.execute();
+  for (std::size_t pi = 0; pi < parts.size(); ++pi) {
+    part_index = static_cast<int>(pi);
+    const std::string& part = parts[pi];
+    const std::string warm = part_step("warm-up", part);
+    const std::string calib = part_step("calibration", part);
+    const std::string timed = part_step("timed loop", part);
+    collective_step(
+        warm.c_str(),
+        [&] {
+          for (int i = 0; i < opt.warmup; ++i) strategy.execute();
+        },
+        harness, ctx.rank, timeout);
 
     // A run that reaches min_time only because it was preempted (its
     // previous run predicted well under half of min_time) is run again
@@ -109,70 +303,100 @@ Record measure_point(Strategy& strategy, const RunContext& ctx,
     std::int64_t iters = 1;
     double per_op = 0;  // from the previous run, max over ranks
     for (;;) {
-      Sample s =
-          timed_run(strategy, iters, harness, ctx.size, opt.sleep_when_waiting);
+      const double expected = per_op * static_cast<double>(iters);
+      Sample s = runner.run(iters, expected, calib.c_str());
       if (s.max >= opt.min_time && per_op > 0 &&
           per_op * static_cast<double>(iters) < 0.5 * opt.min_time)
-        s = timed_run(strategy, iters, harness, ctx.size,
-                      opt.sleep_when_waiting);
+        s = runner.run(iters, expected, calib.c_str());
       if (s.max >= opt.min_time || iters >= kMaxIterations) break;
       per_op = s.max / static_cast<double>(iters);
       iters = predict_iterations(iters, s.max, opt.min_time);
     }
-    rec.inner_iterations = iters;
 
+    PartTiming pt;
+    pt.name = part;
+    pt.inner_iterations = iters;
+    pt.phases.resize(static_cast<std::size_t>(nphases));
+    for (int k = 0; k < nphases; ++k)
+      pt.phases[static_cast<std::size_t>(k)].name =
+          info.phases[static_cast<std::size_t>(k)];
     const double n = static_cast<double>(iters) / opt.time_scale;
     std::vector<std::vector<double>> by_rank(
         static_cast<std::size_t>(ctx.size));
+    double expected = 0;
     for (int r = 0; r < opt.repetitions; ++r) {
-      const Sample s =
-          timed_run(strategy, iters, harness, ctx.size, opt.sleep_when_waiting);
-      rec.samples_max.push_back(s.max / n);
-      rec.samples_min.push_back(s.min / n);
-      rec.samples_avg.push_back(s.avg / n);
+      const Sample s = runner.run(iters, expected, timed.c_str());
+      expected = std::max(expected, s.max);
+      add_sample(pt, s.max, s.min, s.avg, n);
+      for (int k = 0; k < nphases; ++k) {
+        const std::size_t kk = static_cast<std::size_t>(k);
+        add_sample(pt.phases[kk], s.phase_max[kk], s.phase_min[kk],
+                   s.phase_avg[kk], n);
+      }
       for (std::size_t k = 0; k < by_rank.size(); ++k)
         by_rank[k].push_back(s.per_rank[k] / n);
     }
-    for (const auto& samples : by_rank)
-      rec.per_rank.push_back(summarize(samples).median);
-  } catch (const std::exception& e) {
-    // A failure inside the timed loop cannot be agreed on without risking a
-    // deadlock (the other ranks may be inside the operation): stop the job.
-    if (ctx.log)
-      ctx.log->critical("execute failed, aborting the run: {}", e.what());
-    MPI_Abort(MPI_COMM_WORLD, 3);
+    pt.time = summarize(pt.samples_max);
+    for (PhaseTiming& ph : pt.phases) ph.time = summarize(ph.samples_max);
+
+    if (part == headline) {
+      rec.inner_iterations = iters;
+      rec.samples_max = pt.samples_max;
+      rec.samples_min = pt.samples_min;
+      rec.samples_avg = pt.samples_avg;
+      rec.time = pt.time;
+      rec.phases = pt.phases;
+      for (const auto& samples : by_rank)
+        rec.per_rank.push_back(summarize(samples).median);
+    }
+
+    if (opt.verify) {
+      Verdict verdict;
+      const std::string what = part_step("verification", part);
+      collective_step(
+          what.c_str(),
+          [&] {
+            strategy.poison();
+            MPIARENA_CHECK(MPI_Barrier(harness));
+            strategy.execute();
+            verdict = strategy.verify();
+          },
+          harness, ctx.rank, runner.bound(expected));
+      auto [first, message] =
+          first_failure(!verdict.ok, verdict.message, harness, ctx.rank);
+      if (first != kNobody) {
+        verified = false;
+        verdicts.push_back((part.empty() ? "" : "part " + part + ": ") +
+                           "rank " + std::to_string(first) + ": " + message);
+      }
+    }
+    if (!info.parts.empty()) rec.parts.push_back(std::move(pt));
   }
-  rec.time = summarize(rec.samples_max);
+  } catch (const PointError&) {
+    // Thrown on every rank alike: release together, then pass it on.
+    collective_step(
+        "release", [&] { strategy.release(); }, harness, ctx.rank, timeout);
+    throw;
+  }
+  if (!info.parts.empty()) rec.headline_part = headline;
+
   rec.bandwidth = rec.time.median > 0 && rec.payload_bytes > 0
                       ? static_cast<double>(rec.payload_bytes) / rec.time.median
                       : 0;
-
-  if (opt.verify) {
-    Verdict verdict;
-    collective_step(
-        "verification",
-        [&] {
-          strategy.poison();
-          MPIARENA_CHECK(MPI_Barrier(harness));
-          strategy.execute();
-          verdict = strategy.verify();
-        },
-        harness, ctx.rank);
-    auto [first, message] =
-        first_failure(!verdict.ok, verdict.message, harness, ctx.rank);
-    if (first == kNobody) {
-      rec.verification = "passed";
-    } else {
-      rec.verification = "failed";
-      rec.verification_message =
-          "rank " + std::to_string(first) + ": " + message;
-    }
-  } else {
+  if (!opt.verify) {
     rec.verification = "skipped";
     rec.verification_message = "--no-verify";
+  } else if (verified) {
+    rec.verification = "passed";
+  } else {
+    rec.verification = "failed";
+    for (const std::string& v : verdicts)
+      rec.verification_message +=
+          (rec.verification_message.empty() ? "" : "; ") + v;
   }
   collective_step(
-      "release", [&] { strategy.release(); }, harness, ctx.rank);
+      "release", [&] { strategy.release(); }, harness, ctx.rank, timeout);
+  compute_metrics(rec, info);
   return rec;
 }
 

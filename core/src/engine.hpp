@@ -17,6 +17,12 @@ struct MeasureOptions {
   // Ranks waiting for the others around a sample sleep instead of polling
   // (for oversubscribed nodes, where a polling rank steals a core).
   bool sleep_when_waiting = false;
+  // The bound of one step of the point (--point-timeout): a step that has
+  // not returned after point_timeout + 10 x its calibrated duration stops
+  // the run (watchdog.hpp). 0: no bound.
+  double point_timeout = 60;
+  // Phases, parts and metrics of the strategy (null: none, one part).
+  const StrategyInfo* info = nullptr;
 };
 
 // A point that could not be measured on some rank (prepare or verify threw).
@@ -26,11 +32,24 @@ class PointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The strategy threw SkipPoint (on the lowest failing rank): the point is
+// recorded as skipped with this reason, not as failed. Every rank alike.
+class PointSkipped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Metric values of a record from its parts and phases (record.metrics,
+// one value on the medians and one per repetition). Exposed for tests.
+void compute_metrics(Record& rec, const StrategyInfo& info);
+
 // Collective over `harness` (a communicator with the same group as ctx.comm,
 // used only by the engine). Every rank returns the same record fields that
 // decide control flow; statistics are complete on every rank.
 //
-//  1. prepare() (untimed; a failure on any rank becomes PointError on all);
+//  1. prepare() (untimed; a failure on any rank becomes PointError on all,
+//     SkipPoint on the lowest failing rank PointSkipped);
+//  then for each part of the strategy (one when it declares none):
 //  2. `warmup` operations;
 //  3. calibration: iters = 1, then Google Benchmark's predictor fed with the
 //     MAX over ranks of the run time, until a run lasts min_time;
@@ -39,8 +58,14 @@ class PointError : public std::runtime_error {
 //     sample is the per-operation time, reduced MAX/MIN/AVG over ranks,
 //     times options.time_scale (0.5: a round trip reported one way); each
 //     rank's per-operation time is kept too (Record::per_rank, medians);
+//     Phases marked through ctx.phases are summed per sample and reduced
+//     the same way (Record::phases); an exception in the loop is agreed on
+//     at the end of the sample (PointError everywhere);
 //  5. verification: poison(), one execute(), verify() on every rank;
-//  6. release().
+//  6. release(). Metrics are computed from the parts and phases.
+// Each step runs under the watchdog (options.point_timeout): a rank that
+// hangs, crashes, or throws while the others are stuck ends the run with
+// one message and exit code kExitFault.
 Record measure_point(Strategy& strategy, const RunContext& ctx,
                      const MeasureOptions& options, MPI_Comm harness);
 

@@ -25,7 +25,7 @@ std::size_t offset_of(int client) {
 void FanInStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
   if (ctx.bytes > static_cast<std::size_t>(INT_MAX))
-    throw std::length_error("a message of " + std::to_string(ctx.bytes) +
+    throw SkipPoint("a message of " + std::to_string(ctx.bytes) +
                             " bytes exceeds the int count of MPI_BYTE");
   if (ctx.rank == 0) {
     slots_.assign(static_cast<std::size_t>(ctx.size),

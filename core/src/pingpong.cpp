@@ -58,7 +58,7 @@ void AlignedBytes::reset() {
 void PingPongStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
   if (ctx.bytes > max_payload_bytes())
-    throw std::length_error("a message of " + std::to_string(ctx.bytes) +
+    throw SkipPoint("a message of " + std::to_string(ctx.bytes) +
                             " bytes exceeds this method's limit of " +
                             std::to_string(max_payload_bytes()) + " bytes");
   if (in_pair()) {

@@ -19,6 +19,39 @@ Summary summary_from(const json& j) {
   s.cv = j.at("cv").get<double>();
   return s;
 }
+json timing_json(const Timing& t) {
+  return {{"time_s", summary_json(t.time)},
+          {"samples_s",
+           {{"max", t.samples_max}, {"min", t.samples_min},
+            {"avg", t.samples_avg}}}};
+}
+void timing_from(const json& j, Timing& t) {
+  t.time = summary_from(j.at("time_s"));
+  const json& samples = j.at("samples_s");
+  t.samples_max = samples.at("max").get<std::vector<double>>();
+  t.samples_min = samples.at("min").get<std::vector<double>>();
+  t.samples_avg = samples.at("avg").get<std::vector<double>>();
+  t.time.n = t.samples_max.size();
+}
+json phases_json(const std::vector<PhaseTiming>& phases) {
+  json out = json::array();
+  for (const PhaseTiming& p : phases) {
+    json j = timing_json(p);
+    j["name"] = p.name;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+std::vector<PhaseTiming> phases_from(const json& j) {
+  std::vector<PhaseTiming> out;
+  for (const json& e : j) {
+    PhaseTiming p;
+    p.name = e.at("name").get<std::string>();
+    timing_from(e, p);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
 }  // namespace
 
 json to_json(const Record& r) {
@@ -47,6 +80,30 @@ json to_json(const Record& r) {
   if (r.pairs > 0) {
     j["pairs"] = r.pairs;
     j["aggregate_bandwidth_Bps"] = r.pairs * r.bandwidth;
+  }
+  if (!r.plugin_version.empty()) j["plugin"]["version"] = r.plugin_version;
+  if (!r.phases.empty()) j["phases_s"] = phases_json(r.phases);
+  if (!r.parts.empty()) {
+    json parts = json::array();
+    for (const PartTiming& p : r.parts) {
+      json e = timing_json(p);
+      e["name"] = p.name;
+      e["inner_iterations"] = p.inner_iterations;
+      if (!p.phases.empty()) e["phases_s"] = phases_json(p.phases);
+      parts.push_back(std::move(e));
+    }
+    j["parts"] = std::move(parts);
+    j["headline_part"] = r.headline_part;
+  }
+  if (!r.metrics.empty()) {
+    json metrics = json::array();
+    for (const MetricValue& m : r.metrics)
+      metrics.push_back({{"name", m.name},
+                         {"unit", m.unit},
+                         {"better", m.higher_is_better ? "higher" : "lower"},
+                         {"value", m.value},
+                         {"samples", m.samples}});
+    j["metrics"] = std::move(metrics);
   }
   return j;
 }
@@ -101,6 +158,30 @@ Record record_from_json(const json& j) {
       j.at("verification").at("message").get<std::string>();
   r.plugin_file = j.at("plugin").at("file").get<std::string>();
   r.plugin_abi = j.at("plugin").at("abi").get<std::uint32_t>();
+  r.plugin_version = j.at("plugin").value("version", "");
+  if (j.contains("phases_s")) r.phases = phases_from(j.at("phases_s"));
+  if (j.contains("parts")) {
+    for (const json& e : j.at("parts")) {
+      PartTiming p;
+      p.name = e.at("name").get<std::string>();
+      p.inner_iterations = e.at("inner_iterations").get<std::int64_t>();
+      timing_from(e, p);
+      if (e.contains("phases_s")) p.phases = phases_from(e.at("phases_s"));
+      r.parts.push_back(std::move(p));
+    }
+    r.headline_part = j.at("headline_part").get<std::string>();
+  }
+  if (j.contains("metrics")) {
+    for (const json& e : j.at("metrics")) {
+      MetricValue m;
+      m.name = e.at("name").get<std::string>();
+      m.unit = e.at("unit").get<std::string>();
+      m.higher_is_better = e.at("better").get<std::string>() == "higher";
+      m.value = e.at("value").get<double>();
+      m.samples = e.at("samples").get<std::vector<double>>();
+      r.metrics.push_back(std::move(m));
+    }
+  }
   return r;
 }
 

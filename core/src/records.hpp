@@ -10,6 +10,34 @@ namespace mpiarena {
 
 inline constexpr int kSchemaVersion = 1;
 
+// Samples of one timed quantity (the total, a phase or a part): the
+// per-operation time of each repetition, MAX / MIN / AVG over ranks, and the
+// statistics of the MAX samples.
+struct Timing {
+  std::vector<double> samples_max, samples_min, samples_avg;
+  Summary time;  // over samples_max
+};
+
+struct PhaseTiming : Timing {
+  std::string name;
+};
+
+// One part of a point (StrategyInfo::parts), its own calibrated loop.
+struct PartTiming : Timing {
+  std::string name;
+  std::int64_t inner_iterations = 0;
+  std::vector<PhaseTiming> phases;
+};
+
+// A derived figure (StrategyInfo::metrics): its value on the medians of the
+// parts and phases, and one value per repetition.
+struct MetricValue {
+  std::string name, unit;
+  bool higher_is_better = true;
+  double value = 0;
+  std::vector<double> samples;
+};
+
 // One measured point: (suite, method, payload, size, ranks).
 struct Record {
   std::string suite, method, payload, size_label;
@@ -38,6 +66,14 @@ struct Record {
   std::string verification_message;
   std::string plugin_file;
   std::uint32_t plugin_abi = 0;
+  std::string plugin_version;  // StrategyInfo::version, may be empty
+  // Contract v4: phases of the headline part (declared order), every part
+  // when the strategy declares parts (the headline one is also the
+  // record's time), and the metrics.
+  std::vector<PhaseTiming> phases;
+  std::vector<PartTiming> parts;
+  std::string headline_part;
+  std::vector<MetricValue> metrics;
 };
 
 struct Skip {

@@ -7,6 +7,9 @@
 #include <boost/dll/import.hpp>
 #include <boost/filesystem.hpp>
 #include <cstdlib>
+#include <set>
+
+#include "suite_info.hpp"
 
 namespace mpiarena {
 
@@ -49,6 +52,26 @@ LoadResult Registry::load_file(const std::string& path) {
                 std::to_string(kAbiVersion) +
                 "; rebuild it against this mpiarena"};
   }
+  // Open MPI's handles are pointers, MPICH's ints: a plugin compiled with
+  // the other mpi.h would crash at its first MPI call.
+  if (lib->has("mpiarena_mpi_implementation")) {
+    const std::string theirs =
+        lib->get<const char*()>("mpiarena_mpi_implementation")();
+    const std::string ours = kMpiImplementation;
+    auto family = [](const std::string& s) { return s.substr(0, s.rfind(' ')); };
+    if (family(theirs) != family(ours)) {
+      return {LoadStatus::wrong_abi,
+              "plugin '" + path + "' was built against " + theirs +
+                  ", this runner against " + ours +
+                  "; rebuild it with this runner's MPI"};
+    }
+  } else {
+    return {LoadStatus::wrong_abi,
+            "plugin '" + path +
+                "' does not say which MPI it was built against (no "
+                "mpiarena_mpi_implementation); rebuild it against this "
+                "mpiarena"};
+  }
   if (!lib->has("mpiarena_factory")) {
     return {LoadStatus::bad_factory,
             "plugin '" + path +
@@ -63,14 +86,19 @@ LoadResult Registry::load_file(const std::string& path) {
             "plugin '" + path + "': its factory threw: " + e.what()};
   }
   // Check the whole library before keeping any of it.
+  std::set<std::string> names;
   for (const StrategyEntry& e : entries) {
-    if (e.info.name.empty() || e.info.suite.empty() ||
-        e.info.payloads.empty() || !e.create) {
-      return {LoadStatus::bad_factory,
-              "plugin '" + path +
-                  "' declares a strategy with an empty name, "
-                  "suite, payload list or factory; skipped"};
-    }
+    if (std::string why = check_strategy_info(e.info); !why.empty())
+      return {LoadStatus::bad_info,
+              "plugin '" + path + "': " + why + "; skipped"};
+    if (!e.create)
+      return {LoadStatus::bad_factory, "plugin '" + path + "': method '" +
+                                           e.info.name +
+                                           "' has no factory; skipped"};
+    if (!names.insert(e.info.name).second)
+      return {LoadStatus::bad_info, "plugin '" + path +
+                                        "' declares method '" + e.info.name +
+                                        "' twice; skipped"};
     if (const LoadedStrategy* other = find(e.info.name)) {
       return {LoadStatus::duplicate,
               "plugin '" + path + "' provides method '" + e.info.name +

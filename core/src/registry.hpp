@@ -23,7 +23,8 @@ enum class LoadStatus {
   not_a_plugin,
   wrong_abi,
   duplicate,
-  bad_factory
+  bad_factory,
+  bad_info  // a StrategyInfo field the registry refuses
 };
 
 struct LoadResult {

@@ -4,11 +4,29 @@
 #include <mpiarena/plugin.hpp>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mpiarena {
 
 // A method of `suite` that moves a `bytes` payload between at least 2 ranks,
 // holding `payload_copies` payload-sized buffers per rank.
+// The suites the core knows and the payloads each one knows (the registry
+// refuses a strategy that declares anything else). The harness suite holds
+// probes of the measurement itself (null, probe) and takes every payload.
+inline const std::vector<std::pair<std::string, std::vector<std::string>>>&
+known_suites() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>>
+      suites = {{"transfer", {"1d", "2d"}},
+                {"pingpong", {"bytes"}},
+                {"fanin", {"bytes"}},
+                {"harness", {"1d", "2d", "bytes"}}};
+  return suites;
+}
+
+// Empty when `info` is a valid declaration, else one sentence naming the
+// field, what it holds and what is accepted.
+std::string check_strategy_info(const StrategyInfo& info);
+
 inline StrategyInfo bytes_method_info(std::string name, std::string suite,
                                       std::string summary, int payload_copies) {
   StrategyInfo info;

@@ -1,8 +1,22 @@
+#include <utility>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
 #include <stdexcept>
 
 namespace mpiarena {
+
+StrategyInfo transfer_info(std::string name, std::string summary,
+                           std::vector<std::string> payloads,
+                           int payload_copies) {
+  StrategyInfo info;
+  info.name = std::move(name);
+  info.suite = "transfer";
+  info.summary = std::move(summary);
+  info.payloads = std::move(payloads);
+  info.min_ranks = 2;
+  info.payload_copies = payload_copies;
+  return info;
+}
 
 void TransferStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
@@ -10,7 +24,7 @@ void TransferStrategy::prepare(const RunContext& ctx) {
   base_ = rows_base(ctx.bytes);
   const std::size_t bytes = payload_bytes(ctx.payload, ctx.bytes);
   if (bytes > max_payload_bytes())
-    throw std::length_error(
+    throw SkipPoint(
         "a " + ctx.payload + " payload of " + std::to_string(bytes) +
         " bytes exceeds this method's limit of " +
         std::to_string(max_payload_bytes()) + " bytes (MPI counts are int)");

@@ -17,5 +17,6 @@ class Unused final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(broken_entry(),
-                mpiarena::make_entry<Unused>(
-                    {"bad_factory", "transfer", "never listed", {"1d"}, 2}))
+                mpiarena::make_entry<Unused>(mpiarena::transfer_info(
+        "bad_factory",
+        "never listed", {"1d"})))

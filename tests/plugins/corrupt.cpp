@@ -32,9 +32,6 @@ class Corrupt final : public mpiarena_test::BcastStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Corrupt>(
-    {"corrupt",
-     "transfer",
-     "test plugin: MPI_Bcast, then the first receiver flips one element",
-     {"1d", "2d"},
-     2}))
+MPIARENA_PLUGIN(mpiarena::make_entry<Corrupt>(mpiarena::transfer_info(
+        "corrupt",
+        "test plugin: MPI_Bcast, then the first receiver flips one element", {"1d", "2d"})))

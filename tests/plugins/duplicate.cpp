@@ -6,5 +6,6 @@ namespace {
 class TestOkAgain final : public mpiarena_test::BcastStrategy {};
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<TestOkAgain>(
-    {"test_ok", "transfer", "test plugin: a duplicate of test_ok", {"1d"}, 2}))
+MPIARENA_PLUGIN(mpiarena::make_entry<TestOkAgain>(mpiarena::transfer_info(
+        "test_ok",
+        "test plugin: a duplicate of test_ok", {"1d"})))

@@ -27,9 +27,6 @@ class Sleepy final : public mpiarena_test::BcastStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Sleepy>(
-    {"sleepy",
-     "transfer",
-     "test plugin: MPI_Bcast after sleeping MPIARENA_TEST_DELAY_US us",
-     {"1d", "2d"},
-     2}))
+MPIARENA_PLUGIN(mpiarena::make_entry<Sleepy>(mpiarena::transfer_info(
+        "sleepy",
+        "test plugin: MPI_Bcast after sleeping MPIARENA_TEST_DELAY_US us", {"1d", "2d"})))

@@ -5,9 +5,6 @@ namespace {
 class TestOk final : public mpiarena_test::BcastStrategy {};
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<TestOk>(
-    {"test_ok",
-     "transfer",
-     "test plugin: MPI_Bcast of the buffer or of each row",
-     {"1d", "2d"},
-     2}))
+MPIARENA_PLUGIN(mpiarena::make_entry<TestOk>(mpiarena::transfer_info(
+        "test_ok",
+        "test plugin: MPI_Bcast of the buffer or of each row", {"1d", "2d"})))

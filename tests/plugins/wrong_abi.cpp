@@ -17,11 +17,9 @@ extern "C" BOOST_SYMBOL_EXPORT std::uint32_t mpiarena_abi_version() {
 namespace wrong_abi_local {
 std::vector<::mpiarena::StrategyEntry> factory() {
   return {
-      mpiarena::make_entry<WrongAbi>({"wrong_abi",
-                                      "transfer",
-                                      "test plugin with a foreign ABI version",
-                                      {"1d"},
-                                      2})};
+      mpiarena::make_entry<WrongAbi>(mpiarena::transfer_info(
+        "wrong_abi",
+        "test plugin with a foreign ABI version", {"1d"}))};
 }
 }  // namespace wrong_abi_local
 

@@ -25,7 +25,8 @@
 // time (round trip / 2), as NetPIPE and OSU report it.
 //
 // A plugin writes send() and recv() (and setup() / teardown() for untimed
-// state such as a datatype or an attached buffer).
+// state such as a datatype, an attached buffer, or persistent requests on
+// buffer()). A message above max_payload_bytes() is skipped (SkipPoint).
 #pragma once
 
 #include <climits>
@@ -118,6 +119,11 @@ class PingPongStrategy : public Strategy {
   bool initiator() const { return pair_initiator(ctx_); }
   int peer() const { return pair_peer(ctx_); }
   std::size_t bytes() const { return ctx_.bytes; }
+  // This rank's one message buffer (null when it is not in a pair or the
+  // message is 0 bytes). Allocated before setup() and stable until after
+  // teardown(): poison() rewrites its contents, never its address, so
+  // persistent requests and registered memory may be made on it in setup().
+  unsigned char* buffer() { return buf_.data(); }
 
  private:
   RunContext ctx_;

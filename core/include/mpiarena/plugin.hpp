@@ -4,6 +4,8 @@
 //   - a plain C function `mpiarena_abi_version()` returning kAbiVersion as it
 //     was when the plugin was compiled (the registry checks it before touching
 //     any C++ object of the plugin), and
+//   - a plain C function `mpiarena_mpi_implementation()` naming the MPI
+//     library whose mpi.h it was compiled with (checked next), and
 //   - a factory alias `mpiarena_factory` returning the strategies it provides.
 //
 // Bump kAbiVersion on ANY change to this file or to a class a plugin derives
@@ -14,28 +16,139 @@
 
 #include <boost/config.hpp>
 #include <boost/dll/alias.hpp>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
-
-namespace spdlog {
-class logger;
-}
 
 namespace mpiarena {
 
 // Raised whenever a public header changes what a built plugin depends on
-// (StrategyInfo, the entry, the base classes' layout). 3: one ping-pong
-// buffer per rank (PingPongStrategy), fanin_info.
-inline constexpr std::uint32_t kAbiVersion = 3;
+// (StrategyInfo, the entry, the base classes' layout). 4: phases, parts,
+// metrics, version, the Log facade, SkipPoint, mpiarena_mpi_implementation.
+inline constexpr std::uint32_t kAbiVersion = 4;
 
+// ---------------------------------------------------------------- logging
+// The core's rank-aware logger, handed to the plugin in RunContext::log: a
+// plugin logs through it without linking spdlog. Messages go where the
+// runner's own go (stderr, rank-prefixed, filtered by --log-level).
+enum class LogLevel { debug = 1, info = 2, warn = 3, error = 4 };
+class BOOST_SYMBOL_VISIBLE Log {
+ public:
+  virtual ~Log() = default;
+  virtual void write(LogLevel level, const std::string& message) = 0;
+  void debug(const std::string& m) { write(LogLevel::debug, m); }
+  void info(const std::string& m) { write(LogLevel::info, m); }
+  void warn(const std::string& m) { write(LogLevel::warn, m); }
+  void error(const std::string& m) { write(LogLevel::error, m); }
+};
+
+// ----------------------------------------------------------------- phases
+// Sub-phases of one operation (seed 004: pack, comm, unpack, app). A
+// strategy names its phases in StrategyInfo::phases and marks them inside
+// execute() with the timer the core hands it (RunContext::phases):
+//
+//   { auto t = ctx.phases->scope(kPack); pack(); }   // RAII, or
+//   ctx.phases->mark(kPack); pack(); ctx.phases->mark(kComm); ...;
+//   ctx.phases->stop();                               // closes the last one
+//
+// A phase index is the position of its name in StrategyInfo::phases. The
+// plugin never reads the clock itself. The engine sums each phase over the
+// inner iterations of a sample and reduces it like the total (MAX over ranks
+// per sample; MIN and AVG kept). Time outside every phase is not a phase.
+class PhaseTimer {
+ public:
+  static constexpr int kMaxPhases = 8;
+  using Clock = std::chrono::steady_clock;
+
+  // Ends the open phase (if any) and opens `phase`.
+  void mark(int phase) {
+    const Clock::time_point now = Clock::now();
+    if (open_ >= 0) ticks_[open_] += (now - since_).count();
+    open_ = phase;
+    since_ = now;
+  }
+  // Ends the open phase, if any.
+  void stop() {
+    if (open_ < 0) return;
+    ticks_[open_] += (Clock::now() - since_).count();
+    open_ = -1;
+  }
+  class Scope {
+   public:
+    Scope(PhaseTimer& t, int phase) : t_(t) { t_.mark(phase); }
+    ~Scope() { t_.stop(); }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    PhaseTimer& t_;
+  };
+  Scope scope(int phase) { return Scope(*this, phase); }
+
+  // Engine side: zero every phase; seconds accumulated in `phase`.
+  void reset() {
+    for (auto& t : ticks_) t = 0;
+    open_ = -1;
+  }
+  double seconds(int phase) const {
+    return std::chrono::duration<double>(Clock::duration(ticks_[phase]))
+        .count();
+  }
+
+ private:
+  Clock::rep ticks_[kMaxPhases] = {};
+  int open_ = -1;
+  Clock::time_point since_{};
+};
+
+// ---------------------------------------------------------------- metrics
+// What a metric formula sees: per-operation times in seconds of every part
+// (by part name) and phase (by phase name for the headline part, and by
+// "part/phase" for every part), plus the point's size and ranks. The core
+// calls the formula once per repetition (samples) and once on the medians
+// (the value recorded and compared).
+struct MetricInput {
+  std::map<std::string, double> parts;
+  std::map<std::string, double> phases;
+  std::size_t bytes = 0;  // payload bytes of the point
+  int ranks = 0;
+  // The time of a part / phase; throws std::out_of_range naming it.
+  double part(const std::string& name) const { return get(parts, "part", name); }
+  double phase(const std::string& name) const {
+    return get(phases, "phase", name);
+  }
+
+ private:
+  static double get(const std::map<std::string, double>& m, const char* what,
+                    const std::string& name) {
+    const auto it = m.find(name);
+    if (it == m.end())
+      throw std::out_of_range(std::string("metric formula asked for ") + what +
+                              " '" + name + "', which the point does not have");
+    return it->second;
+  }
+};
+
+struct MetricInfo {
+  std::string name;  // [a-z0-9_]+, e.g. "overlap"
+  std::string unit;  // e.g. "%", "msg/s"
+  bool higher_is_better = true;
+  std::function<double(const MetricInput&)> compute;
+};
+
+// ------------------------------------------------------------ the strategy
 // What the registry and `runner --list` know about a strategy without
-// running it. Pure data: building it makes no MPI call.
+// running it. Pure data: building it makes no MPI call. The registry checks
+// it at load (name, suite, payloads, time_scale, min_ranks, phases, parts,
+// metrics) and refuses the plugin with one sentence naming the field.
 struct StrategyInfo {
-  std::string name;                   // unique method name, e.g. "bcast"
+  std::string name;                   // unique method name: [a-z0-9_]{1,32}
   std::string suite;                  // measurement pattern, e.g. "transfer"
   std::string summary;                // one line for --list
   std::vector<std::string> payloads;  // e.g. {"1d", "2d"}
@@ -57,6 +170,28 @@ struct StrategyInfo {
   // RunContext::all_pairs, and records give the aggregate bandwidth of the
   // pairs that ran concurrently.
   bool pairwise = false;
+  // Contract v4 --------------------------------------------------------
+  // The plugin's own version, recorded in every record (empty: none).
+  std::string version;
+  // Sub-phases of one operation, marked through RunContext::phases (at
+  // most PhaseTimer::kMaxPhases names, [a-z0-9_]+).
+  std::vector<std::string> phases;
+  // Timed parts of one point (seed 002: "comm", "compute", "both"). Empty:
+  // one part. Each part is its own calibrated loop; execute() reads
+  // RunContext::part() to know which one runs. The record's headline time
+  // is the part named `headline` (empty: the first).
+  std::vector<std::string> parts;
+  std::string headline;
+  // Figures derived from the parts' and phases' times (overlap %, msg/s).
+  std::vector<MetricInfo> metrics;
+};
+
+// Thrown by prepare() (or setup()) on EVERY rank alike when a point cannot
+// run for a reason that is not a fault (a size above the method's limit):
+// the point is recorded as skipped with the message, not as failed.
+class SkipPoint : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // Everything a strategy may use during one measured point.
@@ -67,10 +202,16 @@ struct RunContext {
   int root = 0;
   std::string payload;            // one of StrategyInfo::payloads
   std::size_t bytes = 0;          // requested payload size in bytes
-  spdlog::logger* log = nullptr;  // rank-aware logger owned by the runner
+  Log* log = nullptr;             // rank-aware logger owned by the runner
   // Pairwise methods: false = one pair (0, 1), the other ranks idle; true =
   // every disjoint pair (0, 1), (2, 3)... concurrently (runner --pairs all).
   bool all_pairs = false;
+  // The phase timer of this point (never null when the engine runs it).
+  PhaseTimer* phases = nullptr;
+  // The part being measured, an index into StrategyInfo::parts (0 when the
+  // strategy declares none). Stable address for the whole point.
+  const int* part_index = nullptr;
+  int part() const { return part_index ? *part_index : 0; }
 };
 
 struct Verdict {
@@ -78,9 +219,14 @@ struct Verdict {
   std::string message;  // first mismatch, or empty
 };
 
-// One way of doing one operation. The core owns the timed loop: it calls
-// prepare() once (untimed), execute() many times (timed), then poison(),
-// one more execute() and verify() (untimed), then release().
+// One way of doing one operation. The core owns the timed loop. The order,
+// on every rank together (docs/writing-a-plugin.md, "Lifecycle"):
+//   prepare(ctx)                         untimed; suite bases build the
+//                                        payload, then call setup()
+//   for each part: warm-up and calibration execute()s, the timed loop of
+//                  execute()s, then poison(), one execute(), verify()
+//   release()                            suite bases call teardown()
+// Every rank calls execute() the same number of times.
 class BOOST_SYMBOL_VISIBLE Strategy {
  public:
   virtual ~Strategy() = default;
@@ -104,6 +250,22 @@ struct StrategyEntry {
 
 using FactoryFn = std::vector<StrategyEntry>();
 
+// The MPI library family whose mpi.h this header was compiled with: MPI
+// handles differ in type between them (Open MPI: pointers; MPICH: ints), so
+// a plugin built against one crashes a runner built against the other. The
+// registry compares the plugin's with its own before touching the factory.
+#define MPIARENA_STR2(x) #x
+#define MPIARENA_STR(x) MPIARENA_STR2(x)
+#if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION)
+inline constexpr const char* kMpiImplementation =
+    "Open MPI " MPIARENA_STR(OMPI_MAJOR_VERSION) "." MPIARENA_STR(
+        OMPI_MINOR_VERSION);
+#elif defined(MPICH_VERSION)
+inline constexpr const char* kMpiImplementation = "MPICH " MPICH_VERSION;
+#else
+inline constexpr const char* kMpiImplementation = "unknown MPI";
+#endif
+
 template <class T>
 StrategyEntry make_entry(StrategyInfo info) {
   return StrategyEntry{std::move(info),
@@ -117,6 +279,9 @@ StrategyEntry make_entry(StrategyInfo info) {
 #define MPIARENA_PLUGIN(...)                                                 \
   extern "C" BOOST_SYMBOL_EXPORT std::uint32_t mpiarena_abi_version() {      \
     return ::mpiarena::kAbiVersion;                                          \
+  }                                                                          \
+  extern "C" BOOST_SYMBOL_EXPORT const char* mpiarena_mpi_implementation() { \
+    return ::mpiarena::kMpiImplementation;                                   \
   }                                                                          \
   namespace mpiarena_plugin_local {                                          \
   std::vector<::mpiarena::StrategyEntry> factory() { return {__VA_ARGS__}; } \

@@ -18,6 +18,13 @@
 
 namespace mpiarena {
 
+// The StrategyInfo of a transfer method: suite "transfer", the payloads it
+// supports (default both), at least 2 ranks, `payload_copies` payload-sized
+// buffers per rank.
+StrategyInfo transfer_info(std::string name, std::string summary,
+                           std::vector<std::string> payloads = {"1d", "2d"},
+                           int payload_copies = 1);
+
 class TransferStrategy : public Strategy {
  public:
   void prepare(const RunContext& ctx) final;

@@ -12,13 +12,18 @@ class Null final : public mpiarena::Strategy {
   mpiarena::Verdict verify() override { return {true, "nothing moved"}; }
 };
 
+mpiarena::StrategyInfo null_info() {
+  mpiarena::StrategyInfo info;
+  info.name = "null";
+  info.suite = "harness";
+  info.summary = "Does nothing: the harness overhead of one timed operation";
+  info.payloads = {"1d"};
+  info.min_ranks = 1;
+  info.moves_data = false;
+  info.payload_copies = 0;
+  return info;
+}
+
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Null>(
-    {"null",
-     "harness",
-     "Does nothing: the harness overhead of one timed operation",
-     {"1d"},
-     1,
-     /*moves_data=*/false,
-     /*payload_copies=*/0}))
+MPIARENA_PLUGIN(mpiarena::make_entry<Null>(null_info()))

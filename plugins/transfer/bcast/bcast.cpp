@@ -26,10 +26,7 @@ class Bcast final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Bcast>(
-    {"bcast",
-     "transfer",
-     "MPI_Bcast of the buffer (1d); sizes by MPI_Bcast, rows by MPI_Ibcast + "
-     "MPI_Waitall (2d)",
-     {"1d", "2d"},
-     2}))
+MPIARENA_PLUGIN(mpiarena::make_entry<Bcast>(mpiarena::transfer_info(
+        "bcast",
+        "MPI_Bcast of the buffer (1d); sizes by MPI_Bcast, rows by MPI_Ibcast + "
+     "MPI_Waitall (2d)", {"1d", "2d"})))

@@ -44,14 +44,9 @@ class BoostPacked final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<BoostPacked>(
-    {"boost_packed",
-     "transfer",
-     "Root serializes into a boost::mpi::packed_oarchive each operation, "
+MPIARENA_PLUGIN(mpiarena::make_entry<BoostPacked>(mpiarena::transfer_info(
+        "boost_packed",
+        "Root serializes into a boost::mpi::packed_oarchive each operation, "
      "boost::mpi::broadcast "
      "of the archive (root sends to each receiver), receivers read a "
-     "packed_iarchive",
-     {"1d", "2d"},
-     2,
-     /*moves_data=*/true,
-     /*payload_copies=*/3}))
+     "packed_iarchive", {"1d", "2d"}, 3)))

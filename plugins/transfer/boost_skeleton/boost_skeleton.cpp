@@ -48,12 +48,9 @@ class BoostSkeleton final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<BoostSkeleton>(
-    {"boost_skeleton",
-     "transfer",
-     "boost::mpi::broadcast of the content (an MPI datatype over every element,"
+MPIARENA_PLUGIN(mpiarena::make_entry<BoostSkeleton>(mpiarena::transfer_info(
+        "boost_skeleton",
+        "boost::mpi::broadcast of the content (an MPI datatype over every element,"
      " built once) only; the skeleton (shape) is broadcast once in setup, so "
      "it assumes the shape is unchanged between operations (repeated ghost "
-     "exchanges)",
-     {"1d", "2d"},
-     2}))
+     "exchanges)", {"1d", "2d"})))

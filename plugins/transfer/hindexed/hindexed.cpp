@@ -63,11 +63,8 @@ class Hindexed final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Hindexed>(
-    {"hindexed",
-     "transfer",
-     "Sizes by MPI_Bcast, then ONE MPI_Bcast(MPI_BOTTOM, 1, type) of an "
+MPIARENA_PLUGIN(mpiarena::make_entry<Hindexed>(mpiarena::transfer_info(
+        "hindexed",
+        "Sizes by MPI_Bcast, then ONE MPI_Bcast(MPI_BOTTOM, 1, type) of an "
      "MPI_Type_create_hindexed spanning every row by absolute address "
-     "(cached; rebuilt only when row addresses or sizes change) (2d)",
-     {"2d"},
-     2}))
+     "(cached; rebuilt only when row addresses or sizes change) (2d)", {"2d"})))

@@ -86,12 +86,8 @@ class Pack final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(
-    mpiarena::make_entry<Pack>({"pack",
-                                "transfer",
-                                "MPI_Pack on the root (2d: row count, sizes, "
+    mpiarena::make_entry<Pack>(mpiarena::transfer_info(
+        "pack",
+        "MPI_Pack on the root (2d: row count, sizes, "
                                 "rows), MPI_Ibcast of the packed size "
-                                "then of the buffer, MPI_Unpack on receivers",
-                                {"1d", "2d"},
-                                2,
-                                /*moves_data=*/true,
-                                /*payload_copies=*/2}))
+                                "then of the buffer, MPI_Unpack on receivers", {"1d", "2d"}, 2)))

@@ -92,11 +92,8 @@ class ScatterAllgather final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<ScatterAllgather>(
-    {"scatter_allgather",
-     "transfer",
-     "MPI_Scatterv of near-equal chunks from the root + in-place "
+MPIARENA_PLUGIN(mpiarena::make_entry<ScatterAllgather>(mpiarena::transfer_info(
+        "scatter_allgather",
+        "MPI_Scatterv of near-equal chunks from the root + in-place "
      "MPI_Allgatherv (1d); sizes by MPI_Bcast, then MPI_Iscatterv of every "
-     "row + MPI_Waitall, MPI_Iallgatherv of every row + MPI_Waitall (2d)",
-     {"1d", "2d"},
-     2}))
+     "row + MPI_Waitall, MPI_Iallgatherv of every row + MPI_Waitall (2d)", {"1d", "2d"})))

@@ -375,14 +375,13 @@ class Shm final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Shm>(
-    {"shm",
-     "transfer",
-     "Root copies the data into a shared-memory ring (MPI_Win_allocate_shared, "
+mpiarena::StrategyInfo single_node(mpiarena::StrategyInfo info) {
+  info.single_node = true;  // one node's shared memory
+  return info;
+}
+
+MPIARENA_PLUGIN(mpiarena::make_entry<Shm>(single_node(mpiarena::transfer_info(
+        "shm",
+        "Root copies the data into a shared-memory ring (MPI_Win_allocate_shared, "
      "8 slots of 512 KiB) while the receivers copy filled slots out, "
-     "pipelined chunk by chunk; 2d: row count and sizes, then the rows",
-     {"1d", "2d"},
-     2,
-     true,
-     /*payload_copies=*/1,
-     /*single_node=*/true}))
+     "pipelined chunk by chunk; 2d: row count and sizes, then the rows", {"1d", "2d"}))))

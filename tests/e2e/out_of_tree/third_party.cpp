@@ -27,9 +27,6 @@ class ThirdParty final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<ThirdParty>(
-    {"third_party",
-     "transfer",
-     "out-of-tree test plugin: MPI_Ibcast + MPI_Wait",
-     {"1d", "2d"},
-     2}))
+MPIARENA_PLUGIN(mpiarena::make_entry<ThirdParty>(mpiarena::transfer_info(
+        "third_party",
+        "out-of-tree test plugin: MPI_Ibcast + MPI_Wait", {"1d", "2d"})))

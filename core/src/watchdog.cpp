@@ -1,0 +1,165 @@
+#include "watchdog.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+namespace mpiarena {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What a crash handler writes, formatted in advance (a handler may only
+// make async-signal-safe calls).
+char g_crash_prefix[512] = "runner: error: ";
+char g_crash_step[256] = "";
+
+void write_all(const char* text) {
+  std::size_t n = std::strlen(text);
+  while (n > 0) {
+    const ssize_t w = ::write(STDERR_FILENO, text, n);
+    if (w <= 0) return;
+    text += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+extern "C" void on_crash(int sig) {
+  const char* name = sig == SIGSEGV   ? "SIGSEGV (segmentation fault)"
+                     : sig == SIGBUS  ? "SIGBUS (bus error)"
+                     : sig == SIGFPE  ? "SIGFPE (arithmetic fault)"
+                     : sig == SIGILL  ? "SIGILL (illegal instruction)"
+                     : sig == SIGABRT ? "SIGABRT (abort)"
+                                      : "a fatal signal";
+  write_all(g_crash_prefix);
+  write_all("crashed with ");
+  write_all(name);
+  write_all(g_crash_step);
+  write_all("; stopping the run (exit 3)\n");
+  ::_exit(kExitFault);
+}
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g s", s);
+  return buf;
+}
+
+}  // namespace
+
+struct Watchdog::State {
+  std::mutex m;
+  std::condition_variable cv;
+  int rank = 0;
+  std::string point;
+  bool armed = false;
+  std::string step, detail;
+  double bound = 0;
+  Role role = Role::plugin;
+  Clock::time_point deadline;
+  Clock::time_point sleeping_until = Clock::time_point::max();
+};
+
+Watchdog& Watchdog::instance() {
+  static Watchdog* w = new Watchdog();  // never destroyed: the thread lives
+  return *w;                            // as long as the process
+}
+
+Watchdog::Watchdog() : s_(new State) {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_crash;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    sigaction(sig, &sa, nullptr);
+  std::thread([s = s_] {
+    std::unique_lock<std::mutex> lock(s->m);
+    for (;;) {
+      // Armed: wake at the deadline or within half a second, whichever
+      // comes first (arm() then never has to wake the thread, which
+      // would take a core from a timed loop: deadlines are met to 0.5 s).
+      const Clock::time_point until =
+          s->armed ? std::min(s->deadline,
+                              Clock::now() + std::chrono::milliseconds(500))
+                   : Clock::time_point::max();
+      s->sleeping_until = until;
+      if (until == Clock::time_point::max())
+        s->cv.wait(lock);
+      else
+        s->cv.wait_until(lock, until);
+      if (!s->armed || Clock::now() < s->deadline) continue;
+      std::string text = "runner: error: ";
+      if (!s->point.empty()) text += s->point + ": ";
+      text += "rank " + std::to_string(s->rank) + ": ";
+      if (s->role == Role::culprit)
+        text += s->step + " failed (" + s->detail +
+                ") and the other ranks did not reach the agreement within " +
+                seconds_text(s->bound) + " (they are stuck in the plugin)";
+      else if (s->role == Role::waiting)
+        text += "waited more than " + seconds_text(s->bound) + " in " +
+                s->step + " for ranks that never arrived";
+      else
+        text += s->step + " did not return within " + seconds_text(s->bound) +
+                " (--point-timeout)";
+      text += "; stopping the run (exit 3)\n";
+      write_all(text.c_str());
+      ::_exit(kExitFault);
+    }
+  }).detach();
+}
+
+void Watchdog::set_rank(int rank) {
+  std::lock_guard<std::mutex> lock(s_->m);
+  s_->rank = rank;
+}
+
+void Watchdog::set_point(const std::string& point) {
+  std::lock_guard<std::mutex> lock(s_->m);
+  s_->point = point;
+}
+
+void Watchdog::arm(const std::string& step, double seconds, Role role,
+                   const std::string& detail) {
+  // Stagger plugin-side deadlines by rank (50 ms a rank, up to 3.2 s), and
+  // let waiting ranks give the others 5 s more than that.
+  double extra = 0;
+  if (role == Role::plugin) extra = 0.05 * (s_->rank % 64);
+  if (role == Role::waiting) extra = 5.0 + 0.05 * 64;
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(seconds + extra));
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(s_->m);
+    s_->armed = true;
+    s_->step = step;
+    s_->detail = detail;
+    s_->bound = seconds;
+    s_->role = role;
+    s_->deadline = deadline;
+    // Wake the thread only when it sleeps with no deadline at all.
+    wake = s_->sleeping_until == Clock::time_point::max();
+    std::snprintf(g_crash_prefix, sizeof g_crash_prefix,
+                  "runner: error: %s%srank %d: ", s_->point.c_str(),
+                  s_->point.empty() ? "" : ": ", s_->rank);
+    std::snprintf(g_crash_step, sizeof g_crash_step, " in %s", step.c_str());
+  }
+  if (wake) s_->cv.notify_one();
+}
+
+void Watchdog::disarm() {
+  std::lock_guard<std::mutex> lock(s_->m);
+  s_->armed = false;
+  std::snprintf(g_crash_step, sizeof g_crash_step, " between steps");
+}
+
+}  // namespace mpiarena
