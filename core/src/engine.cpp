@@ -353,11 +353,15 @@ Record measure_point(Strategy& strategy, const RunContext& ctx_in,
     if (opt.verify) {
       Verdict verdict;
       const std::string what = part_step("verification", part);
+      // The agreement after poison() is the barrier before the verified
+      // operation (no harness call may sit inside a plugin step: a rank
+      // whose step throws would enter a different collective).
+      collective_step(
+          part_step("poison", part).c_str(), [&] { strategy.poison(); },
+          harness, ctx.rank, timeout);
       collective_step(
           what.c_str(),
           [&] {
-            strategy.poison();
-            MPIARENA_CHECK(MPI_Barrier(harness));
             strategy.execute();
             verdict = strategy.verify();
           },

@@ -4,10 +4,9 @@
 // SIGILL, SIGABRT) is reported the same way.
 //
 // One watchdog thread per process sleeps until the deadline of the step the
-// main thread is in. It takes no MPI call (MPI is initialised without thread
-// support, and the main thread may be blocked inside MPI): at a deadline it
-// writes the message and _exit()s; mpirun (or srun) then ends the other
-// ranks. The result file already holds every completed point (rank 0 saves
+// main thread is in. At a deadline it writes the message and ends the job
+// with MPI_Abort (MPI is not initialised for threads, so a 3 s alarm()
+// backs that call up; watchdog.cpp, end_job). The result file already holds every completed point (rank 0 saves
 // it after each point, atomically).
 //
 // Who speaks: a rank whose step threw (Role::culprit) fires at the bound; a

@@ -1,0 +1,62 @@
+// bad_info: a plugin whose StrategyInfo has one bad field, chosen at build
+// time by BAD_FIELD (one module per case, see tests/CMakeLists.txt). The
+// registry must refuse it with one sentence naming the file and the field.
+#include <cmath>
+#include <mpiarena/plugin.hpp>
+
+namespace {
+
+class Unused final : public mpiarena::Strategy {
+  void prepare(const mpiarena::RunContext&) override {}
+  void execute() override {}
+  void poison() override {}
+  mpiarena::Verdict verify() override { return {}; }
+};
+
+mpiarena::StrategyInfo good() {
+  mpiarena::StrategyInfo i;
+  i.name = "bad_info";
+  i.suite = "harness";
+  i.summary = "test plugin with one bad StrategyInfo field";
+  i.payloads = {"1d"};
+  return i;
+}
+
+[[maybe_unused]] mpiarena::StrategyInfo bad() {
+  mpiarena::StrategyInfo i = good();
+#if BAD_FIELD == 1
+  i.name = "Bad-Name";
+#elif BAD_FIELD == 2
+  i.name = std::string(33, 'x');
+#elif BAD_FIELD == 3
+  i.suite = "nosuchsuite";
+#elif BAD_FIELD == 4
+  i.payloads = {"3d"};
+#elif BAD_FIELD == 5
+  i.time_scale = std::nan("");
+#elif BAD_FIELD == 6
+  i.time_scale = 0;
+#elif BAD_FIELD == 7
+  i.min_ranks = 0;
+#elif BAD_FIELD == 8
+  i.phases = {"pack", "pack"};
+#elif BAD_FIELD == 9
+  i.parts = {"comm"};
+  i.headline = "both";
+#elif BAD_FIELD == 10
+  i.metrics = {{"overlap", "", true, [](const mpiarena::MetricInput&) {
+                  return 0.0;
+                }}};
+#endif
+  return i;
+}
+
+}  // namespace
+
+#if BAD_FIELD == 11
+// The same name declared twice in one plugin.
+MPIARENA_PLUGIN(mpiarena::make_entry<Unused>(good()),
+                mpiarena::make_entry<Unused>(good()))
+#else
+MPIARENA_PLUGIN(mpiarena::make_entry<Unused>(bad()))
+#endif
