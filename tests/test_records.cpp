@@ -1,10 +1,12 @@
 // Result records to JSON and back, and validation against the results schema.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "doc_fixtures.hpp"
+#include "engine.hpp"
 #include "records.hpp"
 #include "schema.hpp"
 
@@ -83,6 +85,98 @@ TEST(Records, TimeScaleAndPerRankTimesRoundTripAndValidate) {
   bad = mpiarena::to_json(doc);
   bad["records"][0]["time_scale"] = 0;
   expect_invalid(bad, {"records", "0", "time_scale"});
+}
+
+// Contract v4: parts, phases and metrics of a record, to JSON and back, valid.
+mpiarena::Record with_parts() {
+  auto doc = mpiarena_test::sample_document();
+  mpiarena::Record r = doc.records[0];  // samples_max {1e-6, 1.5e-6, 2e-6}
+  auto timing = [](std::vector<double> s) {
+    mpiarena::PartTiming t;
+    t.samples_max = t.samples_min = t.samples_avg = s;
+    t.time = mpiarena::summarize(s);
+    return t;
+  };
+  mpiarena::PartTiming comm = timing({4, 4, 8}), comp = timing({6, 6, 6}),
+                       both = timing({7, 10, 9});
+  comm.name = "comm";
+  comp.name = "compute";
+  both.name = "both";
+  mpiarena::PhaseTiming app;
+  static_cast<mpiarena::Timing&>(app) = timing({5, 5, 5});
+  app.name = "app";
+  both.phases = {app};
+  for (auto* p : {&comm, &comp, &both}) p->inner_iterations = 10;
+  r.parts = {comm, comp, both};
+  r.headline_part = "both";
+  r.samples_max = r.samples_min = r.samples_avg = both.samples_max;
+  r.time = both.time;
+  r.phases = both.phases;
+  return r;
+}
+
+mpiarena::StrategyInfo overlap_info() {
+  mpiarena::StrategyInfo info;
+  info.metrics = {
+      {"overlap", "%", true, [](const mpiarena::MetricInput& in) {
+         const double tmin = std::min(in.part("comm"), in.part("compute"));
+         return 100 *
+                std::max(0.0, std::min(in.part("comm") + in.part("compute") -
+                                           in.part("both"),
+                                       tmin)) /
+                tmin;
+       }},
+      {"app_share", "%", false, [](const mpiarena::MetricInput& in) {
+         return 100 * in.phase("app") / in.part("both");
+       }}};
+  return info;
+}
+
+TEST(Records, MetricsAreComputedOnMediansAndPerRepetition) {
+  mpiarena::Record r = with_parts();
+  mpiarena::compute_metrics(r, overlap_info());
+  ASSERT_EQ(r.metrics.size(), 2u);
+  const mpiarena::MetricValue& m = r.metrics[0];
+  EXPECT_EQ(m.name, "overlap");
+  EXPECT_TRUE(m.higher_is_better);
+  // Medians: comm 4, compute 6, both 9: 100 * min(1, 4) / 4.
+  EXPECT_DOUBLE_EQ(m.value, 25.0);
+  // Repetition i pairs sample i of every part: (4,6,7) (4,6,10) (8,6,9).
+  ASSERT_EQ(m.samples.size(), 3u);
+  EXPECT_DOUBLE_EQ(m.samples[0], 75.0);
+  EXPECT_DOUBLE_EQ(m.samples[1], 0.0);
+  EXPECT_DOUBLE_EQ(m.samples[2], 100.0 * 5 / 6);
+  // Phases by their own name (headline part) and as part/phase.
+  EXPECT_DOUBLE_EQ(r.metrics[1].value, 100.0 * 5 / 9);
+  EXPECT_FALSE(r.metrics[1].higher_is_better);
+}
+
+TEST(Records, AMetricOnAMissingPartIsAPointError) {
+  mpiarena::Record r = with_parts();
+  r.parts.pop_back();
+  mpiarena::StrategyInfo info = overlap_info();
+  info.metrics.pop_back();
+  EXPECT_THROW(mpiarena::compute_metrics(r, info), mpiarena::PointError);
+}
+
+TEST(Records, PartsPhasesMetricsRoundTripAndValidate) {
+  auto doc = mpiarena_test::sample_document();
+  doc.records[0] = with_parts();
+  doc.records[0].plugin_version = "probe-1.0";
+  mpiarena::compute_metrics(doc.records[0], overlap_info());
+  const json j = mpiarena::to_json(doc.records[0]);
+  EXPECT_EQ(j.at("parts").size(), 3u);
+  EXPECT_EQ(j.at("headline_part"), "both");
+  EXPECT_EQ(j.at("phases_s").at(0).at("name"), "app");
+  EXPECT_EQ(j.at("metrics").at(0).at("better"), "higher");
+  EXPECT_EQ(j.at("metrics").at(1).at("better"), "lower");
+  EXPECT_EQ(j.at("plugin").at("version"), "probe-1.0");
+  const mpiarena::Record back = mpiarena::record_from_json(j);
+  EXPECT_EQ(mpiarena::to_json(back), j);
+  EXPECT_EQ(joined(validate_results(mpiarena::to_json(doc))), "");
+  json bad = mpiarena::to_json(doc);
+  bad["records"][0]["metrics"][0]["better"] = "sideways";
+  expect_invalid(bad, {"records", "0", "metrics", "0", "better"});
 }
 
 TEST(Records, NoPayloadMeansNullBandwidth) {

@@ -332,3 +332,78 @@ TEST_F(PluginDirs, PluginPathFindsTheTestPlugins) {
   for (const std::string& d : dirs) reg.load_dir(d);
   EXPECT_NE(reg.find("test_ok"), nullptr);
 }
+
+// Contract v4: StrategyInfo is checked at load. One plugin per bad field
+// (tests/plugins/bad_info.cpp, BAD_FIELD=N), each refused with one sentence
+// that names the file and the field.
+struct BadInfoCase {
+  int field;
+  const char* needle;
+};
+
+class BadInfo : public ::testing::TestWithParam<BadInfoCase> {};
+
+TEST_P(BadInfo, IsRefusedNamingTheFileAndTheField) {
+  const BadInfoCase c = GetParam();
+  const std::string file = std::string(TEST_BAD_INFO_DIR) +
+                           "/mpiarena_bad_info_" + std::to_string(c.field) +
+                           ".so";
+  Registry reg;
+  const LoadResult r = reg.load_file(file);
+  EXPECT_EQ(r.status, LoadStatus::bad_info) << r.message;
+  expect_one_sentence_naming(r, file);
+  EXPECT_TRUE(contains(r.message, c.needle)) << r.message;
+  EXPECT_TRUE(reg.names().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fields, BadInfo,
+    ::testing::Values(BadInfoCase{1, "name 'Bad-Name'"},
+                      BadInfoCase{2, "1 to 32 characters"},
+                      BadInfoCase{3, "suite 'nosuchsuite'"},
+                      BadInfoCase{4, "payload '3d'"},
+                      BadInfoCase{5, "time_scale nan"},
+                      BadInfoCase{6, "time_scale 0"},
+                      BadInfoCase{7, "min_ranks 0"},
+                      BadInfoCase{8, "phases names 'pack' twice"},
+                      BadInfoCase{9, "headline 'both'"},
+                      BadInfoCase{10, "metric 'overlap' has no unit"},
+                      BadInfoCase{11, "declares method 'bad_info' twice"}));
+
+TEST(Registry, ProbeWithPhasesPartsAndMetricsLoads) {
+  Registry reg;
+  const std::string file =
+      std::string(TEST_FAULT_PLUGIN_DIR) + "/mpiarena_probe.so";
+  const LoadResult r = reg.load_file(file);
+  ASSERT_EQ(r.status, LoadStatus::loaded) << r.message;
+  const mpiarena::LoadedStrategy* s = reg.find("probe");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->entry.info.parts.size(), 3u);
+  EXPECT_EQ(s->entry.info.version, "probe-1.0");
+  ASSERT_EQ(s->entry.info.metrics.size(), 1u);
+  // The plugin's formula is seed 002's: 100 * max(0, min(p + c - o, tmin))
+  // / tmin with tmin = min(p, c).
+  mpiarena::MetricInput in;
+  in.parts = {{"comm", 4}, {"compute", 6}, {"both", 7}};
+  EXPECT_DOUBLE_EQ(s->entry.info.metrics[0].compute(in), 75.0);
+  in.parts["both"] = 10;  // serialised
+  EXPECT_DOUBLE_EQ(s->entry.info.metrics[0].compute(in), 0.0);
+  in.parts["both"] = 12;  // slower than serialised: clamped at 0
+  EXPECT_DOUBLE_EQ(s->entry.info.metrics[0].compute(in), 0.0);
+  in.parts["both"] = 5;  // more than the shorter part hidden: clamped at 100
+  EXPECT_DOUBLE_EQ(s->entry.info.metrics[0].compute(in), 100.0);
+  in.parts.erase("compute");
+  EXPECT_THROW(s->entry.info.metrics[0].compute(in), std::out_of_range);
+}
+
+#ifdef TEST_OTHER_MPI_PLUGIN
+TEST(Registry, PluginBuiltAgainstAnotherMpiIsRefusedNamingBoth) {
+  Registry reg;
+  const LoadResult r = reg.load_file(TEST_OTHER_MPI_PLUGIN);
+  EXPECT_EQ(r.status, LoadStatus::wrong_abi) << r.message;
+  expect_one_sentence_naming(r, TEST_OTHER_MPI_PLUGIN);
+  EXPECT_TRUE(contains(r.message, "MPICH")) << r.message;
+  EXPECT_TRUE(contains(r.message, "Open MPI")) << r.message;
+  EXPECT_TRUE(reg.names().empty());
+}
+#endif
