@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "formats.hpp"
+#include "breakdown.hpp"
 #include "report.hpp"
 #include "schema.hpp"
 
@@ -142,6 +143,7 @@ int command_report(const Options& options) {
   const Style style =
       options.format == "markdown" ? Style::markdown : Style::text;
   std::cout << render_header(doc) << render_table(doc, style)
+            << render_breakdown(doc, style)
             << render_summary(summary, style);
   if (options.per_rank) std::cout << render_per_rank(doc, style);
   return 0;

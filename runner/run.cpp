@@ -21,6 +21,7 @@
 #include "plan.hpp"
 #include "plugin_log.hpp"
 #include "watchdog.hpp"
+#include "breakdown.hpp"
 #include "report.hpp"
 #include "schema.hpp"
 
@@ -262,6 +263,7 @@ int command_run(const Options& options, int argc, char** argv) {
       const Style style =
           options.format == "markdown" ? Style::markdown : Style::text;
       std::cout << render_header(doc) << render_table(doc, style)
+                << render_breakdown(doc, style)
                 << render_summary(doc.summary, style);
       if (options.per_rank) std::cout << render_per_rank(doc, style);
       if (!options.output.empty())

@@ -163,8 +163,12 @@ double factor(double base, double now) {
 
 MetricChange classify(std::string metric, bool higher_is_better, double base,
                       double now, double p, const CompareOptions& o) {
-  MetricChange m{std::move(metric), higher_is_better, base, now,
-                 relative_change(base, now)};
+  MetricChange m;
+  m.metric = std::move(metric);
+  m.higher_is_better = higher_is_better;
+  m.base = base;
+  m.now = now;
+  m.change = relative_change(base, now);
   if (!(factor(base, now) > o.threshold))
     m.verdict = Outcome::unchanged;
   else if (!(p < o.alpha))
@@ -193,6 +197,32 @@ PointComparison compare_pair(const Record& b, const Record& n,
         "bandwidth_Bps", true,
         static_cast<double>(b.payload_bytes) / b.time.median,
         static_cast<double>(n.payload_bytes) / n.time.median, pc.test.p, o));
+  // Contract v4: phases, other parts and the plugin's metrics, each judged
+  // on its own samples in its own direction.
+  auto own = [&](std::string name, bool higher, double bv, double nv,
+                 const std::vector<double>& bs, const std::vector<double>& ns,
+                 std::string unit) {
+    const double p = mann_whitney(bs, ns).p;
+    MetricChange m = classify(std::move(name), higher, bv, nv, p, o);
+    m.p = p;
+    m.unit = std::move(unit);
+    pc.metrics.push_back(std::move(m));
+  };
+  for (const PhaseTiming& bp : b.phases)
+    for (const PhaseTiming& np : n.phases)
+      if (bp.name == np.name)
+        own("phase:" + bp.name, false, bp.time.median, np.time.median,
+            bp.samples_max, np.samples_max, "s");
+  for (const PartTiming& bp : b.parts)
+    for (const PartTiming& np : n.parts)
+      if (bp.name == np.name && bp.name != n.headline_part)
+        own("part:" + bp.name, false, bp.time.median, np.time.median,
+            bp.samples_max, np.samples_max, "s");
+  for (const MetricValue& bm : b.metrics)
+    for (const MetricValue& nm : n.metrics)
+      if (bm.name == nm.name)
+        own("metric:" + bm.name, nm.higher_is_better, bm.value, nm.value,
+            bm.samples, nm.samples, nm.unit);
   for (const MetricChange& m : pc.metrics)
     pc.verdict = std::max(pc.verdict, m.verdict);
   if (n.verification == "failed") {
@@ -343,12 +373,17 @@ json to_json(const Comparison& c) {
   for (const PointComparison& p : c.points) {
     json metrics = json::array();
     for (const MetricChange& m : p.metrics)
-      metrics.push_back({{"metric", m.metric},
-                         {"better", m.higher_is_better ? "higher" : "lower"},
-                         {"base", m.base},
-                         {"new", m.now},
-                         {"change", m.change},
-                         {"verdict", verdict_name(m.verdict)}});
+    {
+      json e = {{"metric", m.metric},
+                {"better", m.higher_is_better ? "higher" : "lower"},
+                {"base", m.base},
+                {"new", m.now},
+                {"change", m.change},
+                {"verdict", verdict_name(m.verdict)}};
+      if (m.p >= 0) e["p"] = m.p;
+      if (!m.unit.empty()) e["unit"] = m.unit;
+      metrics.push_back(std::move(e));
+    }
     json j = key_json(p.key);
     j["samples"] = {p.test.n1, p.test.n2};
     j["u"] = p.test.u;

@@ -56,12 +56,19 @@ struct CompareOptions {
 // One metric of one point. Every metric is derived from the same samples
 // (samples_s.max), so they share the U test's p-value; each has its own
 // direction and its own relative change.
+//
+// Contract v4 adds, when both records have them: "metric:<name>" (the
+// plugin's metric, its own direction and unit), "phase:<name>" (a phase of
+// the headline part) and "part:<name>" (a part that is not the headline),
+// each with its own U test on its own samples (`p` >= 0).
 struct MetricChange {
-  std::string metric;  // "time_s" or "bandwidth_Bps"
+  std::string metric;  // "time_s", "bandwidth_Bps", "metric:overlap"...
   bool higher_is_better = false;
   double base = 0, now = 0;  // median time, or payload bytes / median time
   double change = 0;         // (now - base) / base
   Outcome verdict = Outcome::unchanged;
+  double p = -1;     // its own U test's p-value; -1: the point's
+  std::string unit;  // metrics: the plugin's unit; times: "s"
 };
 
 struct PointKey {

@@ -1,5 +1,7 @@
 #include "formats.hpp"
 
+#include "breakdown.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -205,7 +207,9 @@ std::string render_comparison(const Comparison& c, const std::string& base,
     std::vector<std::vector<std::string>> rows;
     for (const PointComparison& p : c.points) {
       const MetricChange& t = p.metrics.front();
-      const MetricChange* bw = p.metrics.size() > 1 ? &p.metrics[1] : nullptr;
+      const MetricChange* bw = nullptr;
+      for (const MetricChange& m : p.metrics)
+        if (m.metric == "bandwidth_Bps") bw = &m;
       rows.push_back(
           {p.key.suite + "/" + p.key.method + "/" + p.key.payload,
            size_cell(p.key), std::to_string(p.key.ranks),
@@ -217,6 +221,26 @@ std::string render_comparison(const Comparison& c, const std::string& base,
     out << render_grid({"point", ">size", ">ranks", ">base time", ">new time",
                         ">time", ">bandwidth", ">p", ">n", "verdict"},
                        rows, style);
+  }
+  // Contract v4: phases, parts and the plugins' metrics, each with its own
+  // U test and direction.
+  std::vector<std::vector<std::string>> extra;
+  for (const PointComparison& p : c.points)
+    for (const MetricChange& m : p.metrics) {
+      if (m.metric == "time_s" || m.metric == "bandwidth_Bps") continue;
+      const bool seconds = m.unit == "s";
+      extra.push_back(
+          {point_name(p.key), m.metric,
+           seconds ? format_seconds(m.base) : format_metric(m.base, m.unit),
+           seconds ? format_seconds(m.now) : format_metric(m.now, m.unit),
+           percent(m.change), m.higher_is_better ? "higher" : "lower",
+           pvalue(m.p), verdict_text(m.verdict)});
+    }
+  if (!extra.empty()) {
+    out << heading("Phases, parts and metrics of points in both files");
+    out << render_grid({"point", "what", ">base", ">new", ">change",
+                        "better", ">p", "verdict"},
+                       extra, style);
   }
   if (!c.only_base.empty()) {
     out << heading("Only in BASE (not measured in NEW)");
