@@ -26,6 +26,21 @@ namespace {
 // Shortest text that reads back as the same double ("1.5e-06").
 std::string exact(double v) { return json(v).dump(); }
 
+// "app=3.3e-06;comm=2.07e-05": name=median of each phase or part.
+template <class T>
+std::string pairs_of(const std::vector<T>& items) {
+  std::string out;
+  for (const T& t : items)
+    out += (out.empty() ? "" : ";") + t.name + "=" + exact(t.time.median);
+  return out;
+}
+std::string metrics_of(const Record& r) {
+  std::string out;
+  for (const MetricValue& m : r.metrics)
+    out += (out.empty() ? "" : ";") + m.name + "=" + exact(m.value);
+  return out;
+}
+
 }  // namespace
 
 std::string to_csv(const Document& doc) {
@@ -53,7 +68,10 @@ std::string to_csv(const Document& doc) {
         exact(r.time.cv),
         r.moves_data ? exact(r.bandwidth) : "",
         r.verification,
-        r.verification_message};
+        r.verification_message,
+        pairs_of(r.phases),
+        pairs_of(r.parts),
+        metrics_of(r)};
     for (std::size_t i = 0; i < cells.size(); ++i)
       out << (i ? "," : "") << csv_field(cells[i]);
     out << "\n";
@@ -113,6 +131,13 @@ json to_gbench(const Document& doc) {
       if (r.moves_data && r.samples_max[i] > 0)
         row["bytes_per_second"] =
             static_cast<double>(r.payload_bytes) / r.samples_max[i];
+      // Contract v4 as user counters of the repetition: each phase's
+      // per-operation time (ns) and each metric's value.
+      for (const PhaseTiming& ph : r.phases)
+        if (i < ph.samples_max.size())
+          row["phase_" + ph.name + "_ns"] = ph.samples_max[i] * kNs;
+      for (const MetricValue& m : r.metrics)
+        if (i < m.samples.size()) row[m.name] = m.samples[i];
       if (r.verification == "failed") {
         row["error_occurred"] = true;
         row["error_message"] = "verification failed: " + r.verification_message;

@@ -27,11 +27,16 @@ inline const std::vector<std::string>& csv_columns() {
       "min_s",        "mean_s",
       "max_s",        "stddev_s",
       "cv",           "bandwidth_Bps",
-      "verification", "verification_message"};
+      "verification", "verification_message",
+      "phases_s",     "parts_s",
+      "metrics"};
   return columns;
 }
 
 // A header row (csv_columns()), then one row per record, LF line ends.
+// Contract v4 columns hold "name=value" pairs separated by ';': phases_s
+// and parts_s their median seconds, metrics their value (unit in the JSON);
+// empty when the record has none.
 // Times are seconds over samples_s.max; bandwidth_Bps is empty for methods
 // that move no payload. Numbers are written so that they read back exactly.
 std::string to_csv(const Document& doc);

@@ -188,6 +188,24 @@ def test_probe(a):
     marks = [r for r in doc["records"] if r["method"] == "probe_marks"]
     check(len(marks) == 2 and marks[0]["metrics"][0]["name"] == "ns_per_mark",
           "probe_marks metric")
+    # CSV and Google Benchmark JSON carry the phases, parts and metrics.
+    csv = subprocess.run([a.runner, "report", "--format", "csv", out],
+                         capture_output=True, text=True, env=env())
+    check(csv.returncode == 0, "report --format csv failed")
+    import csv as csvmod
+    rows = list(csvmod.DictReader(csv.stdout.splitlines()))
+    probe_row = [r for r in rows if r["method"] == "probe"][0]
+    check(probe_row["phases_s"].startswith("app=") and ";comm=" in probe_row["phases_s"],
+          f"csv phases_s: {probe_row['phases_s']}")
+    check(probe_row["parts_s"].count("=") == 3, f"csv parts_s: {probe_row['parts_s']}")
+    check(probe_row["metrics"].startswith("overlap="), f"csv metrics: {probe_row['metrics']}")
+    gb = subprocess.run([a.runner, "report", "--format", "gbench", out],
+                        capture_output=True, text=True, env=env())
+    check(gb.returncode == 0, "report --format gbench failed")
+    its = [b for b in json.loads(gb.stdout)["benchmarks"]
+           if b["run_type"] == "iteration" and "/probe/" in b["name"]]
+    check(its and all("overlap" in b and "phase_app_ns" in b for b in its),
+          "gbench rows lack the metric and phase counters")
     check("overlap" in p.stdout, "the table shows the metric")
     check("app" in p.stdout, "the table shows the phases")
     # compare judges a metric in its own direction: halve the overlap
