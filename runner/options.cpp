@@ -131,8 +131,9 @@ Options parse_options(int argc, const char* const* argv) {
      "each method supports")
     ("sizes,s", po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
      "sizes: presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
-     "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', bytes with units "
-     "(4KiB, 1MB), ranges a..b doubling (8B..4MiB, 0..4MiB), NetPIPE's "
+     "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', preset ranges "
+     "(small..xxlarge: every preset from the first to the last), bytes with "
+     "units (4KiB, 1MB), ranges a..b doubling (8B..4MiB, 0..4MiB), NetPIPE's "
      "perturbed ladder netpipe:a..b")
     ("pairs", po::value<std::string>(&pairs)->default_value("one"),
      "pairwise methods (ping-pong): 'one' = ranks 0 and 1, the others idle; "

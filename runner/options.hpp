@@ -24,7 +24,7 @@ struct Options {
   Command command = Command::run;
   std::vector<std::string> methods{"all"};
   std::vector<std::string> payloads;  // empty: every payload of each method
-  std::string sizes_spec = "small,medium,large,xlarge,xxlarge";
+  std::string sizes_spec = "small..xxlarge";
   std::vector<SizePoint> sizes;
   std::string output;
   std::string format = "table";
