@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <mpiarena/sizes.hpp>
 #include <string>
@@ -275,4 +276,16 @@ TEST(ParseSizes, BadPresetRangesSayWhatIsAccepted) {
     }
   }
   EXPECT_NE(syntax.find("small..xxlarge"), std::string::npos) << syntax;
+}
+
+TEST(FormatBytes, ExtremeAndNonFiniteValuesStayShort) {
+  EXPECT_EQ(mpiarena::format_bytes(2e12), "2.00 TB");
+  EXPECT_EQ(mpiarena::format_bytes(2e15), "2.00 PB");
+  // The largest size_t.
+  EXPECT_EQ(mpiarena::format_bytes(18446744073709551615.0), "18.4 EB");
+  EXPECT_EQ(mpiarena::format_bytes(1e308), "1.00e+308 B");
+  EXPECT_EQ(mpiarena::format_bytes(-1e308), "-1.00e+308 B");
+  EXPECT_EQ(mpiarena::format_bytes(-5), "-5 B");
+  EXPECT_EQ(mpiarena::format_bytes(std::nan("")), "n/a");
+  EXPECT_EQ(mpiarena::format_bytes(HUGE_VAL), "inf B");
 }

@@ -197,7 +197,11 @@ std::vector<SizePoint> parse_sizes(const std::string& spec) {
 }
 
 std::string format_bytes(double bytes) {
-  static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
+  if (std::isnan(bytes)) return "n/a";
+  if (bytes < 0) return "-" + format_bytes(-bytes);
+  if (std::isinf(bytes)) return "inf B";
+  static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+  constexpr int kLast = 6;
   int u = 0;
   // Pick the unit after rounding to 3 significant digits, so 999999 B reads
   // "1.00 MB", never "1000 kB".
@@ -205,12 +209,17 @@ std::string format_bytes(double bytes) {
     const double scale = v >= 100 ? 1 : v >= 10 ? 10 : 100;
     return std::round(v * scale) / scale;
   };
-  while (rounded(bytes) >= 1000.0 && u < 4) {
+  const double original = bytes;
+  while (rounded(bytes) >= 1000.0 && u < kLast) {
     bytes /= 1000.0;
     ++u;
   }
   char buf[32];
-  if (u == 0)
+  // Beyond 999 EB (no size_t gets there): scientific notation, never a
+  // number of hundreds of digits.
+  if (rounded(bytes) >= 1000.0)
+    std::snprintf(buf, sizeof buf, "%.2e B", original);
+  else if (u == 0)
     std::snprintf(buf, sizeof buf, "%.0f B", bytes);
   else if (rounded(bytes) >= 100)
     std::snprintf(buf, sizeof buf, "%.0f %s", bytes, kUnits[u]);
