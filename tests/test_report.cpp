@@ -294,6 +294,37 @@ TEST(Report, PerRankTimesWithTheSlowestOverTheFastest) {
   EXPECT_EQ(lines[p].substr(lines[p].size() - 4), "1.50") << lines[p];
 }
 
+TEST(Report, FailedVerificationRanksAfterEveryPassedMethod) {
+  mpiarena::Document doc;
+  // A wrong transfer is often the fastest: it must not lead the table.
+  doc.records.push_back(make_record("slow", {5e-6, 5e-6, 5e-6}));
+  doc.records.push_back(make_record("wrong", {1e-7, 1e-7, 1e-7}));
+  doc.records.push_back(make_record("fast", {2e-6, 2e-6, 2e-6}));
+  doc.records[1].verification = "failed";
+  doc.records[1].verification_message = "rank 1: element 3";
+  const std::string table = mpiarena::render_table(doc);
+  const auto lines = lines_of(table);
+  const int fast = method_line(lines, "fast");
+  const int slow = method_line(lines, "slow");
+  const int wrong = method_line(lines, "wrong");
+  ASSERT_GE(fast, 0) << table;
+  ASSERT_GE(slow, 0) << table;
+  ASSERT_GE(wrong, 0) << table;
+  EXPECT_EQ(first_word(lines[fast]), "1") << table;
+  EXPECT_EQ(first_word(lines[slow]), "2") << table;
+  EXPECT_EQ(first_word(lines[wrong]), "3") << table;
+  // x best is relative to the best method that passed.
+  EXPECT_NE(lines[slow].find("2.50"), std::string::npos) << lines[slow];
+  EXPECT_NE(lines[fast].find("1.00"), std::string::npos) << lines[fast];
+  // The per-rank table follows the same order.
+  for (auto& r : doc.records) r.per_rank = {r.time.median, r.time.median};
+  const auto per_rank = lines_of(mpiarena::render_per_rank(doc));
+  const int pr_fast = find_line(per_rank, "fast");
+  const int pr_wrong = find_line(per_rank, "wrong");
+  ASSERT_GE(pr_fast, 0);
+  EXPECT_GT(pr_wrong, pr_fast);
+}
+
 namespace {
 
 // The longest run of consecutive digits in `text`.

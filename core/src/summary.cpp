@@ -18,9 +18,14 @@ std::map<GroupKey, std::vector<const Record*>> ranked_groups(
     if (winners_only && r.verification == "failed") continue;
     groups[{r.suite, r.payload, r.ranks, r.bytes}].push_back(&r);
   }
+  // A failed verification ranks after every method that did not fail,
+  // however fast it was (a wrong transfer is often a fast one).
   for (auto& [key, recs] : groups)
     std::stable_sort(recs.begin(), recs.end(),
                      [](const Record* a, const Record* b) {
+                       const bool fa = a->verification == "failed";
+                       const bool fb = b->verification == "failed";
+                       if (fa != fb) return fb;
                        return a->time.median < b->time.median;
                      });
   return groups;
