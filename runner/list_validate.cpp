@@ -1,4 +1,5 @@
 // Commands that need no MPI: list, validate and report; and plugin loading.
+#include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/filesystem.hpp>
 #include <cstdlib>
@@ -86,26 +87,62 @@ int command_list(const Options& options) {
   return 0;
 }
 
+namespace {
+
+// Containers nested deeper than this make a document unreadable here: the
+// JSON library copies, compares, prints and validates recursively, so a
+// file of 70 000 nested arrays would overflow the stack in `report` or
+// `compare`. A result document nests 5 levels.
+constexpr int kMaxNesting = 100;
+
+struct TooDeep {};
+
+}  // namespace
+
 bool read_results(const std::string& file, nlohmann::json& doc, int& status,
                   int invalid) {
+  boost::system::error_code ec;
+  if (boost::filesystem::is_directory(file, ec)) {
+    std::cerr << "runner: error: cannot read '" << file
+              << "': it is a directory.\n";
+    status = 2;
+    return false;
+  }
   std::ifstream in(file);
   if (!in) {
     std::cerr << "runner: error: cannot read '" << file << "'.\n";
     status = 2;
     return false;
   }
+  const char* prefix = invalid == 2 ? "runner: error: " : "";
   try {
-    doc = nlohmann::json::parse(in);
+    // The parser itself is iterative; stop before anything deeper than the
+    // limit is built. `depth` is the number of containers around the one
+    // that starts.
+    doc = nlohmann::json::parse(
+        in,
+        [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+          if ((event == nlohmann::json::parse_event_t::object_start ||
+               event == nlohmann::json::parse_event_t::array_start) &&
+              depth >= kMaxNesting)
+            throw TooDeep{};
+          return true;
+        });
+  } catch (const TooDeep&) {
+    std::cerr << prefix << file
+              << ": invalid: arrays or objects nested deeper than "
+              << kMaxNesting
+              << " levels (a result document nests a few levels)\n";
+    status = std::max(status, invalid);
+    return false;
   } catch (const std::exception& e) {
-    std::cerr << (invalid == 2 ? "runner: error: " : "") << file
-              << ": invalid: not JSON: " << e.what() << "\n";
+    std::cerr << prefix << file << ": invalid: not JSON: " << e.what() << "\n";
     status = std::max(status, invalid);
     return false;
   }
   const std::vector<std::string> errors = validate_results(doc);
   if (errors.empty()) return true;
-  std::cerr << (invalid == 2 ? "runner: error: " : "") << file
-            << ": invalid:\n";
+  std::cerr << prefix << file << ": invalid:\n";
   for (const std::string& e : errors) std::cerr << "  " << e << "\n";
   status = std::max(status, invalid);
   return false;

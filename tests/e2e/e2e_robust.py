@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the runner against hostile or inconsistent input: deeply
+nested files, a directory given as a file, and preset ranges of --sizes.
+Each subcommand is one ctest test.
+Self-contained (its own small helpers), so that it does not depend on e2e.py.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+FAST = ["--min-time", "0.001", "--repetitions", "3"]
+
+
+class Fail(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Fail(what)
+
+
+def env():
+    e = dict(os.environ)
+    if os.geteuid() == 0:
+        e["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        e["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    e["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+    e.pop("SPDLOG_LEVEL", None)
+    return e
+
+
+def show(cmd, p):
+    print("$", " ".join(cmd), "->", p.returncode, flush=True)
+    print(p.stdout[-3000:])
+    print(p.stderr[-3000:], file=sys.stderr)
+    return p
+
+
+def runner(a, args, timeout=60):
+    cmd = [a.runner] + args
+    return show(cmd, subprocess.run(cmd, capture_output=True, text=True,
+                                    timeout=timeout, env=env()))
+
+
+def mpirun(a, contexts, timeout=120):
+    """contexts: a list of (np, args); several make an MPMD command line."""
+    cmd = [a.mpiexec, "--oversubscribe"]
+    for i, (np, args) in enumerate(contexts):
+        cmd += ([":"] if i else []) + ["-np", str(np), a.runner] + args
+    return show(cmd, subprocess.run(cmd, capture_output=True, text=True,
+                                    timeout=timeout, env=env()))
+
+
+def out_path(a, name):
+    path = os.path.join(a.workdir, name)
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    elif os.path.exists(path):
+        os.remove(path)
+    return path
+
+
+def no_signal(p, what):
+    check(p.returncode >= 0, f"{what}: killed by signal {-p.returncode}")
+
+
+# ------------------------------------------------------------ documents
+
+
+def record(method, samples, size=11000):
+    s = sorted(samples)
+    median = s[len(s) // 2]
+    mean = sum(s) / len(s)
+    return {
+        "suite": "transfer", "method": method, "payload": "1d",
+        "size_label": "small", "bytes": size, "payload_bytes": size,
+        "ranks": 2, "inner_iterations": 100, "repetitions": len(samples),
+        "warmup": 1, "statistic": "max_over_ranks_per_repetition",
+        "time_s": {"min": s[0], "median": median, "mean": mean, "max": s[-1],
+                   "stddev": 0.0, "cv": 0.0},
+        "samples_s": {"max": samples, "min": samples, "avg": samples},
+        "bandwidth_Bps": size / median,
+        "verification": {"status": "passed", "message": ""},
+        "plugin": {"file": f"/x/mpiarena_{method}.so", "abi": 1},
+    }
+
+
+def document(options):
+    return {"schema_version": 1, "complete": True,
+            "context": {"start_time": "2024-01-02T03:04:05Z", "hosts": ["node1"],
+                        "ranks": 2, "nodes": 1, "mpi_library": "Open MPI v4.1.4",
+                        "mpi_version": "3.1", "runner_version": "0.1.0",
+                        "plugin_abi": 1, "command_line": ["runner"],
+                        "options": options},
+            "records": [record("bcast", [1e-6 * (1 + i / 100) for i in range(7)])],
+            "skipped": []}
+
+
+def write_nested(a, name, depth):
+    """A valid document whose context.options.x holds `depth` nested arrays
+    (written by hand: Python's json module recurses too)."""
+    text = json.dumps(document({"x": "@DEEP@", "repetitions": 7}))
+    text = text.replace('"@DEEP@"', "[" * depth + "]" * depth)
+    path = out_path(a, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+# ------------------------------------------------------------ tests
+
+
+def test_deep_nesting(a):
+    plain = out_path(a, "plain.json")
+    with open(plain, "w") as f:
+        json.dump(document({"repetitions": 7}), f)
+    # 100 levels (document, context, options and 97 arrays) is readable...
+    ok = write_nested(a, "nested_100.json", 97)
+    p = runner(a, ["validate", ok])
+    check(p.returncode == 0, f"validate of 100 levels: exit {p.returncode}")
+    p = runner(a, ["report", ok])
+    check(p.returncode == 0, f"report of 100 levels: exit {p.returncode}")
+    p = runner(a, ["compare", plain, ok])
+    check(p.returncode == 0, f"compare with 100 levels: exit {p.returncode}")
+    # ... one more, or 70 000, is refused alike by validate (1: invalid),
+    # report and compare (2: bad input), never a crash.
+    for depth in (98, 70000):
+        deep = write_nested(a, f"nested_{depth}.json", depth)
+        p = runner(a, ["validate", deep])
+        no_signal(p, "validate")
+        check(p.returncode == 1, f"validate of {depth} arrays: exit {p.returncode}")
+        check("nested deeper than 100 levels" in p.stderr, "validate does not say why")
+        for args in (["report", deep], ["report", deep, "--format", "json"],
+                     ["report", deep, "--format", "gbench"],
+                     ["compare", plain, deep], ["compare", deep, plain],
+                     ["compare", deep, deep, "--format", "json"]):
+            p = runner(a, args)
+            no_signal(p, " ".join(args))
+            check(p.returncode == 2, f"{args}: exit {p.returncode}, expected 2")
+            check("runner: error:" in p.stderr and "nested deeper than 100 levels" in p.stderr,
+                  f"{args}: no clear message")
+
+
+def test_unreadable(a):
+    plain = out_path(a, "plain_for_dir.json")
+    with open(plain, "w") as f:
+        json.dump(document({"repetitions": 7}), f)
+    d = out_path(a, "a_directory")
+    os.makedirs(d)
+    for args in (["validate", d], ["validate", plain, d], ["report", d],
+                 ["compare", d, plain], ["compare", plain, d]):
+        p = runner(a, args)
+        check(p.returncode == 2, f"{args}: exit {p.returncode}, expected 2 (cannot read)")
+        check(f"cannot read '{d}': it is a directory" in p.stderr, f"{args}: message")
+    p = runner(a, ["validate", "/nonexistent.json"])
+    check(p.returncode == 2, "validate of a missing file must exit 2")
+
+
+def sizes_of(a, args):
+    p = runner(a, ["sizes"] + args)
+    check(p.returncode == 0, f"sizes {args}: exit {p.returncode}")
+    return [line.split("\t")[1] for line in p.stdout.splitlines()]
+
+
+def test_preset_ranges(a):
+    five = ["small", "medium", "large", "xlarge", "xxlarge"]
+    check(sizes_of(a, ["--sizes", "small..xxlarge"]) == five, "small..xxlarge")
+    check(sizes_of(a, []) == five, "the default is small..xxlarge")
+    check(sizes_of(a, ["--sizes", "medium..large,1KiB"]) == ["1024", "medium", "large"],
+          "a preset range in a list")
+    # The default the README states is accepted, and --help shows it.
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    row = [l for l in readme.splitlines() if l.startswith("| `-s, --sizes`")]
+    check(len(row) == 1, "README has no --sizes row")
+    default = re.findall(r"`([^`]*)`", row[0].rsplit("|", 2)[1])
+    check(default == ["small..xxlarge"], f"README's --sizes default: {default}")
+    check(sizes_of(a, ["--sizes", default[0]]) == five, "README's default")
+    p = runner(a, ["--help"])
+    flat = " ".join(p.stdout.split())
+    check("(=small..xxlarge)" in flat and "preset ranges" in flat,
+          "--help does not show the preset range default")
+    for spec, why in (("xxlarge..small", "starts above its end"),
+                      ("small..4MiB", "mixes a preset and a byte value"),
+                      ("small..huge", "'huge' is neither a preset name nor a byte value")):
+        p = runner(a, ["sizes", "--sizes", spec])
+        check(p.returncode == 2 and why in p.stderr and "small..xxlarge" in p.stderr,
+              f"--sizes {spec}: exit {p.returncode}, message lacks '{why}' or the syntax")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--test-plugins", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    tests = {
+        "deep-nesting": test_deep_nesting,
+        "unreadable": test_unreadable,
+        "preset-ranges": test_preset_ranges,
+    }
+    try:
+        tests[a.test](a)
+    except Fail as e:
+        print(f"FAIL: {e}", file=sys.stderr)
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
