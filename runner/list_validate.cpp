@@ -44,12 +44,21 @@ void load_plugins(Registry& registry, const Options& options,
   for (const std::string& m : missing)
     warnings.push_back("MPIARENA_PLUGIN_PATH names '" + m +
                        "', which is not a directory; ignored");
+  // A directory named twice (--plugin-dir of the runner's own plugins, or
+  // the same one given again) is loaded once: every plugin in it would
+  // otherwise be a duplicate of itself.
   for (const std::string& d : options.plugin_dirs) {
     boost::system::error_code ec;
-    if (!boost::filesystem::is_directory(d, ec))
+    if (!boost::filesystem::is_directory(d, ec)) {
       errors.push_back("--plugin-dir '" + d + "' is not a directory");
-    else
-      dirs.push_back(d);
+      continue;
+    }
+    const bool seen =
+        std::any_of(dirs.begin(), dirs.end(), [&](const std::string& other) {
+          boost::system::error_code ignored;
+          return boost::filesystem::equivalent(d, other, ignored);
+        });
+    if (!seen) dirs.push_back(d);
   }
   if (!errors.empty()) return;
   if (dirs.empty())
@@ -57,9 +66,25 @@ void load_plugins(Registry& registry, const Options& options,
         "no plugin directory found next to the runner (" + executable_dir() +
         "/lib/mpiarena/plugins or ../lib/"
         "mpiarena/plugins); use --plugin-dir or MPIARENA_PLUGIN_PATH");
-  for (const std::string& d : dirs)
-    for (const LoadResult& r : registry.load_dir(d))
-      if (r.status != LoadStatus::not_a_plugin) warnings.push_back(r.message);
+  for (const std::string& d : dirs) {
+    // Methods already provided by a directory loaded before (a copy of the
+    // same plugins) are one line per directory, not one per plugin.
+    std::vector<std::string> duplicates;
+    for (const LoadResult& r : registry.load_dir(d)) {
+      if (r.status == LoadStatus::duplicate)
+        duplicates.push_back(r.message);
+      else if (r.status != LoadStatus::not_a_plugin)
+        warnings.push_back(r.message);
+    }
+    if (duplicates.size() == 1)
+      warnings.push_back(duplicates.front());
+    else if (duplicates.size() > 1)
+      warnings.push_back(std::to_string(duplicates.size()) + " plugins in '" +
+                         d +
+                         "' provide methods already loaded from another "
+                         "directory; skipped (the first: " +
+                         duplicates.front() + ")");
+  }
 }
 
 int command_list(const Options& options) {

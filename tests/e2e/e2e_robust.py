@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end tests of the runner against hostile or inconsistent input: deeply
-nested files, a directory given as a file, and preset ranges of --sizes.
-Each subcommand is one ctest test.
+nested files, a directory given as a file, preset ranges of --sizes, and a
+--plugin-dir that repeats a directory already searched. Each subcommand is
+one ctest test.
 Self-contained (its own small helpers), so that it does not depend on e2e.py.
 """
 import argparse
@@ -195,6 +196,36 @@ def test_preset_ranges(a):
               f"--sizes {spec}: exit {p.returncode}, message lacks '{why}' or the syntax")
 
 
+def builtin_plugins(a):
+    d = os.path.join(os.path.dirname(a.runner), "lib", "mpiarena", "plugins")
+    check(os.path.isdir(d), f"no built-in plugin directory {d}")
+    return d
+
+
+def test_plugin_dir_twice(a):
+    d = builtin_plugins(a)
+    for args in (["--plugin-dir", d], ["--plugin-dir", d + "/", "--plugin-dir", d],
+                 ["--plugin-dir", os.path.join(d, "..", "plugins")]):
+        p = runner(a, ["--list"] + args)
+        check(p.returncode == 0, f"--list {args}: exit {p.returncode}")
+        check(p.stderr.strip() == "", f"--list {args}: warned: {p.stderr!r}")
+    # A run too (the same loader), on every rank.
+    p = mpirun(a, [(2, ["--plugin-dir", d, "-m", "null", "--sizes", "1B", "-q"] + FAST)])
+    check(p.returncode == 0, f"run with --plugin-dir of the built-ins: exit {p.returncode}")
+    check("warn" not in p.stderr, f"run warned: {p.stderr!r}")
+    # A copy of some plugins in another directory: one line, not one per plugin.
+    copy = out_path(a, "plugin_copy")
+    os.makedirs(copy)
+    names = sorted(f for f in os.listdir(d) if f.endswith(".so"))[:4]
+    for f in names:
+        shutil.copy(os.path.join(d, f), copy)
+    p = runner(a, ["--list", "--plugin-dir", copy])
+    check(p.returncode == 0, "--list with a copy")
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    check(len(lines) == 1 and f"{len(names)} plugins in '{copy}'" in lines[0]
+          and "already" in lines[0], f"copy: expected one warning line, got {lines}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -207,6 +238,7 @@ def main():
         "deep-nesting": test_deep_nesting,
         "unreadable": test_unreadable,
         "preset-ranges": test_preset_ranges,
+        "plugin-dir-twice": test_plugin_dir_twice,
     }
     try:
         tests[a.test](a)
