@@ -8,6 +8,7 @@
 #include <mpiarena/sizes.hpp>
 
 #include "commands.hpp"
+#include "log.hpp"
 
 namespace {
 
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
     if (printer) std::cerr << "runner: error: " << e.what() << ".\n";
     return exit_together(2);
   }
+  spdlog::level::level_enum level = spdlog::level::info;
+  if (parse_log_level(options.log_level, level)) set_log_level(level);
   switch (options.command) {
     case Command::help:
       if (printer) std::cout << options.help_text << "\n";

@@ -5,6 +5,8 @@
 #include <initializer_list>
 #include <sstream>
 
+#include "log.hpp"
+
 namespace mpiarena {
 
 namespace po = boost::program_options;
@@ -176,7 +178,14 @@ Options parse_options(int argc, const char* const* argv) {
      "table and markdown (run and 'report'): also print each rank's own "
      "per-operation time per point, and the slowest over the fastest rank "
      "(a fan-in client's time by rank, each pair of --pairs all)")
-    ("quiet,q", "no progress lines; warnings and errors only");
+    ("log-level", po::value<std::string>(&o.log_level),
+     "what the ranks log on stderr: trace, debug, info, warn, error or off. "
+     "Default: rank 0 info (a progress line per point), the other ranks "
+     "warn; with a level, rank 0 logs at it, the other ranks at warn unless "
+     "it is debug, trace (every rank) or quieter than warn. --list: the "
+     "plugin loader's messages")
+    ("quiet,q", "no progress lines; warnings and errors only (the same as "
+     "--log-level warn; not together with --log-level)");
   // clang-format on
   po::options_description hidden;
   hidden.add_options()("args", po::value<std::vector<std::string>>(), "");
@@ -249,7 +258,7 @@ Options parse_options(int argc, const char* const* argv) {
   else if (o.command == Command::sizes)
     reject_foreign_options(vm, "sizes", {"sizes"});
   else if (o.command == Command::list)
-    reject_foreign_options(vm, "list", {"plugin-dir"});
+    reject_foreign_options(vm, "list", {"plugin-dir", "log-level"});
   else if (o.command == Command::validate)
     reject_foreign_options(vm, "validate", {});
   if (o.command == Command::validate) return o;  // it takes no option
@@ -262,6 +271,17 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--wait '" + o.wait +
                      "' is not supported; accepted: auto, poll, sleep");
   o.quiet = vm.count("quiet") > 0;
+  if (vm.count("log-level")) {
+    spdlog::level::level_enum level = spdlog::level::info;
+    if (!parse_log_level(o.log_level, level))
+      throw UsageError("--log-level '" + o.log_level +
+                       "' is not a level; accepted: " + log_level_names());
+    if (o.quiet)
+      throw UsageError(
+          "--quiet is --log-level warn; give one of --quiet and --log-level");
+  } else if (o.quiet) {
+    o.log_level = "warn";
+  }
   o.per_rank = vm.count("per-rank") > 0;
 
   o.methods = split_list(methods);

@@ -36,7 +36,8 @@ struct Options {
   bool verify = true;
   bool all_pairs = false;     // --pairs all (pairwise methods)
   std::string wait = "auto";  // --wait auto|poll|sleep (around samples)
-  bool quiet = false;
+  bool quiet = false;              // --quiet: the same as --log-level warn
+  std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time
   std::vector<std::string> files;  // validate, report, compare (BASE NEW)
   double threshold = 0.05;         // compare: relative change that matters

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end tests of the runner against hostile or inconsistent input: deeply
-nested files, a directory given as a file, preset ranges of --sizes, and a
---plugin-dir that repeats a directory already searched. Each subcommand is
-one ctest test.
+nested files, a directory given as a file, preset ranges of --sizes, a
+--plugin-dir that repeats a directory already searched, and --log-level.
+Each subcommand is one ctest test.
 Self-contained (its own small helpers), so that it does not depend on e2e.py.
 """
 import argparse
@@ -226,6 +226,34 @@ def test_plugin_dir_twice(a):
           and "already" in lines[0], f"copy: expected one warning line, got {lines}")
 
 
+def test_log_level(a):
+    p = runner(a, ["--help"])
+    flat = " ".join(p.stdout.split())
+    check("--log-level" in flat and "trace, debug, info, warn, error or off" in flat,
+          "--help does not document --log-level")
+    p = runner(a, ["--log-level", "loud"])
+    check(p.returncode == 2 and "--log-level 'loud'" in p.stderr and
+          "trace, debug, info, warn, error, off" in p.stderr, "a bad level")
+    p = runner(a, ["-q", "--log-level", "debug"])
+    check(p.returncode == 2 and "--quiet is --log-level warn" in p.stderr, "-q with --log-level")
+    run = ["-m", "null", "--sizes", "1B,2B"] + FAST
+    p = mpirun(a, [(2, run)])
+    check(p.returncode == 0 and "[rank0] [info]" in p.stderr and "[rank1]" not in p.stderr,
+          "by default rank 0 logs progress, the others warnings only")
+    for quiet in (["--log-level", "warn"], ["-q"], ["--log-level", "off"]):
+        p = mpirun(a, [(2, run + quiet)])
+        check(p.returncode == 0 and "[info]" not in p.stderr, f"{quiet}: progress printed")
+    p = mpirun(a, [(2, run + ["--log-level", "debug"])])
+    check(p.returncode == 0 and "[rank0] [info]" in p.stderr and "[rank1] [info]" in p.stderr,
+          "--log-level debug: every rank logs")
+    # --list: the plugin loader's debug lines (a library that is no plugin).
+    p = runner(a, ["--list", "--plugin-dir", a.test_plugins, "--log-level", "debug"])
+    check(p.returncode == 0 and "is not an mpiarena plugin" in p.stderr
+          and "is not an mpiarena plugin" not in p.stdout, "--list --log-level debug")
+    p = runner(a, ["--list", "--plugin-dir", a.test_plugins])
+    check("is not an mpiarena plugin" not in p.stderr + p.stdout, "debug lines by default")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -239,6 +267,7 @@ def main():
         "unreadable": test_unreadable,
         "preset-ranges": test_preset_ranges,
         "plugin-dir-twice": test_plugin_dir_twice,
+        "log-level": test_log_level,
     }
     try:
         tests[a.test](a)
