@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "log.hpp"
@@ -335,6 +336,30 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError(std::string("--sizes: ") + e.what());
   }
   return o;
+}
+
+std::vector<std::pair<std::string, std::string>> run_settings(
+    const Options& o) {
+  auto list = [](const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& i : items) out += (out.empty() ? "" : ",") + i;
+    return out;
+  };
+  std::vector<std::string> sizes;
+  for (const SizePoint& p : o.sizes) sizes.push_back(p.label);
+  // The shortest text that reads back as the same double ("0.005").
+  const std::string min_time = nlohmann::json(o.min_time).dump();
+  return {{"--methods", list(o.methods)},
+          {"--payloads", list(o.payloads)},
+          {"--sizes", list(sizes)},
+          {"--pairs", o.all_pairs ? "all" : "one"},
+          {"--wait", o.wait},
+          {"--min-time", min_time},
+          {"--repetitions", std::to_string(o.repetitions)},
+          {"--warmup", std::to_string(o.warmup)},
+          {"--max-memory", std::to_string(o.max_memory)},
+          {"--plugin-dir", list(o.plugin_dirs)},
+          {"--no-verify", o.verify ? "no" : "yes"}};
 }
 
 }  // namespace mpiarena

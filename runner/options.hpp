@@ -5,6 +5,7 @@
 #include <mpiarena/sizes.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpiarena {
@@ -34,8 +35,8 @@ struct Options {
   std::size_t max_memory = 0;  // bytes per node the run may count on; 0: all
   std::vector<std::string> plugin_dirs;
   bool verify = true;
-  bool all_pairs = false;     // --pairs all (pairwise methods)
-  std::string wait = "auto";  // --wait auto|poll|sleep (around samples)
+  bool all_pairs = false;          // --pairs all (pairwise methods)
+  std::string wait = "auto";       // --wait auto|poll|sleep (around samples)
   bool quiet = false;              // --quiet: the same as --log-level warn
   std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time
@@ -53,6 +54,15 @@ class UsageError : public std::invalid_argument {
 // Throws UsageError with a sentence naming what was wrong and what is
 // accepted.
 Options parse_options(int argc, const char* const* argv);
+
+// The options that decide what every rank of a run does, each as (option,
+// canonical value): methods, payloads, sizes (the expanded ladder), pairs,
+// wait, min-time, repetitions, warmup, max-memory, plugin-dir, no-verify.
+// Every rank must have the same, or a collective deadlocks. Not in it: what
+// only rank 0 does (--output, --format, --per-rank) and how much each rank
+// logs (--log-level, --quiet), which may differ between ranks.
+std::vector<std::pair<std::string, std::string>> run_settings(
+    const Options& options);
 
 // Splits "a,b, c" into {"a","b","c"}; empty items are dropped.
 std::vector<std::string> split_list(const std::string& text);

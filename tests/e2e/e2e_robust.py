@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the runner against hostile or inconsistent input: deeply
-nested files, a directory given as a file, preset ranges of --sizes, a
---plugin-dir that repeats a directory already searched, and --log-level.
-Each subcommand is one ctest test.
+"""End-to-end tests of the runner against hostile or inconsistent input:
+deeply nested files, a directory given as a file, preset ranges of --sizes,
+a --plugin-dir that repeats a directory already searched, ranks started with
+different options, and --log-level. Each subcommand is one ctest test.
 Self-contained (its own small helpers), so that it does not depend on e2e.py.
 """
 import argparse
@@ -226,6 +226,47 @@ def test_plugin_dir_twice(a):
           and "already" in lines[0], f"copy: expected one warning line, got {lines}")
 
 
+def test_options_mismatch(a):
+    base = ["-m", "null", "--min-time", "0.001", "-r", "3"]
+    start = time.time()
+    p = mpirun(a, [(1, base + ["--sizes", "1KiB"]), (1, base + ["--sizes", "2KiB"])],
+               timeout=90)
+    elapsed = time.time() - start
+    check(p.returncode == 2, f"MPMD with other --sizes: exit {p.returncode}, expected 2")
+    check(elapsed < 60, f"took {elapsed:.0f} s")
+    check(p.stderr.count("runner: error:") == 1,
+          f"expected one error message, got {p.stderr.count('runner: error:')}")
+    for needle in ("rank 1 was started with other options than rank 0",
+                   "--sizes '2048' on rank 1, '1024' on rank 0"):
+        check(needle in p.stderr, f"message lacks '{needle}'")
+    # Two options differ: both named.
+    base5 = ["-m", "null", "--min-time", "0.001", "-r", "5"]
+    p = mpirun(a, [(1, base + ["--sizes", "1KiB"]),
+                   (2, base5 + ["--sizes", "1KiB", "--pairs", "all"])],
+               timeout=90)
+    check(p.returncode == 2 and p.stderr.count("runner: error:") == 1,
+          f"3 ranks, rank 1 and 2 differ: exit {p.returncode}")
+    check("--pairs 'all' on rank 1, 'one' on rank 0" in p.stderr and
+          "--repetitions '5' on rank 1, '3' on rank 0" in p.stderr, "both options named")
+    # A command line that does not parse on one rank only (here -r twice),
+    # or another command on one rank: exit 2 with one message, no hang.
+    for other in (base + ["--sizes", "1KiB", "-r", "5"], ["--version"],
+                  ["sizes", "--sizes", "1KiB"]):
+        start = time.time()
+        p = mpirun(a, [(2, base + ["--sizes", "1KiB"]), (1, other)], timeout=90)
+        check(p.returncode == 2 and p.stderr.count("runner: error:") == 1,
+              f"rank 2 with {other}: exit {p.returncode}, "
+              f"{p.stderr.count('runner: error:')} messages")
+        check("rank 2" in p.stderr, f"rank 2 with {other}: the rank is not named")
+        check(time.time() - start < 60, f"rank 2 with {other}: too slow")
+    # What only rank 0 does, and how much a rank logs, may differ.
+    out = out_path(a, "mismatch_ok.json")
+    p = mpirun(a, [(1, base + ["--sizes", "1KiB", "-o", out, "--format", "csv"]),
+                   (1, base + ["--sizes", "1024", "--log-level", "error"])])
+    check(p.returncode == 0, f"same points, other output and logging: exit {p.returncode}")
+    check(os.path.exists(out), "rank 0's output not written")
+
+
 def test_log_level(a):
     p = runner(a, ["--help"])
     flat = " ".join(p.stdout.split())
@@ -267,6 +308,7 @@ def main():
         "unreadable": test_unreadable,
         "preset-ranges": test_preset_ranges,
         "plugin-dir-twice": test_plugin_dir_twice,
+        "options-mismatch": test_options_mismatch,
         "log-level": test_log_level,
     }
     try:
