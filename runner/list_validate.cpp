@@ -1,4 +1,5 @@
 // Commands that need no MPI: list, validate and report; and plugin loading.
+#include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/filesystem.hpp>
 #include <cstdlib>
@@ -44,12 +45,21 @@ void load_plugins(Registry& registry, const Options& options,
   for (const std::string& m : missing)
     warnings.push_back("MPIARENA_PLUGIN_PATH names '" + m +
                        "', which is not a directory; ignored");
+  // A directory named twice (--plugin-dir of the runner's own plugins, or
+  // the same one given again) is loaded once: every plugin in it would
+  // otherwise be a duplicate of itself.
   for (const std::string& d : options.plugin_dirs) {
     boost::system::error_code ec;
-    if (!boost::filesystem::is_directory(d, ec))
+    if (!boost::filesystem::is_directory(d, ec)) {
       errors.push_back("--plugin-dir '" + d + "' is not a directory");
-    else
-      dirs.push_back(d);
+      continue;
+    }
+    const bool seen =
+        std::any_of(dirs.begin(), dirs.end(), [&](const std::string& other) {
+          boost::system::error_code ignored;
+          return boost::filesystem::equivalent(d, other, ignored);
+        });
+    if (!seen) dirs.push_back(d);
   }
   if (!errors.empty()) return;
   if (dirs.empty())
@@ -57,9 +67,25 @@ void load_plugins(Registry& registry, const Options& options,
         "no plugin directory found next to the runner (" + executable_dir() +
         "/lib/mpiarena/plugins or ../lib/"
         "mpiarena/plugins); use --plugin-dir or MPIARENA_PLUGIN_PATH");
-  for (const std::string& d : dirs)
-    for (const LoadResult& r : registry.load_dir(d))
-      if (r.status != LoadStatus::not_a_plugin) warnings.push_back(r.message);
+  for (const std::string& d : dirs) {
+    // Methods already provided by a directory loaded before (a copy of the
+    // same plugins) are one line per directory, not one per plugin.
+    std::vector<std::string> duplicates;
+    for (const LoadResult& r : registry.load_dir(d)) {
+      if (r.status == LoadStatus::duplicate)
+        duplicates.push_back(r.message);
+      else if (r.status != LoadStatus::not_a_plugin)
+        warnings.push_back(r.message);
+    }
+    if (duplicates.size() == 1)
+      warnings.push_back(duplicates.front());
+    else if (duplicates.size() > 1)
+      warnings.push_back(std::to_string(duplicates.size()) + " plugins in '" +
+                         d +
+                         "' provide methods already loaded from another "
+                         "directory; skipped (the first: " +
+                         duplicates.front() + ")");
+  }
 }
 
 int command_list(const Options& options) {
@@ -87,26 +113,62 @@ int command_list(const Options& options) {
   return 0;
 }
 
+namespace {
+
+// Containers nested deeper than this make a document unreadable here: the
+// JSON library copies, compares, prints and validates recursively, so a
+// file of 70 000 nested arrays would overflow the stack in `report` or
+// `compare`. A result document nests 5 levels.
+constexpr int kMaxNesting = 100;
+
+struct TooDeep {};
+
+}  // namespace
+
 bool read_results(const std::string& file, nlohmann::json& doc, int& status,
                   int invalid) {
+  boost::system::error_code ec;
+  if (boost::filesystem::is_directory(file, ec)) {
+    std::cerr << "runner: error: cannot read '" << file
+              << "': it is a directory.\n";
+    status = 2;
+    return false;
+  }
   std::ifstream in(file);
   if (!in) {
     std::cerr << "runner: error: cannot read '" << file << "'.\n";
     status = 2;
     return false;
   }
+  const char* prefix = invalid == 2 ? "runner: error: " : "";
   try {
-    doc = nlohmann::json::parse(in);
+    // The parser itself is iterative; stop before anything deeper than the
+    // limit is built. `depth` is the number of containers around the one
+    // that starts.
+    doc = nlohmann::json::parse(
+        in,
+        [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+          if ((event == nlohmann::json::parse_event_t::object_start ||
+               event == nlohmann::json::parse_event_t::array_start) &&
+              depth >= kMaxNesting)
+            throw TooDeep{};
+          return true;
+        });
+  } catch (const TooDeep&) {
+    std::cerr << prefix << file
+              << ": invalid: arrays or objects nested deeper than "
+              << kMaxNesting
+              << " levels (a result document nests a few levels)\n";
+    status = std::max(status, invalid);
+    return false;
   } catch (const std::exception& e) {
-    std::cerr << (invalid == 2 ? "runner: error: " : "") << file
-              << ": invalid: not JSON: " << e.what() << "\n";
+    std::cerr << prefix << file << ": invalid: not JSON: " << e.what() << "\n";
     status = std::max(status, invalid);
     return false;
   }
   const std::vector<std::string> errors = validate_results(doc);
   if (errors.empty()) return true;
-  std::cerr << (invalid == 2 ? "runner: error: " : "") << file
-            << ": invalid:\n";
+  std::cerr << prefix << file << ": invalid:\n";
   for (const std::string& e : errors) std::cerr << "  " << e << "\n";
   status = std::max(status, invalid);
   return false;

@@ -2,58 +2,88 @@
 // its commands. Usage errors exit 2 on every rank with one message (rank 0).
 #include <mpi.h>
 
-#include <cstdio>
 #include <iostream>
 #include <mpiarena/plugin.hpp>
 #include <mpiarena/sizes.hpp>
+#include <string>
 
+#include "collective.hpp"
 #include "commands.hpp"
+#include "log.hpp"
 
 namespace {
 
-// Exits with `code` on every rank, after rank 0 has printed why. Under a
-// launcher, the first rank to exit non-zero makes mpirun kill the others,
-// possibly before rank 0's message is out; so the ranks meet once first.
-int exit_together(int code) {
-  std::cerr.flush();
-  if (code != 0 && mpiarena::under_launcher()) {
-    MPI_Init(nullptr, nullptr);
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Finalize();
+using mpiarena::Command;
+using mpiarena::Options;
+
+const char* command_name(Command c) {
+  switch (c) {
+    case Command::run:
+      return "run";
+    case Command::list:
+      return "--list";
+    case Command::sizes:
+      return "sizes";
+    case Command::validate:
+      return "validate";
+    case Command::report:
+      return "report";
+    case Command::compare:
+      return "compare";
+    case Command::help:
+      return "--help";
+    case Command::version:
+      return "--version";
   }
-  return code;
+  return "?";
 }
 
-// A command that reads files and prints (list, validate, report, compare).
-// Under a launcher only rank 0 runs it (the files need to exist on its node
-// only) and every rank exits with its code, so no message is lost or
+// Under a launcher, every rank must take the same path, or one waits in a
+// collective that the others never enter (a rank whose command line does
+// not parse, or names another command, as a wrapper script or an MPMD
+// command line can make it). So the ranks first agree that every command
+// line parsed and names the same command; the run then checks its options
+// (options_mismatch). On disagreement rank 0 prints one message naming the
+// first rank concerned, and the exit code is 2 on every rank; else -1.
+int agree_on_command(const std::string& usage_error, Command command) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::string who = "rank " + std::to_string(rank);
+  std::string problem = usage_error;
+  if (problem.empty()) {
+    const std::string mine = command_name(command);
+    const std::string root = mpiarena::bcast_string(mine, 0, MPI_COMM_WORLD);
+    if (mine != root)
+      problem = who + " runs '" + mine + "' while rank 0 runs '" + root +
+                "'; give every rank the same command line";
+  } else {
+    mpiarena::bcast_string("", 0, MPI_COMM_WORLD);  // as the others do
+    if (rank != 0) problem = who + ": " + problem;
+  }
+  const auto [first, message] =
+      mpiarena::first_failure(!problem.empty(), problem, MPI_COMM_WORLD, rank);
+  if (first == mpiarena::kNobody) return -1;
+  if (rank == 0) std::cerr << "runner: error: " << message << ".\n";
+  std::cerr.flush();
+  return 2;
+}
+
+// A command that reads files and prints (list, validate, report, compare),
+// under a launcher: only rank 0 runs it (the files need to exist on its
+// node only) and every rank exits with its code, so no message is lost or
 // repeated and no rank waits for one that has already left.
-int file_command(int (*command)(const mpiarena::Options&),
-                 const mpiarena::Options& options) {
-  if (!mpiarena::under_launcher()) return command(options);
-  MPI_Init(nullptr, nullptr);
+int on_rank0(int (*command)(const Options&), const Options& options) {
   int rank = 0, code = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) code = command(options);
   std::cout.flush();
   std::cerr.flush();
   MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Finalize();
   return code;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int dispatch(const Options& options, bool printer) {
   using namespace mpiarena;
-  const bool printer = launcher_rank() == 0;
-  Options options;
-  try {
-    options = parse_options(argc, argv);
-  } catch (const UsageError& e) {
-    if (printer) std::cerr << "runner: error: " << e.what() << ".\n";
-    return exit_together(2);
-  }
   switch (options.command) {
     case Command::help:
       if (printer) std::cout << options.help_text << "\n";
@@ -63,21 +93,85 @@ int main(int argc, char** argv) {
         std::cout << "mpiarena runner " << MPIARENA_VERSION << ", plugin ABI "
                   << kAbiVersion << "\n";
       return 0;
-    case Command::list:
-      return file_command(command_list, options);
     case Command::sizes:
       if (printer)
         for (const SizePoint& p : options.sizes)
           std::cout << p.bytes << "\t" << p.label << "\n";
       return 0;
+    case Command::list:
     case Command::validate:
-      return file_command(command_validate, options);
     case Command::report:
-      return file_command(command_report, options);
     case Command::compare:
-      return file_command(command_compare, options);
     case Command::run:
       break;
   }
-  return command_run(options, argc, argv);
+  return -1;
+}
+
+int file_command(const Options& options, bool launched) {
+  using namespace mpiarena;
+  int (*command)(const Options&) = nullptr;
+  switch (options.command) {
+    case Command::list:
+      command = command_list;
+      break;
+    case Command::validate:
+      command = command_validate;
+      break;
+    case Command::report:
+      command = command_report;
+      break;
+    case Command::compare:
+      command = command_compare;
+      break;
+    default:
+      return -1;
+  }
+  return launched ? on_rank0(command, options) : command(options);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace mpiarena;
+  Options options;
+  std::string usage_error;
+  try {
+    options = parse_options(argc, argv);
+  } catch (const UsageError& e) {
+    usage_error = e.what();
+  }
+  spdlog::level::level_enum level = spdlog::level::info;
+  if (usage_error.empty() && parse_log_level(options.log_level, level))
+    set_log_level(level);
+
+  if (!under_launcher()) {
+    if (!usage_error.empty()) {
+      std::cerr << "runner: error: " << usage_error << ".\n";
+      return 2;
+    }
+    int code = dispatch(options, true);
+    if (code < 0) code = file_command(options, false);
+    if (code < 0) code = command_run(options, argc, argv);
+    return code;
+  }
+
+  // Under mpirun or srun: MPI from here on, so that the ranks can agree
+  // before any of them takes a path of its own. The run's
+  // boost::mpi::environment finds MPI initialised and leaves it to us.
+  MPI_Init(&argc, &argv);
+  int code = agree_on_command(usage_error, options.command);
+  if (code < 0) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    code = dispatch(options, rank == 0);
+    if (code < 0) code = file_command(options, true);
+    if (code < 0) code = command_run(options, argc, argv);
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+  return code;
 }

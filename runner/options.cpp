@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "log.hpp"
 
 namespace mpiarena {
 
@@ -131,8 +134,9 @@ Options parse_options(int argc, const char* const* argv) {
      "each method supports")
     ("sizes,s", po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
      "sizes: presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
-     "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', bytes with units "
-     "(4KiB, 1MB), ranges a..b doubling (8B..4MiB, 0..4MiB), NetPIPE's "
+     "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', preset ranges "
+     "(small..xxlarge: every preset from the first to the last), bytes with "
+     "units (4KiB, 1MB), ranges a..b doubling (8B..4MiB, 0..4MiB), NetPIPE's "
      "perturbed ladder netpipe:a..b")
     ("pairs", po::value<std::string>(&pairs)->default_value("one"),
      "pairwise methods (ping-pong): 'one' = ranks 0 and 1, the others idle; "
@@ -180,7 +184,14 @@ Options parse_options(int argc, const char* const* argv) {
      "table and markdown (run and 'report'): also print each rank's own "
      "per-operation time per point, and the slowest over the fastest rank "
      "(a fan-in client's time by rank, each pair of --pairs all)")
-    ("quiet,q", "no progress lines; warnings and errors only");
+    ("log-level", po::value<std::string>(&o.log_level),
+     "what the ranks log on stderr: trace, debug, info, warn, error or off. "
+     "Default: rank 0 info (a progress line per point), the other ranks "
+     "warn; with a level, rank 0 logs at it, the other ranks at warn unless "
+     "it is debug, trace (every rank) or quieter than warn. --list: the "
+     "plugin loader's messages")
+    ("quiet,q", "no progress lines; warnings and errors only (the same as "
+     "--log-level warn; not together with --log-level)");
   // clang-format on
   po::options_description hidden;
   hidden.add_options()("args", po::value<std::vector<std::string>>(), "");
@@ -253,7 +264,7 @@ Options parse_options(int argc, const char* const* argv) {
   else if (o.command == Command::sizes)
     reject_foreign_options(vm, "sizes", {"sizes"});
   else if (o.command == Command::list)
-    reject_foreign_options(vm, "list", {"plugin-dir"});
+    reject_foreign_options(vm, "list", {"plugin-dir", "log-level"});
   else if (o.command == Command::validate)
     reject_foreign_options(vm, "validate", {});
   if (o.command == Command::validate) return o;  // it takes no option
@@ -266,6 +277,17 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--wait '" + o.wait +
                      "' is not supported; accepted: auto, poll, sleep");
   o.quiet = vm.count("quiet") > 0;
+  if (vm.count("log-level")) {
+    spdlog::level::level_enum level = spdlog::level::info;
+    if (!parse_log_level(o.log_level, level))
+      throw UsageError("--log-level '" + o.log_level +
+                       "' is not a level; accepted: " + log_level_names());
+    if (o.quiet)
+      throw UsageError(
+          "--quiet is --log-level warn; give one of --quiet and --log-level");
+  } else if (o.quiet) {
+    o.log_level = "warn";
+  }
   o.per_rank = vm.count("per-rank") > 0;
 
   o.methods = split_list(methods);
@@ -324,6 +346,30 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError(std::string("--sizes: ") + e.what());
   }
   return o;
+}
+
+std::vector<std::pair<std::string, std::string>> run_settings(
+    const Options& o) {
+  auto list = [](const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& i : items) out += (out.empty() ? "" : ",") + i;
+    return out;
+  };
+  std::vector<std::string> sizes;
+  for (const SizePoint& p : o.sizes) sizes.push_back(p.label);
+  // The shortest text that reads back as the same double ("0.005").
+  const std::string min_time = nlohmann::json(o.min_time).dump();
+  return {{"--methods", list(o.methods)},
+          {"--payloads", list(o.payloads)},
+          {"--sizes", list(sizes)},
+          {"--pairs", o.all_pairs ? "all" : "one"},
+          {"--wait", o.wait},
+          {"--min-time", min_time},
+          {"--repetitions", std::to_string(o.repetitions)},
+          {"--warmup", std::to_string(o.warmup)},
+          {"--max-memory", std::to_string(o.max_memory)},
+          {"--plugin-dir", list(o.plugin_dirs)},
+          {"--no-verify", o.verify ? "no" : "yes"}};
 }
 
 }  // namespace mpiarena

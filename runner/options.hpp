@@ -5,6 +5,7 @@
 #include <mpiarena/sizes.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpiarena {
@@ -24,7 +25,7 @@ struct Options {
   Command command = Command::run;
   std::vector<std::string> methods{"all"};
   std::vector<std::string> payloads;  // empty: every payload of each method
-  std::string sizes_spec = "small,medium,large,xlarge,xxlarge";
+  std::string sizes_spec = "small..xxlarge";
   std::vector<SizePoint> sizes;
   std::string output;
   std::string format = "table";
@@ -35,9 +36,10 @@ struct Options {
   std::size_t max_memory = 0;  // bytes per node the run may count on; 0: all
   std::vector<std::string> plugin_dirs;
   bool verify = true;
-  bool all_pairs = false;     // --pairs all (pairwise methods)
-  std::string wait = "auto";  // --wait auto|poll|sleep (around samples)
-  bool quiet = false;
+  bool all_pairs = false;          // --pairs all (pairwise methods)
+  std::string wait = "auto";       // --wait auto|poll|sleep (around samples)
+  bool quiet = false;              // --quiet: the same as --log-level warn
+  std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time
   std::vector<std::string> files;  // validate, report, compare (BASE NEW)
   double threshold = 0.05;         // compare: relative change that matters
@@ -53,6 +55,15 @@ class UsageError : public std::invalid_argument {
 // Throws UsageError with a sentence naming what was wrong and what is
 // accepted.
 Options parse_options(int argc, const char* const* argv);
+
+// The options that decide what every rank of a run does, each as (option,
+// canonical value): methods, payloads, sizes (the expanded ladder), pairs,
+// wait, min-time, repetitions, warmup, max-memory, plugin-dir, no-verify.
+// Every rank must have the same, or a collective deadlocks. Not in it: what
+// only rank 0 does (--output, --format, --per-rank) and how much each rank
+// logs (--log-level, --quiet), which may differ between ranks.
+std::vector<std::pair<std::string, std::string>> run_settings(
+    const Options& options);
 
 // Splits "a,b, c" into {"a","b","c"}; empty items are dropped.
 std::vector<std::string> split_list(const std::string& text);

@@ -4,6 +4,9 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <boost/mpi/collectives.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
 #include <set>
@@ -152,6 +155,38 @@ std::vector<Point> plan_points(
     error = "nothing to run: no selected method supports the payloads " +
             join(options.payloads);
   return points;
+}
+
+std::string options_mismatch(const Options& options,
+                             const boost::mpi::communicator& world) {
+  std::vector<std::string> names, values;
+  for (const auto& [name, value] : run_settings(options)) {
+    names.push_back(name);
+    values.push_back(value);
+  }
+  std::vector<std::string> root_values = values;
+  boost::mpi::broadcast(world, root_values, 0);
+  if (root_values == values) return {};
+  // A value may be a long ladder: enough of it to see the difference.
+  auto brief = [](const std::string& v) {
+    const std::string s = v.size() > 60 ? v.substr(0, 57) + "..." : v;
+    return "'" + s + "'";
+  };
+  const std::string rank = std::to_string(world.rank());
+  std::string diff;
+  if (root_values.size() != values.size()) {
+    diff = "another set of options (another runner version?)";
+  } else {
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (values[i] != root_values[i])
+        diff += (diff.empty() ? "" : "; ") + names[i] + " " + brief(values[i]) +
+                " on rank " + rank + ", " + brief(root_values[i]) +
+                " on rank 0";
+  }
+  return "rank " + rank +
+         " was started with other options than rank 0, so the ranks would "
+         "not run the same points: " +
+         diff + ". Give every rank the same command line";
 }
 
 bool sleep_when_waiting(const Options& options, const Machine& machine) {

@@ -50,6 +50,14 @@ std::vector<Point> plan_points(
     const std::vector<const LoadedStrategy*>& methods, const Options& options,
     const Machine& machine, std::string& error);
 
+// Whether this rank was started with the options rank 0 has (run_settings),
+// so that no rank runs another plan and blocks the others in a collective
+// (an MPMD command line, a wrapper script that reads the environment).
+// Collective over `world`. Empty when they are the same; else one sentence
+// naming the rank and every option that differs, for rank 0 to print.
+std::string options_mismatch(const Options& options,
+                             const boost::mpi::communicator& world);
+
 // --wait: whether ranks sleep while they wait around a sample.
 bool sleep_when_waiting(const Options& options, const Machine& machine);
 

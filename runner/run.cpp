@@ -144,6 +144,7 @@ int command_run(const Options& options, int argc, char** argv) {
                        " loaded other plugins than rank 0 (" + names +
                        " instead of " + root_names + ")"))
     return 2;
+  if (!agree(options_mismatch(options, world))) return 2;
 
   std::string error;
   const auto methods = select_methods(registry, options, error);

@@ -1,6 +1,7 @@
 // CSV and Google Benchmark JSON exports of a result document.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -188,4 +189,22 @@ TEST(Grid, RendersTextAndMarkdown) {
                                   mpiarena::Style::markdown),
             "| method | time |\n|---|---:|\n| bcast | 1.5 us |\n"
             "| boost_packed | 2 us |\n");
+}
+
+TEST(Comparison, ExtremeChangesStayShort) {
+  mpiarena::Document base, now;
+  base.records.push_back(make_record("m", {1e-3, 1e-3, 1e-3, 1e-3, 1e-3}));
+  now.records.push_back(make_record("m", {1e300, 1e300, 1e300, 1e300, 1e300}));
+  const mpiarena::Comparison c = mpiarena::compare_documents(base, now);
+  const std::string text = mpiarena::render_comparison(
+      c, "base.json", "new.json", mpiarena::Style::text);
+  // +1e305 %: scientific notation, not 306 digits cut at a buffer's end.
+  EXPECT_NE(text.find("+1.00e+305%"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.000e+300 s"), std::string::npos) << text;
+  std::size_t run = 0, longest = 0;
+  for (char ch : text) {
+    run = ch >= '0' && ch <= '9' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  EXPECT_LE(longest, 8u) << text;
 }

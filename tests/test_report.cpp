@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -290,4 +292,85 @@ TEST(Report, PerRankTimesWithTheSlowestOverTheFastest) {
   EXPECT_NE(lines[p].find("idle"), std::string::npos) << lines[p];
   EXPECT_EQ(lines[p].find("2.0 ns"), std::string::npos) << lines[p];
   EXPECT_EQ(lines[p].substr(lines[p].size() - 4), "1.50") << lines[p];
+}
+
+TEST(Report, FailedVerificationRanksAfterEveryPassedMethod) {
+  mpiarena::Document doc;
+  // A wrong transfer is often the fastest: it must not lead the table.
+  doc.records.push_back(make_record("slow", {5e-6, 5e-6, 5e-6}));
+  doc.records.push_back(make_record("wrong", {1e-7, 1e-7, 1e-7}));
+  doc.records.push_back(make_record("fast", {2e-6, 2e-6, 2e-6}));
+  doc.records[1].verification = "failed";
+  doc.records[1].verification_message = "rank 1: element 3";
+  const std::string table = mpiarena::render_table(doc);
+  const auto lines = lines_of(table);
+  const int fast = method_line(lines, "fast");
+  const int slow = method_line(lines, "slow");
+  const int wrong = method_line(lines, "wrong");
+  ASSERT_GE(fast, 0) << table;
+  ASSERT_GE(slow, 0) << table;
+  ASSERT_GE(wrong, 0) << table;
+  EXPECT_EQ(first_word(lines[fast]), "1") << table;
+  EXPECT_EQ(first_word(lines[slow]), "2") << table;
+  EXPECT_EQ(first_word(lines[wrong]), "3") << table;
+  // x best is relative to the best method that passed.
+  EXPECT_NE(lines[slow].find("2.50"), std::string::npos) << lines[slow];
+  EXPECT_NE(lines[fast].find("1.00"), std::string::npos) << lines[fast];
+  // The per-rank table follows the same order.
+  for (auto& r : doc.records) r.per_rank = {r.time.median, r.time.median};
+  const auto per_rank = lines_of(mpiarena::render_per_rank(doc));
+  const int pr_fast = find_line(per_rank, "fast");
+  const int pr_wrong = find_line(per_rank, "wrong");
+  ASSERT_GE(pr_fast, 0);
+  EXPECT_GT(pr_wrong, pr_fast);
+}
+
+namespace {
+
+// The longest run of consecutive digits in `text`.
+std::size_t longest_digit_run(const std::string& text) {
+  std::size_t best = 0, run = 0;
+  for (char c : text) {
+    run = std::isdigit(static_cast<unsigned char>(c)) ? run + 1 : 0;
+    best = std::max(best, run);
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST(Report, FormatsExtremeAndNonFiniteValuesShortly) {
+  EXPECT_EQ(mpiarena::format_seconds(1e308), "1.000e+308 s");
+  EXPECT_EQ(mpiarena::format_seconds(-1e308), "-1.000e+308 s");
+  EXPECT_EQ(mpiarena::format_seconds(99999), "99999.000 s");
+  EXPECT_EQ(mpiarena::format_seconds(2e5), "2.000e+05 s");
+  EXPECT_EQ(mpiarena::format_seconds(std::nan("")), "n/a");
+  EXPECT_EQ(mpiarena::format_seconds(-std::nan("")), "n/a");
+  EXPECT_EQ(mpiarena::format_seconds(HUGE_VAL), "inf s");
+  EXPECT_EQ(mpiarena::format_rate(1e308), "1.00e+308 B/s");
+  EXPECT_EQ(mpiarena::format_rate(2.5e12), "2.50 TB/s");
+  EXPECT_EQ(mpiarena::format_rate(std::nan("")), "n/a");
+  EXPECT_EQ(mpiarena::format_rate(HUGE_VAL), "inf B/s");
+  EXPECT_EQ(mpiarena::format_rate(8e-306), "8.00e-306 B/s");
+}
+
+TEST(Report, TablesOfExtremeTimesStayReadable) {
+  mpiarena::Document doc;
+  doc.context = mpiarena_test::sample_context();
+  doc.complete = true;
+  // Times near the largest double (statistics over them overflow: the mean
+  // is infinite, the CV not a number) next to ordinary ones.
+  for (std::size_t bytes : {1000, 2000, 4000}) {
+    doc.records.push_back(
+        make_record("huge", {1e308, 1.2e308, 1.4e308}, bytes));
+    doc.records.push_back(make_record("tiny", {1e-300, 1e-300, 1e-300}, bytes));
+  }
+  const std::string text =
+      mpiarena::render_table(doc) +
+      mpiarena::render_summary(mpiarena::compute_summary(doc));
+  EXPECT_LE(longest_digit_run(text), 8u) << text;
+  EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.200e+308 s"), std::string::npos) << text;
+  for (const std::string& line : lines_of(text))
+    EXPECT_LT(line.size(), 200u) << line;
 }

@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <mpiarena/sizes.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 using mpiarena::parse_bytes;
@@ -237,4 +239,53 @@ TEST(PowerLadder, StartsAtZeroOrOne) {
   EXPECT_EQ(zero[0].bytes, 0u);
   EXPECT_EQ(zero[1].bytes, 1u);
   EXPECT_EQ(mpiarena::parse_sizes("1B..4MiB").size(), 23u);
+}
+
+TEST(ParseSizes, PresetRangeIsEveryPresetFromTheFirstToTheLast) {
+  // The README's and --help's default.
+  EXPECT_EQ(labels_of(parse_sizes("small..xxlarge")),
+            (std::vector<std::string>{"small", "medium", "large", "xlarge",
+                                      "xxlarge"}));
+  EXPECT_EQ(labels_of(parse_sizes(" Medium .. LARGE ")),
+            (std::vector<std::string>{"medium", "large"}));
+  EXPECT_EQ(labels_of(parse_sizes("large..large")),
+            (std::vector<std::string>{"large"}));
+  EXPECT_EQ(parse_sizes("small..xxxlarge"), parse_sizes("all"));
+  // Mixed with other items, deduplicated and sorted as usual.
+  EXPECT_EQ(labels_of(parse_sizes("xlarge,small..medium,1KiB")),
+            (std::vector<std::string>{"1024", "small", "medium", "xlarge"}));
+}
+
+TEST(ParseSizes, BadPresetRangesSayWhatIsAccepted) {
+  const std::string syntax = mpiarena::size_syntax();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"xxlarge..small", "starts above its end"},
+      {"small..4MiB", "mixes a preset and a byte value"},
+      {"8B..large", "mixes a preset and a byte value"},
+      {"small..huge", "'huge' is neither a preset name nor a byte value"},
+      {"all..large", "'all' is neither"}};
+  for (const auto& [spec, why] : cases) {
+    try {
+      parse_sizes(spec);
+      ADD_FAILURE() << "'" << spec << "' was accepted";
+    } catch (const SizeSpecError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(why), std::string::npos) << spec << ": " << what;
+      EXPECT_NE(what.find("'" + spec + "'"), std::string::npos) << what;
+      EXPECT_NE(what.find(syntax), std::string::npos) << what;
+    }
+  }
+  EXPECT_NE(syntax.find("small..xxlarge"), std::string::npos) << syntax;
+}
+
+TEST(FormatBytes, ExtremeAndNonFiniteValuesStayShort) {
+  EXPECT_EQ(mpiarena::format_bytes(2e12), "2.00 TB");
+  EXPECT_EQ(mpiarena::format_bytes(2e15), "2.00 PB");
+  // The largest size_t.
+  EXPECT_EQ(mpiarena::format_bytes(18446744073709551615.0), "18.4 EB");
+  EXPECT_EQ(mpiarena::format_bytes(1e308), "1.00e+308 B");
+  EXPECT_EQ(mpiarena::format_bytes(-1e308), "-1.00e+308 B");
+  EXPECT_EQ(mpiarena::format_bytes(-5), "-5 B");
+  EXPECT_EQ(mpiarena::format_bytes(std::nan("")), "n/a");
+  EXPECT_EQ(mpiarena::format_bytes(HUGE_VAL), "inf B");
 }

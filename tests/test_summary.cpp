@@ -2,7 +2,11 @@
 // and the memory guard's arithmetic.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "doc_fixtures.hpp"
+#include "fit.hpp"
 #include "memory.hpp"
 #include "report.hpp"
 #include "schema.hpp"
@@ -92,6 +96,77 @@ TEST(Summary, RenderedTablesNameTheWinners) {
             std::string::npos)
       << md;
   EXPECT_NE(md.find("| 1.50 |"), std::string::npos) << md;
+}
+
+TEST(Summary, FitsOfExtremeTimesAreComputedNotNaN) {
+  // Times near the largest double: their sums overflow in a plain least
+  // squares, which gave a NaN latency and R^2 ("-nan s" in the table).
+  mpiarena::Document doc;
+  doc.context = sample_context();
+  doc.complete = true;
+  doc.records.push_back(make_record("huge", {1e308, 1e308, 1e308}, 1000));
+  doc.records.push_back(make_record("huge", {1.2e308, 1.2e308, 1.2e308}, 2000));
+  doc.records.push_back(make_record("huge", {1.4e308, 1.4e308, 1.4e308}, 4000));
+  doc.summary = mpiarena::compute_summary(doc);
+  const auto& fits = doc.summary["fits"];
+  ASSERT_EQ(fits.size(), 1u) << fits.dump();
+  const double latency = fits[0]["latency_s"].get<double>();
+  EXPECT_NEAR(latency / 1e308, 0.9, 1e-9);
+  EXPECT_NEAR(fits[0]["r2"].get<double>(), 27.0 / 28, 1e-9);
+  // B = 1 / slope = 7.78e-305 B/s: tiny, but a number.
+  EXPECT_NEAR(fits[0]["bandwidth_Bps"].get<double>() * 1e304, 0.7778, 1e-4);
+  EXPECT_TRUE(mpiarena::validate_results(mpiarena::to_json(doc)).empty());
+  const std::string text = mpiarena::render_summary(doc.summary);
+  EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+  EXPECT_NE(text.find("9.000e+307 s"), std::string::npos) << text;
+}
+
+TEST(Summary, FitThatOverflowsIsLeftOut) {
+  // The intercept itself is beyond the largest double: no model, no entry
+  // (the schema wants numbers, and NaN or infinity is none).
+  mpiarena::Document doc;
+  doc.context = sample_context();
+  doc.complete = true;
+  // A straight line through these meets n = 0 at 2.4e308.
+  doc.records.push_back(make_record("over", {1.7e308, 1.7e308, 1.7e308}, 1000));
+  doc.records.push_back(make_record("over", {1e308, 1e308, 1e308}, 2000));
+  doc.records.push_back(make_record("over", {3e307, 3e307, 3e307}, 3000));
+  doc.records.push_back(make_record("fine", {1e-6, 1e-6, 1e-6}, 1000));
+  doc.records.push_back(make_record("fine", {2e-6, 2e-6, 2e-6}, 2000));
+  doc.records.push_back(make_record("fine", {3e-6, 3e-6, 3e-6}, 3000));
+  doc.summary = mpiarena::compute_summary(doc);
+  ASSERT_EQ(doc.summary["fits"].size(), 1u) << doc.summary["fits"].dump();
+  EXPECT_EQ(doc.summary["fits"][0]["method"], "fine");
+  for (const auto& f : doc.summary["fits"]) {
+    EXPECT_TRUE(std::isfinite(f["latency_s"].get<double>())) << f.dump();
+    EXPECT_TRUE(std::isfinite(f["r2"].get<double>())) << f.dump();
+  }
+  EXPECT_TRUE(mpiarena::validate_results(mpiarena::to_json(doc)).empty())
+      << doc.summary.dump();
+  EXPECT_EQ(mpiarena::render_summary(doc.summary).find("nan"),
+            std::string::npos);
+}
+
+TEST(Summary, ScalingLeavesOrdinaryFitsExactlyAsTheyWere) {
+  const mpiarena::Document doc = three_sizes();
+  const auto s = mpiarena::compute_summary(doc);
+  std::vector<double> x, y;
+  for (const auto& r : doc.records)
+    if (r.method == "a") {
+      x.push_back(static_cast<double>(r.payload_bytes));
+      y.push_back(r.time.median);
+    }
+  const auto f = mpiarena::fit_latency_bandwidth(x, y);
+  ASSERT_TRUE(f.ok);
+  bool found = false;
+  for (const auto& fit : s["fits"])
+    if (fit["method"] == "a") {
+      found = true;
+      EXPECT_EQ(fit["latency_s"].get<double>(), f.latency_s);
+      EXPECT_EQ(fit["bandwidth_Bps"].get<double>(), f.bandwidth_Bps);
+      EXPECT_EQ(fit["r2"].get<double>(), f.r2);
+    }
+  EXPECT_TRUE(found) << s["fits"].dump();
 }
 
 TEST(MemoryGuard, FitsUnderTheShareOfAvailableMemory) {

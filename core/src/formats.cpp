@@ -169,8 +169,13 @@ json to_gbench(const Document& doc) {
 namespace {
 
 std::string percent(double change) {
+  if (std::isnan(change)) return "n/a";
+  if (std::isinf(change)) return change > 0 ? "+inf%" : "-inf%";
   char buf[32];
-  std::snprintf(buf, sizeof buf, std::fabs(change) < 1 ? "%+.1f%%" : "%+.0f%%",
+  std::snprintf(buf, sizeof buf,
+                std::fabs(change) < 1     ? "%+.1f%%"
+                : std::fabs(change) < 1e4 ? "%+.0f%%"
+                                          : "%+.2e%%",  // no 300 digits
                 change * 100);
   return buf;
 }

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <mpiarena/sizes.hpp>
@@ -17,7 +18,9 @@ namespace mpiarena {
 using nlohmann::json;
 
 std::string format_seconds(double s) {
+  if (std::isnan(s)) return "n/a";
   if (s < 0) return "-" + format_seconds(-s);  // a fitted L may be < 0
+  if (std::isinf(s)) return "inf s";
   char buf[32];
   if (s < 1e-6)
     std::snprintf(buf, sizeof buf, "%.1f ns", s * 1e9);
@@ -25,14 +28,25 @@ std::string format_seconds(double s) {
     std::snprintf(buf, sizeof buf, "%.2f us", s * 1e6);
   else if (s < 1)
     std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
-  else
+  else if (s < 1e5)
     std::snprintf(buf, sizeof buf, "%.3f s", s);
+  else  // a day and more: scientific, never hundreds of digits
+    std::snprintf(buf, sizeof buf, "%.3e s", s);
   return buf;
 }
 
 std::string format_rate(double bps) {
+  if (std::isnan(bps)) return "n/a";
+  if (bps < 0) return "-" + format_rate(-bps);
+  if (std::isinf(bps)) return "inf B/s";
   char buf[32];
-  if (bps >= 1e9)
+  if (bps > 0 && bps < 1)
+    std::snprintf(buf, sizeof buf, "%.2e B/s", bps);
+  else if (bps >= 1e15)
+    std::snprintf(buf, sizeof buf, "%.2e B/s", bps);
+  else if (bps >= 1e12)
+    std::snprintf(buf, sizeof buf, "%.2f TB/s", bps / 1e12);
+  else if (bps >= 1e9)
     std::snprintf(buf, sizeof buf, "%.2f GB/s", bps / 1e9);
   else if (bps >= 1e6)
     std::snprintf(buf, sizeof buf, "%.1f MB/s", bps / 1e6);
@@ -90,9 +104,17 @@ std::string render_grid(const std::vector<std::string>& header,
 
 namespace {
 
-std::string fixed(double v, const char* fmt) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, fmt, v);
+// `v` with `decimals` decimals, then `unit`; "n/a" for NaN, "inf" for an
+// infinity, and scientific notation from 1e6 on, so that a ratio or a
+// percentage of extreme times stays a short cell.
+std::string fixed(double v, int decimals, const char* unit = "") {
+  if (std::isnan(v)) return "n/a";
+  if (std::isinf(v)) return std::string(v > 0 ? "inf" : "-inf") + unit;
+  char buf[64];
+  if (std::fabs(v) >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.2e%s", v, unit);
+  else
+    std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, unit);
   return buf;
 }
 
@@ -166,7 +188,7 @@ std::vector<std::string> record_row(std::string lead, const Record* r,
                                format_seconds(r->time.median),
                                format_seconds(r->time.min),
                                r->moves_data ? format_rate(r->bandwidth) : "-",
-                               fixed(r->time.cv * 100, "%.1f%%")};
+                               fixed(r->time.cv * 100, 1, "%")};
   if (x_best) row.push_back(*x_best);
   row.push_back(std::to_string(r->inner_iterations) + " x " +
                 std::to_string(r->repetitions));
@@ -280,7 +302,7 @@ std::string render_table(const Document& doc, Style style) {
     int place = 1;
     for (const Record* r : recs) {
       const std::string x_best =
-          fixed(best > 0 ? r->time.median / best : 1.0, "%.2f");
+          fixed(best > 0 ? r->time.median / best : 1.0, 2);
       t.add(record_row(std::to_string(place++), r, &x_best));
     }
     if (!t.empty()) out << t.render(style);
@@ -308,9 +330,8 @@ std::string render_summary(const json& summary, Style style) {
            format_seconds(b["median_s"]),
            b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
            b["runner_up"].is_null() ? "-" : b["runner_up"].get<std::string>(),
-           b["runner_up_ratio"].is_null()
-               ? "-"
-               : fixed(b["runner_up_ratio"], "%.2f")});
+           b["runner_up_ratio"].is_null() ? "-"
+                                          : fixed(b["runner_up_ratio"], 2)});
     out << best.render(style);
     out << heading("Where the fastest method changes", style);
     if (summary.at("winner_changes").empty())
@@ -335,7 +356,7 @@ std::string render_summary(const json& summary, Style style) {
                format_seconds(c["best_1d_s"]),
                c["ratio_2d_over_1d"].is_null()
                    ? "-"
-                   : fixed(c["ratio_2d_over_1d"], "%.2f")});
+                   : fixed(c["ratio_2d_over_1d"], 2)});
     out << cmp.render(style);
   }
   if (summary.contains("fits") && !summary.at("fits").empty()) {
@@ -352,7 +373,7 @@ std::string render_summary(const json& summary, Style style) {
            std::to_string(f["points"].get<std::size_t>()),
            format_seconds(latency) + (latency < 0 ? " *" : ""),
            f["bandwidth_Bps"].is_null() ? "-" : format_rate(f["bandwidth_Bps"]),
-           fixed(f["r2"], "%.4f")});
+           fixed(f["r2"], 4)});
     }
     out << fit.render(style);
     if (negative)
@@ -395,7 +416,7 @@ std::string render_per_rank(const Document& doc, Style style) {
       const auto [lo, hi] = std::minmax_element(r->per_rank.begin(),
                                                 r->per_rank.begin() + active);
       const double hi_s = *hi, lo_s = *lo;
-      row.push_back(lo_s > 0 ? fixed(hi_s / lo_s, "%.2f") : "-");
+      row.push_back(lo_s > 0 ? fixed(hi_s / lo_s, 2) : "-");
       rows.push_back(std::move(row));
     }
   return heading(std::string("Per-rank time: each rank's own per-operation "

@@ -23,10 +23,12 @@ std::size_t preset_bytes(std::size_t base) {
 std::string size_syntax() {
   return "a comma-separated list of: a preset (small, medium, large, xlarge, "
          "xxlarge, xxxlarge = 11 kB .. 440 MB), 'all' (every "
-         "preset), a byte value with an optional unit (4096, 4KiB, 1MB; units "
-         "B, kB, KiB, MB, MiB, GB, GiB), a range a..b doubling from a to b "
-         "(8B..4MiB, 0..1MiB), or NetPIPE's perturbed ladder netpipe:a..b "
-         "(2^k and 1.5*2^k, each also -3 and +3 bytes)";
+         "preset), a range of presets (small..xxlarge: every preset from the "
+         "first to the last), a byte value with an optional unit (4096, 4KiB, "
+         "1MB; units B, kB, KiB, MB, MiB, GB, GiB), a range a..b of byte "
+         "values doubling from a to b (8B..4MiB, 0..1MiB), or NetPIPE's "
+         "perturbed ladder netpipe:a..b (2^k and 1.5*2^k, each also -3 and +3 "
+         "bytes)";
 }
 
 namespace {
@@ -47,6 +49,18 @@ std::string lower(std::string s) {
   for (char& c : s)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+// The index of preset `name` (lower case) in presets(), or -1.
+int preset_index(const std::string& name) {
+  const auto& all = presets();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (name == all[i].name) return static_cast<int>(i);
+  return -1;
+}
+
+bool starts_with_digit(const std::string& s) {
+  return !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
 }
 
 }  // namespace
@@ -124,6 +138,30 @@ std::vector<SizePoint> parse_sizes(const std::string& spec) {
     }
     const std::size_t dots = item.find("..");
     if (dots != std::string::npos) {
+      // small..xxlarge: every preset from the first to the last.
+      const std::string first = lower(trim(item.substr(0, dots)));
+      const std::string last = lower(trim(item.substr(dots + 2)));
+      const int from = preset_index(first), to = preset_index(last);
+      if (from >= 0 && to >= 0) {
+        if (from > to)
+          bad(item,
+              "the range starts above its end (presets in order: "
+              "small, medium, large, xlarge, xxlarge, xxxlarge)");
+        for (int i = from; i <= to; ++i) {
+          const Preset& p = presets()[static_cast<std::size_t>(i)];
+          out.push_back({p.name, preset_bytes(p.base)});
+        }
+        continue;
+      }
+      const char* kRanges =
+          "; a range joins two presets (small..xxlarge) or two byte values "
+          "(8B..4MiB)";
+      for (const std::string* end : {&first, &last})
+        if (!end->empty() && preset_index(*end) < 0 && !starts_with_digit(*end))
+          bad(item, "'" + *end + "' is neither a preset name nor a byte value" +
+                        kRanges);
+      if (from >= 0 || to >= 0)
+        bad(item, std::string("it mixes a preset and a byte value") + kRanges);
       const std::size_t lo = parse_bytes(item.substr(0, dots));
       const std::size_t hi = parse_bytes(item.substr(dots + 2));
       if (lo > hi) bad(item, "the range starts above its end");
@@ -159,7 +197,11 @@ std::vector<SizePoint> parse_sizes(const std::string& spec) {
 }
 
 std::string format_bytes(double bytes) {
-  static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
+  if (std::isnan(bytes)) return "n/a";
+  if (bytes < 0) return "-" + format_bytes(-bytes);
+  if (std::isinf(bytes)) return "inf B";
+  static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+  constexpr int kLast = 6;
   int u = 0;
   // Pick the unit after rounding to 3 significant digits, so 999999 B reads
   // "1.00 MB", never "1000 kB".
@@ -167,12 +209,17 @@ std::string format_bytes(double bytes) {
     const double scale = v >= 100 ? 1 : v >= 10 ? 10 : 100;
     return std::round(v * scale) / scale;
   };
-  while (rounded(bytes) >= 1000.0 && u < 4) {
+  const double original = bytes;
+  while (rounded(bytes) >= 1000.0 && u < kLast) {
     bytes /= 1000.0;
     ++u;
   }
   char buf[32];
-  if (u == 0)
+  // Beyond 999 EB (no size_t gets there): scientific notation, never a
+  // number of hundreds of digits.
+  if (rounded(bytes) >= 1000.0)
+    std::snprintf(buf, sizeof buf, "%.2e B", original);
+  else if (u == 0)
     std::snprintf(buf, sizeof buf, "%.0f B", bytes);
   else if (rounded(bytes) >= 100)
     std::snprintf(buf, sizeof buf, "%.0f %s", bytes, kUnits[u]);

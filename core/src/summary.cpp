@@ -2,6 +2,7 @@
 #include "summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "fit.hpp"
@@ -17,15 +18,45 @@ std::map<GroupKey, std::vector<const Record*>> ranked_groups(
     if (winners_only && r.verification == "failed") continue;
     groups[{r.suite, r.payload, r.ranks, r.bytes}].push_back(&r);
   }
+  // A failed verification ranks after every method that did not fail,
+  // however fast it was (a wrong transfer is often a fast one).
   for (auto& [key, recs] : groups)
     std::stable_sort(recs.begin(), recs.end(),
                      [](const Record* a, const Record* b) {
+                       const bool fa = a->verification == "failed";
+                       const bool fb = b->verification == "failed";
+                       if (fa != fb) return fb;
                        return a->time.median < b->time.median;
                      });
   return groups;
 }
 
 namespace {
+
+// k with 2^(k-1) <= the largest finite |v| < 2^k (0 when there is none).
+int binary_exponent(const std::vector<double>& values) {
+  double top = 0;
+  for (double v : values)
+    if (std::isfinite(v)) top = std::max(top, std::fabs(v));
+  int exponent = 0;
+  std::frexp(top, &exponent);
+  return exponent;
+}
+
+// fit_latency_bandwidth on values scaled by powers of two into [-1, 1]
+// (exact, so the result is the same), then scaled back: sums of squares of
+// times or sizes near the largest double no longer overflow into NaN.
+LatencyBandwidthFit scaled_fit(std::vector<double> bytes,
+                               std::vector<double> seconds) {
+  const int ex = binary_exponent(bytes), ey = binary_exponent(seconds);
+  for (double& x : bytes) x = std::ldexp(x, -ex);
+  for (double& y : seconds) y = std::ldexp(y, -ey);
+  LatencyBandwidthFit f = fit_latency_bandwidth(bytes, seconds);
+  f.latency_s = std::ldexp(f.latency_s, ey);
+  // B = 1 / slope and slope = slope' * 2^ey / 2^ex.
+  f.bandwidth_Bps = std::ldexp(f.bandwidth_Bps, ex - ey);
+  return f;
+}
 
 // Per suite, method, payload and ranks with at least 3 verified sizes that
 // move data: the least-squares fit of median(n) = L + n / B.
@@ -42,8 +73,10 @@ json fits(const Document& doc) {
   json out = json::array();
   for (const auto& [key, xy] : series) {
     if (xy.first.size() < 3) continue;
-    const LatencyBandwidthFit f = fit_latency_bandwidth(xy.first, xy.second);
-    if (!f.ok) continue;
+    const LatencyBandwidthFit f = scaled_fit(xy.first, xy.second);
+    // A fit that overflowed (times near the largest double) is no model:
+    // left out rather than written as NaN or infinity.
+    if (!f.ok || !std::isfinite(f.latency_s) || !std::isfinite(f.r2)) continue;
     out.push_back(
         {{"suite", std::get<0>(key)},
          {"method", std::get<1>(key)},
@@ -53,8 +86,9 @@ json fits(const Document& doc) {
          {"min_bytes", *std::min_element(xy.first.begin(), xy.first.end())},
          {"max_bytes", *std::max_element(xy.first.begin(), xy.first.end())},
          {"latency_s", f.latency_s},
-         {"bandwidth_Bps",
-          f.bandwidth_Bps > 0 ? json(f.bandwidth_Bps) : json(nullptr)},
+         {"bandwidth_Bps", f.bandwidth_Bps > 0 && std::isfinite(f.bandwidth_Bps)
+                               ? json(f.bandwidth_Bps)
+                               : json(nullptr)},
          {"r2", f.r2}});
   }
   return out;
