@@ -147,7 +147,10 @@ PointKey point_key(const Record& r) {
 
 double relative_change(double base, double now) {
   if (base == now) return 0;
-  if (base <= 0) return (now - base) / ((now + base) / 2);  // as gbench does
+  // As gbench does for a zero base; magnitudes, so the sign follows the
+  // difference for a negative metric too.
+  if (base <= 0)
+    return (now - base) / ((std::fabs(now) + std::fabs(base)) / 2);
   return (now - base) / base;
 }
 
@@ -174,8 +177,10 @@ MetricChange classify(std::string metric, bool higher_is_better, double base,
   else if (!(p < o.alpha))
     m.verdict = Outcome::noisy;
   else
-    m.verdict = (m.change > 0) == higher_is_better ? Outcome::improved
-                                                   : Outcome::regressed;
+    // By the sign of the difference, not of the relative change: a metric
+    // may be 0 or negative in BASE (an overlap of -1 % that became 0 %).
+    m.verdict = (now > base) == higher_is_better ? Outcome::improved
+                                                 : Outcome::regressed;
   return m;
 }
 
@@ -239,9 +244,16 @@ PointComparison compare_pair(const Record& b, const Record& n,
               std::to_string(min_samples_for(o.alpha)) +
               " repetitions on both sides";
   } else if (pc.verdict == Outcome::noisy) {
-    pc.note =
-        "the change is beyond the threshold but p = " + number(pc.test.p) +
-        " is not below alpha " + number(o.alpha);
+    const MetricChange* noisy = &pc.metrics.front();
+    for (const MetricChange& m : pc.metrics)
+      if (m.verdict == Outcome::noisy) {
+        noisy = &m;
+        break;
+      }
+    const double p = noisy->p >= 0 ? noisy->p : pc.test.p;
+    pc.note = (noisy->p >= 0 ? noisy->metric + ": " : std::string()) +
+              "the change is beyond the threshold but p = " + number(p) +
+              " is not below alpha " + number(o.alpha);
   }
   return pc;
 }
