@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Installs mpiarena into a scratch prefix, builds tests/e2e/out_of_tree
+# Installs mpiarena into a scratch prefix, builds the installed copy of
+# tests/e2e/out_of_tree (<prefix>/share/mpiarena/examples/third_party)
 # against it with find_package(mpiarena), and runs the installed runner with
-# the new plugin found through MPIARENA_PLUGIN_PATH.
+# the new plugin found in its build directory through MPIARENA_PLUGIN_PATH.
+# (out_of_tree_mpi_only.sh installs it next to the runner instead.)
 set -euo pipefail
 build=$1 work=$2 mpiexec=$3
-src=$(cd "$(dirname "$0")/out_of_tree" && pwd)
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/install" > "$work/install.log"
+src=$work/install/share/mpiarena/examples/third_party
+cmp "$src/third_party.cpp" "$(dirname "$0")/out_of_tree/third_party.cpp"
 cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/install" \
   -DCMAKE_BUILD_TYPE=Release > "$work/configure.log"
 cmake --build "$work/build"

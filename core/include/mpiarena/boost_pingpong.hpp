@@ -4,6 +4,9 @@
 // datatype (char, or a type marked with BOOST_IS_MPI_DATATYPE) or, for a
 // type that is only serializable, element by element through a packed
 // archive.
+//
+// Boost.MPI is not part of what mpiarena::plugin links: a plugin that
+// includes this header links Boost::mpi and Boost::serialization itself.
 #pragma once
 
 #include <boost/mpi/communicator.hpp>
@@ -21,15 +24,23 @@ class BoostPingPong : public PingPongStrategy {
     bc_ = boost::mpi::communicator(comm(), boost::mpi::comm_attach);
   }
   void teardown() override { bc_ = boost::mpi::communicator(); }
+  // A 0-byte message has no buffer (data is null), but Boost.MPI's array
+  // send / recv dereference the pointer to get the MPI datatype
+  // (get_mpi_datatype<T>(*values), communicator.hpp), which is undefined
+  // behaviour on null: hand them a valid element instead; count 0 moves
+  // nothing.
   void send(const unsigned char* data, std::size_t n, int peer) override {
-    bc_.send(peer, 0, reinterpret_cast<const T*>(data), static_cast<int>(n));
+    const T* values = n == 0 ? &empty_ : reinterpret_cast<const T*>(data);
+    bc_.send(peer, 0, values, static_cast<int>(n));
   }
   void recv(unsigned char* data, std::size_t n, int peer) override {
-    bc_.recv(peer, 0, reinterpret_cast<T*>(data), static_cast<int>(n));
+    T* values = n == 0 ? &empty_ : reinterpret_cast<T*>(data);
+    bc_.recv(peer, 0, values, static_cast<int>(n));
   }
 
  private:
   boost::mpi::communicator bc_;
+  T empty_{};  // what a 0-byte message points at
 };
 
 }  // namespace mpiarena

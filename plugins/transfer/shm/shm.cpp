@@ -52,7 +52,6 @@
 // kGiveUpAfter it throws (the core then aborts the job) rather than hang
 // forever. Only this slow path reads the clock.
 #include <sched.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <atomic>
