@@ -424,3 +424,58 @@ TEST(Compare, JsonAndRenderingSayWhatIsBetter) {
                                                      mpiarena::Style::markdown);
   EXPECT_NE(md.find("| transfer/bcast/1d | small |"), std::string::npos) << md;
 }
+
+// Contract v4: a plugin metric is judged on its own samples, in its own
+// direction; equal times do not hide it.
+namespace {
+mpiarena::Record with_metric(double value, bool higher_is_better) {
+  mpiarena::Record r = make_record("probe", around(1e-5));
+  mpiarena::MetricValue m;
+  m.name = "overlap";
+  m.unit = "%";
+  m.higher_is_better = higher_is_better;
+  m.value = value;
+  for (double s : around(value == 0 ? 1 : value)) m.samples.push_back(
+      value == 0 ? s - 1 : s);
+  r.metrics = {m};
+  return r;
+}
+const mpiarena::MetricChange* find_metric(const mpiarena::PointComparison& p,
+                                          const std::string& name) {
+  for (const auto& m : p.metrics)
+    if (m.metric == name) return &m;
+  return nullptr;
+}
+}  // namespace
+
+TEST(Compare, AHigherIsBetterMetricThatDropsIsARegression) {
+  const auto c = compare_documents(doc_of({with_metric(80, true)}),
+                                   doc_of({with_metric(40, true)}));
+  const auto& p = only_point(c);
+  const auto* m = find_metric(p, "metric:overlap");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->unit, "%");
+  EXPECT_NEAR(m->change, -0.5, 1e-9);
+  EXPECT_NEAR(m->p, 2.0 / 3432, 1e-15);
+  EXPECT_EQ(m->verdict, Outcome::regressed);
+  EXPECT_EQ(p.verdict, Outcome::regressed);
+  EXPECT_EQ(c.exit_code(), 1);
+}
+
+TEST(Compare, ALowerIsBetterMetricThatDropsIsAnImprovement) {
+  const auto c = compare_documents(doc_of({with_metric(80, false)}),
+                                   doc_of({with_metric(40, false)}));
+  EXPECT_EQ(find_metric(only_point(c), "metric:overlap")->verdict,
+            Outcome::improved);
+  EXPECT_EQ(c.exit_code(), 0);
+}
+
+TEST(Compare, AMetricRisingFromZeroFollowsTheDifference) {
+  // From 0 to 50 on a higher-is-better metric: better, whatever the base.
+  const auto c = compare_documents(doc_of({with_metric(0, true)}),
+                                   doc_of({with_metric(50, true)}));
+  const auto* m = find_metric(only_point(c), "metric:overlap");
+  ASSERT_NE(m, nullptr);
+  EXPECT_GT(m->change, 0);
+  EXPECT_EQ(m->verdict, Outcome::improved);
+}
