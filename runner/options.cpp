@@ -48,7 +48,9 @@ const char* kUsage =
     "lasts at least --min-time, repeated --repetitions times; a sample is the\n"
     "per-operation time of the slowest rank. Every point is verified on a\n"
     "poisoned receive side: a wrong transfer fails the run (exit 1).\n"
-    "Exit codes: 0 success, 1 a verification or a point failed, 2 bad input.\n"
+    "Exit codes: 0 success, 1 a verification or a point failed, 2 bad input,\n"
+    "3 a fault stopped the run (a rank hung, crashed, or threw while the\n"
+    "others were stuck; the result file keeps every completed point).\n"
     "\n"
     "Options";
 // clang-format on

@@ -280,9 +280,11 @@ void context_warnings(const json& b, const json& n,
       differs(field, b[field], n[field]);
   // Options that only select points (the points missing are listed) do not
   // change how a point is measured; every other option does.
-  // --wait is not compared: `waiting`, what it chose, is.
+  // --wait is not compared: `waiting`, what it chose, is. Nor is
+  // --point-timeout: it bounds a fault, it does not change a measurement.
   static const std::set<std::string> selection = {
-      "methods", "payloads", "sizes", "plugin_dirs", "max_memory", "wait"};
+      "methods",    "payloads", "sizes",          "plugin_dirs",
+      "max_memory", "wait",     "point_timeout_s"};
   const json none = json::object();
   const json& bo = b.contains("options") ? b["options"] : none;
   const json& no = n.contains("options") ? n["options"] : none;
