@@ -152,6 +152,10 @@ int command_run(const Options& options, int argc, char** argv) {
     else if (e.empty() && !write_error.empty())
       log->info("the output file '{}' is written again", options.output);
     write_error = e;
+    if (final && saving)
+      log->debug("-o: {} writes took {:.3f} s ({} whole files)",
+                 output.writes(), output.seconds_writing(),
+                 output.whole_writes());
     return e;
   };
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <csignal>
 #include <cstdio>
@@ -376,13 +377,24 @@ std::string ResultFile::open(const std::string& path) {
   records_text_.clear();
   skipped_text_.clear();
   valid_skeleton_.clear();
-  records_ = skipped_ = written_records_ = whole_writes_ = 0;
+  records_ = skipped_ = written_records_ = whole_writes_ = writes_ = 0;
+  seconds_ = 0;
   ++generation_;
   can_exchange_ = true;
   return {};
 }
 
 std::string ResultFile::write(const Document& doc, bool final) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string error = write_timed(doc, final);
+  ++writes_;
+  seconds_ +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return error;
+}
+
+std::string ResultFile::write_timed(const Document& doc, bool final) {
   if (lock_fd_ < 0) return "the output file is not open";
   Skeleton skeleton;
   const std::vector<std::string> errors =

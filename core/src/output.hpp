@@ -65,6 +65,10 @@ class ResultFile {
   std::size_t records_written() const { return written_records_; }
   // Writes that rewrote the whole file rather than updated the spare.
   std::size_t whole_writes() const { return whole_writes_; }
+  // Calls to write() and the wall-clock seconds they took, in all: what
+  // -o adds to the run (the other ranks wait for rank 0 at the next point).
+  std::size_t writes() const { return writes_; }
+  double seconds_writing() const { return seconds_; }
 
  private:
   // A file of ours and which text it holds.
@@ -74,6 +78,7 @@ class ResultFile {
     std::size_t records_size = 0;  // bytes of records_text_ after it
     std::uint64_t generation = 0;  // of records_text_
   };
+  std::string write_timed(const Document& doc, bool final);
   std::string publish(const std::string* const* pieces, std::size_t count,
                       bool durable);
   void drop_spare();
@@ -89,7 +94,8 @@ class ResultFile {
   std::size_t records_ = 0, skipped_ = 0;
   std::uint64_t generation_ = 0;  // bumped when records_text_ is rebuilt
   std::string valid_skeleton_;    // the last skeleton found valid
-  std::size_t written_records_ = 0, whole_writes_ = 0;
+  std::size_t written_records_ = 0, whole_writes_ = 0, writes_ = 0;
+  double seconds_ = 0;
 };
 
 }  // namespace mpiarena
