@@ -145,25 +145,20 @@ std::string replace_with(const std::string& target,
 }
 
 // The document without records or skips, pretty-printed as to_json(doc)
-// would be, and where its two empty arrays are.
-struct Skeleton {
-  std::string head, middle, tail;  // around "records" and "skipped"
-};
-
-// `valid`: the last skeleton text found valid (not validated again).
-std::vector<std::string> split_skeleton(const Document& doc, Skeleton& out,
-                                        std::string& valid) {
+// would be, split around its two empty arrays: `head` ends with
+// `"records": [`, `middle` with `"skipped": [`. Empty when valid, else the
+// violations.
+std::vector<std::string> split_skeleton(const Document& doc, std::string& head,
+                                        std::string& middle,
+                                        std::string& tail) {
   Document shell;
   shell.context = doc.context;
   shell.complete = doc.complete;
   shell.summary = doc.summary;
   const nlohmann::json j = to_json(shell);
+  std::vector<std::string> errors = validate_results(j);
+  if (!errors.empty()) return errors;
   const std::string text = j.dump(1);
-  if (text != valid) {
-    std::vector<std::string> errors = validate_results(j);
-    if (!errors.empty()) return errors;
-    valid = text;
-  }
   // A raw newline and a one-space indent begin a top-level key only: string
   // values have their newlines escaped.
   const std::string records = "\n \"records\": []";
@@ -172,9 +167,9 @@ std::vector<std::string> split_skeleton(const Document& doc, Skeleton& out,
   if (r == std::string::npos || s == std::string::npos || s < r)
     return {"<root>: unexpected layout of the document"};
   const std::size_t r_end = r + records.size(), s_end = s + skipped.size();
-  out.head = text.substr(0, r_end - 1);  // up to and with "records": [
-  out.middle = text.substr(r_end, s_end - 1 - r_end);
-  out.tail = text.substr(s_end) + "\n";
+  head = text.substr(0, r_end - 1);
+  middle = text.substr(r_end, s_end - 1 - r_end);
+  tail = text.substr(s_end) + "\n";
   return {};
 }
 
@@ -184,10 +179,13 @@ void append_element(std::string& joined, const nlohmann::json& item) {
   if (!joined.empty()) joined += ",";
   joined += "\n  ";
   const std::string text = item.dump(1);
-  for (const char c : text) {
-    joined += c;
-    if (c == '\n') joined += "  ";
+  std::size_t from = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string::npos;
+       from = nl + 1, nl = text.find('\n', from)) {
+    joined.append(text, from, nl + 1 - from);
+    joined += "  ";
   }
+  joined.append(text, from, std::string::npos);
 }
 
 const std::string& closing(const std::string& joined) {
@@ -376,7 +374,7 @@ std::string ResultFile::open(const std::string& path) {
   }
   records_text_.clear();
   skipped_text_.clear();
-  valid_skeleton_.clear();
+  skeleton_known_ = false;
   records_ = skipped_ = written_records_ = whole_writes_ = writes_ = 0;
   seconds_ = 0;
   ++generation_;
@@ -396,10 +394,19 @@ std::string ResultFile::write(const Document& doc, bool final) {
 
 std::string ResultFile::write_timed(const Document& doc, bool final) {
   if (lock_fd_ < 0) return "the output file is not open";
-  Skeleton skeleton;
-  const std::vector<std::string> errors =
-      split_skeleton(doc, skeleton, valid_skeleton_);
-  if (!errors.empty()) return invalid(path_, "", errors);
+  // The rest of the document, serialised and validated again only when it
+  // changed.
+  if (!skeleton_known_ || doc.complete != shell_.complete ||
+      doc.context != shell_.context || doc.summary != shell_.summary) {
+    skeleton_known_ = false;
+    const std::vector<std::string> errors =
+        split_skeleton(doc, head_, middle_, tail_);
+    if (!errors.empty()) return invalid(path_, "", errors);
+    shell_.context = doc.context;
+    shell_.complete = doc.complete;
+    shell_.summary = doc.summary;
+    skeleton_known_ = true;
+  }
   if (final || doc.records.size() < records_ || doc.skipped.size() < skipped_) {
     records_text_.clear();
     skipped_text_.clear();
@@ -423,9 +430,9 @@ std::string ResultFile::write_timed(const Document& doc, bool final) {
     append_element(skipped_text_, j);
   }
   const std::string* pieces[] = {
-      &skeleton.head,   &records_text_, &closing(records_text_),
-      &skeleton.middle, &skipped_text_, &closing(skipped_text_),
-      &skeleton.tail};
+      &head_,   &records_text_, &closing(records_text_),
+      &middle_, &skipped_text_, &closing(skipped_text_),
+      &tail_};
   const std::string error = publish(pieces, 7, final);
   if (!error.empty())
     return "cannot write the output file '" + path_ + "': " + error;

@@ -93,7 +93,10 @@ class ResultFile {
   std::string records_text_, skipped_text_;
   std::size_t records_ = 0, skipped_ = 0;
   std::uint64_t generation_ = 0;  // bumped when records_text_ is rebuilt
-  std::string valid_skeleton_;    // the last skeleton found valid
+  // The document without records or skips (shell_), as text around them.
+  Document shell_;
+  bool skeleton_known_ = false;
+  std::string head_, middle_, tail_;
   std::size_t written_records_ = 0, whole_writes_ = 0, writes_ = 0;
   double seconds_ = 0;
 };
