@@ -292,6 +292,7 @@ void ResultFile::release() {
   ::close(lock_fd_);
   lock_fd_ = -1;
 }
+
 std::string ResultFile::open(const std::string& path) {
   release();
   path_ = path;
