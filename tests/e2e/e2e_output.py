@@ -232,7 +232,7 @@ def test_kill_anytime(a):
     d = fresh_dir(a, "kill")
     out = os.path.join(d, "r.json")
     args = ["--methods", "mpi_bytes", "--sizes", "netpipe:1..64KiB",
-            "--min-time", "0.0002", "--repetitions", "3", "-q", "-o", out]
+            "--min-time", "0.0005", "--repetitions", "3", "-q", "-o", out]
     # 1. A reader polling the file during a whole run sees only complete
     # documents, each with at least the records of the one before.
     reads, problems = [], []
@@ -258,8 +258,15 @@ def test_kill_anytime(a):
 
     t = threading.Thread(target=reader)
     t.start()
+    first_write = []
+    watcher = threading.Thread(target=lambda: (
+        wait_for(lambda: os.path.exists(out) or done.is_set(), 120, "the first write"),
+        first_write.append(time.time())))
+    watcher.start()
     p = mpirun(a, args)
+    ended = time.time()
     done.set()
+    watcher.join()
     t.join()
     check(p.returncode == 0, f"exit {p.returncode}")
     check(not problems, f"the reader saw: {problems[:3]}")
@@ -267,7 +274,9 @@ def test_kill_anytime(a):
           f"the reader saw too few versions to judge: {len(reads)} reads")
     total = len(validate(a, out)["records"])
     print(f"reader: {len(reads)} reads, {len(set(reads))} versions, all whole")
-    # 2. SIGKILL at random moments of the same run.
+    # 2. SIGKILL at random moments of the same run, while it writes points.
+    writing = ended - first_write[0]
+    print(f"the run wrote points for {writing:.2f} s")
     rng = random.Random(7)
     hits = 0
     for i in range(8):
@@ -277,7 +286,7 @@ def test_kill_anytime(a):
                                 stderr=subprocess.DEVNULL, start_new_session=True)
         wait_for(lambda: os.path.exists(out) or proc.poll() is not None, 60,
                  "the first write")
-        time.sleep(rng.uniform(0.0, 2.0))
+        time.sleep(rng.uniform(0.0, 0.7 * writing))
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         doc = validate(a, out)
