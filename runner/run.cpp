@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "engine.hpp"
 #include "log.hpp"
+#include "output.hpp"
 #include "plan.hpp"
 #include "plugin_log.hpp"
 #include "watchdog.hpp"
@@ -36,24 +37,11 @@ std::string iso_now() {
   return buf;
 }
 
-// Why -o cannot be written, or empty.
-std::string output_problem(const std::string& path) {
+// Why -o cannot be written, or empty; `file` then holds the output's lock
+// for the rest of the run (docs/output.md).
+std::string output_problem(const std::string& path, ResultFile& file) {
   if (path.empty()) return {};
-  namespace fs = boost::filesystem;
-  fs::path parent = fs::path(path).parent_path();
-  if (parent.empty()) parent = ".";
-  boost::system::error_code ec;
-  if (!fs::is_directory(parent, ec))
-    return "cannot write the output file '" + path + "': directory '" +
-           parent.string() + "' does not exist";
-  const std::string probe = path + ".tmp";
-  std::ofstream out(probe);
-  if (!out)
-    return "cannot write the output file '" + path + "': directory '" +
-           parent.string() + "' is not writable";
-  out.close();
-  fs::remove(probe, ec);
-  return {};
+  return file.open(path);
 }
 
 nlohmann::json make_context(const boost::mpi::communicator& world,
@@ -151,16 +139,30 @@ int command_run(const Options& options, int argc, char** argv) {
   std::vector<Point> points;
   const Machine machine = survey(world, options.max_memory);
   if (error.empty()) points = plan_points(methods, options, machine, error);
-  if (error.empty() && rank == 0) error = output_problem(options.output);
+  ResultFile output;
+  if (error.empty() && rank == 0)
+    error = output_problem(options.output, output);
   if (!agree(error)) return 2;
 
   Document doc;
   doc.context = make_context(world, options, machine, argc, argv);
-  auto save = [&] {
-    if (rank == 0 && !options.output.empty())
-      write_results(to_json(doc), options.output);
+  const bool saving = rank == 0 && !options.output.empty();
+  if (!agree(saving ? output.write(doc) : "")) return 2;
+  // After every point; a failed write warns once and the next one retries.
+  std::string write_error;
+  auto save = [&](bool final = false) {
+    const std::string e = saving ? output.write(doc, final) : "";
+    if (!e.empty() && write_error.empty() && !final)
+      log->warn("{}; measuring goes on, retrying after every point", e);
+    else if (e.empty() && !write_error.empty())
+      log->info("the output file '{}' is written again", options.output);
+    write_error = e;
+    if (final && saving)
+      log->debug("-o: {} writes took {:.3f} s ({} whole files)",
+                 output.writes(), output.seconds_writing(),
+                 output.whole_writes());
+    return e;
   };
-  save();
 
   MPI_Comm harness = MPI_COMM_NULL;
   MPIARENA_CHECK(MPI_Comm_dup(world, &harness));
@@ -253,7 +255,7 @@ int command_run(const Options& options, int argc, char** argv) {
   doc.complete = true;
   doc.context["end_time"] = iso_now();
   doc.summary = compute_summary(doc);
-  save();
+  const std::string final_error = bcast_string(save(true), 0, world);
   if (rank == 0) {
     const std::string exported = export_document(doc, options.format);
     if (!exported.empty()) {
@@ -267,13 +269,19 @@ int command_run(const Options& options, int argc, char** argv) {
                 << render_breakdown(doc, style)
                 << render_summary(doc.summary, style);
       if (options.per_rank) std::cout << render_per_rank(doc, style);
-      if (!options.output.empty())
+      if (!options.output.empty() && final_error.empty())
         std::cout << "\nresults: " << options.output << "\n";
     }
     if (failed)
       std::cerr << "runner: some points failed verification or could not run; "
                    "exit 1\n";
+    if (!final_error.empty())
+      std::cerr << "runner: error: " << final_error
+                << "; it keeps its last good write ("
+                << output.records_written()
+                << " records, complete: false); exit 2\n";
   }
+  if (!final_error.empty()) return 2;
   return failed ? 1 : 0;
 }
 

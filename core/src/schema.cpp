@@ -1,13 +1,15 @@
 #include "schema.hpp"
 
-#include <boost/filesystem.hpp>
-#include <cstdio>
-#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
+
+#include "output.hpp"
 
 namespace mpiarena {
 
@@ -21,19 +23,15 @@ const nlohmann::json& results_schema() {
   return schema;
 }
 
-std::vector<std::string> validate_results(const nlohmann::json& doc) {
-  static const valijson::Schema* schema = [] {
-    auto* s = new valijson::Schema();
-    valijson::SchemaParser parser;
-    valijson::adapters::NlohmannJsonAdapter adapter(results_schema());
-    parser.populateSchema(adapter, *s);
-    return s;
-  }();
+namespace {
+
+std::vector<std::string> validate_with(const valijson::Schema& schema,
+                                       const nlohmann::json& doc) {
   valijson::Validator validator;
   valijson::ValidationResults results;
   valijson::adapters::NlohmannJsonAdapter target(doc);
   std::vector<std::string> errors;
-  if (validator.validate(*schema, target, &results)) return errors;
+  if (validator.validate(schema, target, &results)) return errors;
   valijson::ValidationResults::Error error;
   while (results.popError(error)) {
     std::string path;
@@ -44,6 +42,47 @@ std::vector<std::string> validate_results(const nlohmann::json& doc) {
   return errors;
 }
 
+std::unique_ptr<valijson::Schema> compile(const nlohmann::json& text) {
+  auto schema = std::make_unique<valijson::Schema>();
+  valijson::SchemaParser parser;
+  valijson::adapters::NlohmannJsonAdapter adapter(text);
+  parser.populateSchema(adapter, *schema);
+  return schema;
+}
+
+}  // namespace
+
+std::vector<std::string> validate_results(const nlohmann::json& doc) {
+  static const std::unique_ptr<valijson::Schema> schema =
+      compile(results_schema());
+  return validate_with(*schema, doc);
+}
+
+std::vector<std::string> validate_definition(const nlohmann::json& value,
+                                             const std::string& definition) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<valijson::Schema>> schemas;
+  const valijson::Schema* schema = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& slot = schemas[definition];
+    if (!slot) {
+      const nlohmann::json& full = results_schema();
+      if (!full.at("definitions").contains(definition)) {
+        schemas.erase(definition);
+        throw std::invalid_argument("the results schema has no definition '" +
+                                    definition + "'");
+      }
+      // The definition as the root, its $refs still resolving.
+      slot = compile({{"$schema", full.at("$schema")},
+                      {"definitions", full.at("definitions")},
+                      {"$ref", "#/definitions/" + definition}});
+    }
+    schema = slot.get();
+  }
+  return validate_with(*schema, value);
+}
+
 void write_results(const nlohmann::json& doc, const std::string& path) {
   const std::vector<std::string> errors = validate_results(doc);
   if (!errors.empty()) {
@@ -52,15 +91,12 @@ void write_results(const nlohmann::json& doc, const std::string& path) {
     for (const std::string& e : errors) text += "\n  " + e;
     throw std::runtime_error(text);
   }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << doc.dump(1) << '\n';
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write '" + tmp + "'");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "'");
+  std::string target, error;
+  if (!resolve_output(path, target, error)) throw std::runtime_error(error);
+  error = replace_file(target, doc.dump(1) + "\n", /*durable=*/false);
+  if (!error.empty())
+    throw std::runtime_error("cannot write the output file '" + path +
+                             "': " + error);
 }
 
 }  // namespace mpiarena

@@ -13,9 +13,18 @@ const nlohmann::json& results_schema();
 // Empty when `doc` is valid; otherwise one line per violation, with its path.
 std::vector<std::string> validate_results(const nlohmann::json& doc);
 
-// Validates, then writes `doc` to `path` atomically (temporary file in the
-// same directory, then rename), so a crash never leaves a half-written file.
-// Throws std::runtime_error (with the violations) when invalid or unwritable.
+// The same against one of the schema's definitions ("record", "skip"...):
+// what the result writer checks of each new item instead of revalidating the
+// whole document. Throws std::invalid_argument for an unknown definition.
+std::vector<std::string> validate_definition(const nlohmann::json& value,
+                                             const std::string& definition);
+
+// Validates, then writes `doc` to `path` atomically (unique temporary file in
+// the same directory, then rename), so a crash never leaves a half-written
+// file; a symbolic link is written through (output.hpp, resolve_output).
+// Throws std::runtime_error (with the violations, or what failed and the
+// system's reason) when invalid or unwritable; `path` is then unchanged and
+// no temporary file is left. The runner writes through ResultFile instead.
 void write_results(const nlohmann::json& doc, const std::string& path);
 
 }  // namespace mpiarena
