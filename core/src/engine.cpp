@@ -128,16 +128,22 @@ struct Runner {
       MPIARENA_CHECK(MPI_Barrier(harness));
     }
     StepError error;
-    double local = 0;
+    double local = 0, seconds_per_tick = 0;
     {
       Armed armed(what, bound(expected), Role::plugin);
       timer.reset();
+      std::uint64_t c0 = 0, c1 = 0;
       error = run_caught([&] {
+        c0 = PhaseTimer::now();
         const double t0 = MPI_Wtime();
         for (std::int64_t i = 0; i < iters; ++i) s.execute();
         local = MPI_Wtime() - t0;
+        c1 = PhaseTimer::now();
       });
       timer.stop();
+      // Phase ticks to seconds: this run's wall time over its ticks.
+      seconds_per_tick =
+          c1 > c0 ? local / static_cast<double>(c1 - c0) : 0.0;
     }
     // An exception in the loop is agreed on here, at the end of the
     // sample, where every rank that finished its loop comes too.
@@ -153,7 +159,8 @@ struct Runner {
     mx[0] = local;
     sum[0] = local;
     for (std::size_t k = 0; k < np; ++k) {
-      mx[1 + k] = timer.seconds(static_cast<int>(k));
+      mx[1 + k] = static_cast<double>(timer.ticks(static_cast<int>(k))) *
+                  seconds_per_tick;
       sum[1 + k] = mx[1 + k];
     }
     for (std::size_t k = 0; k <= np; ++k) mx[np + 1 + k] = -mx[k];
