@@ -2,7 +2,9 @@
 // its commands. Usage errors exit 2 on every rank with one message (rank 0).
 #include <mpi.h>
 
+#include <boost/mpi/environment.hpp>
 #include <iostream>
+#include <optional>
 #include <mpiarena/plugin.hpp>
 #include <mpiarena/sizes.hpp>
 #include <string>
@@ -157,9 +159,11 @@ int main(int argc, char** argv) {
   }
 
   // Under mpirun or srun: MPI from here on, so that the ranks can agree
-  // before any of them takes a path of its own. The run's
-  // boost::mpi::environment finds MPI initialised and leaves it to us.
-  MPI_Init(&argc, &argv);
+  // before any of them takes a path of its own. The run's own
+  // boost::mpi::environment finds MPI initialised and leaves it to this
+  // one, whose destructor frees Boost.MPI's cached datatypes and finalises.
+  std::optional<boost::mpi::environment> env;
+  env.emplace(argc, argv, /*abort_on_exception=*/false);
   int code = agree_on_command(usage_error, options.command);
   if (code < 0) {
     int rank = 0;
@@ -170,8 +174,6 @@ int main(int argc, char** argv) {
   }
   std::cout.flush();
   std::cerr.flush();
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  env.reset();
   return code;
 }

@@ -215,6 +215,12 @@ Options parse_options(int argc, const char* const* argv) {
   std::ostringstream help;
   help << desc;
   o.help_text = help.str();
+  // --help wins over everything else: `runner report --help` shows the help
+  // rather than complaining that the file is missing.
+  if (vm.count("help")) {
+    o.command = Command::help;
+    return o;
+  }
 
   std::vector<std::string> args;
   if (vm.count("args")) args = vm["args"].as<std::vector<std::string>>();

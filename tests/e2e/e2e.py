@@ -303,6 +303,12 @@ def test_list_help(a):
     check(p.returncode == 0 and p.stdout.count("method ") == 1, "--list under mpirun")
     p = runner(a, ["validate", bad, "--help"])
     check(p.returncode == 0 and "--min-time" in p.stdout, "validate --help must show the help")
+    # A subcommand's --help shows the help even without its files.
+    for cmd in (["report", "--help"], ["compare", "--help"], ["validate", "--help"],
+                ["sizes", "--help"]):
+        p = runner(a, cmd)
+        check(p.returncode == 0 and "--min-time" in p.stdout,
+              f"{' '.join(cmd)} must show the help, exit {p.returncode}")
     # Under mpirun, validate reports once, with its exit code on every rank.
     p = mpirun(a, 3, ["validate", bad])
     check(p.returncode == 1 and p.stderr.count("invalid:") == 1,

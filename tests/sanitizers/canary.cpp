@@ -48,8 +48,15 @@ class Ub final : public Canary {
 };
 
 mpiarena::StrategyInfo info(const char* name, const char* summary) {
-  return {name, "harness", summary, {"1d"}, 1, /*moves_data=*/false,
-          /*payload_copies=*/0};
+  mpiarena::StrategyInfo i;
+  i.name = name;
+  i.suite = "harness";
+  i.summary = summary;
+  i.payloads = {"1d"};
+  i.min_ranks = 1;
+  i.moves_data = false;
+  i.payload_copies = 0;
+  return i;
 }
 
 }  // namespace
