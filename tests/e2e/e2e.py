@@ -29,12 +29,14 @@ def check(cond, what):
         raise Fail(what)
 
 
-def env():
+def env(extra=None):
+    """The environment of every e2e run (shared by the other e2e scripts)."""
     e = dict(os.environ)
     if os.geteuid() == 0:
         e["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
         e["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
     e["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+    e.update(extra or {})
     return e
 
 

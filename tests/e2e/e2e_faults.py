@@ -22,6 +22,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import Fail, check, env  # noqa: E402
+
 TIMEOUT = 2  # --point-timeout of every case
 # Bound on the time a faulty run may take: the point timeout, the watchdog's
 # stagger and waiting margins (watchdog.cpp: up to 10 s), mpirun start-up.
@@ -35,23 +38,7 @@ STEP_WORDS = {"prepare": "prepare", "execute": "calibration",
               "verify": "verification", "release": "release"}
 
 
-class Fail(Exception):
-    pass
 
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
-
-
-def env(extra=None):
-    e = dict(os.environ)
-    if os.geteuid() == 0:
-        e["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        e["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    e["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
-    e.update(extra or {})
-    return e
 
 
 def expected_exit(step, kind):

@@ -26,26 +26,13 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import Fail, check, env  # noqa: E402
+
 SKIP = 77
 
 
-class Fail(Exception):
-    pass
 
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
-
-
-def env(extra=None):
-    e = dict(os.environ)
-    if os.geteuid() == 0:
-        e["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        e["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    e["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
-    e.update(extra or {})
-    return e
 
 
 def command(a, args, np=2):

@@ -14,25 +14,18 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import Fail, check  # noqa: E402
+from e2e import env as base_env  # noqa: E402
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 FAST = ["--min-time", "0.001", "--repetitions", "3"]
 
 
-class Fail(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
 
 
 def env():
-    e = dict(os.environ)
-    if os.geteuid() == 0:
-        e["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        e["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    e["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+    e = base_env()
     e.pop("SPDLOG_LEVEL", None)
     return e
 
