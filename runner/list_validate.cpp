@@ -97,19 +97,32 @@ int command_list(const Options& options) {
   for (const std::string& e : errors)
     std::cerr << "runner: error: " << e << ".\n";
   if (!errors.empty()) return 2;
-  std::cout << std::left << std::setw(18) << "method" << std::setw(12)
-            << "suite" << std::setw(10) << "payloads" << std::setw(11)
-            << "min ranks"
-            << "summary\n";
+  // Columns as wide as their widest entry (method names go up to 32
+  // characters), two spaces apart, so every line splits on blanks.
+  std::vector<std::vector<std::string>> rows;
   for (const LoadedStrategy& s : registry.strategies()) {
     const StrategyInfo& i = s.entry.info;
     std::string payloads;
     for (const std::string& p : i.payloads)
       payloads += (payloads.empty() ? "" : ",") + p;
-    std::cout << std::left << std::setw(18) << i.name << std::setw(12)
-              << i.suite << std::setw(10) << payloads << std::setw(11)
-              << i.min_ranks << i.summary << "\n";
+    rows.push_back({i.name, i.suite, payloads, std::to_string(i.min_ranks),
+                    i.summary});
   }
+  std::vector<std::string> header = {"method", "suite", "payloads",
+                                     "min ranks", "summary"};
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& r) {
+    for (std::size_t c = 0; c + 1 < r.size(); ++c)
+      std::cout << std::left << std::setw(static_cast<int>(width[c] + 2))
+                << r[c];
+    std::cout << r.back() << "\n";
+  };
+  line(header);
+  for (const auto& r : rows) line(r);
   return 0;
 }
 

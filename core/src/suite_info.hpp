@@ -19,6 +19,9 @@ known_suites() {
       suites = {{"transfer", {"1d", "2d"}},
                 {"pingpong", {"bytes"}},
                 {"fanin", {"bytes"}},
+                {"distribution", {"1d"}},
+                {"combination", {"1d"}},
+                {"collective", {"1d"}},
                 {"harness", {"1d", "2d", "bytes"}}};
   return suites;
 }

@@ -1,0 +1,100 @@
+// Base classes of the collective suite (seed 003, part 3): every rank of the
+// communicator takes part, and the size of a point is the PER-RANK message
+// in bytes, as OSU and IMB count it (int elements: count = bytes / 4).
+//
+// Distribution (DistributionStrategy): the root holds an array of
+// count x ranks ints (the seed's "vector addition" set-up); after one
+// execute() every rank holds its own slice of `count` ints, rank r the
+// elements [r * count, (r + 1) * count). A method writes execute() with
+// root_array() (root only) and slice().
+//
+// Combination (CombinationStrategy): every rank holds `count` partial
+// results; after one execute() the root holds their element-wise sum. A
+// method writes execute() with partial() and (on the root) result(). The
+// check compares the root's sum with a closed form computed apart from the
+// data (integers, so the sums are exact).
+#pragma once
+
+#include <climits>
+#include <cstddef>
+#include <mpiarena/plugin.hpp>
+#include <string>
+#include <vector>
+
+namespace mpiarena {
+
+// The StrategyInfo of a method of this family: `suite` is "distribution"
+// or "combination" (seed 003's two studies, ranked apart) or "collective"
+// (the everyday collectives); payload "1d" (ints), at least `min_ranks`
+// ranks, `payload_copies` per-rank payloads per rank.
+StrategyInfo collective_info(std::string suite, std::string name,
+                             std::string summary, int payload_copies = 2,
+                             int min_ranks = 2);
+
+// Element `index` of the distributed array (positive, below 2^20).
+int distribution_value(std::size_t index);
+// Element `index` of rank `rank`'s partial results among `ranks`, and
+// the closed form of their sum over every rank.
+int partial_value(int rank, int ranks, std::size_t index);
+long long partial_sum(int ranks, std::size_t index);
+
+class CollectiveStrategy : public Strategy {
+ public:
+  void prepare(const RunContext& ctx) final;
+  void release() final;
+
+ protected:
+  virtual void setup() {}
+  virtual void teardown() {}
+  // Builds the payload (prepare, before setup()).
+  virtual void build() = 0;
+
+  const RunContext& ctx() const { return ctx_; }
+  MPI_Comm comm() const { return ctx_.comm; }
+  bool is_root() const { return ctx_.rank == ctx_.root; }
+  int root() const { return ctx_.root; }
+  int rank() const { return ctx_.rank; }
+  int ranks() const { return ctx_.size; }
+  // Ints per rank (the size of the point / sizeof(int)), and as an MPI count.
+  std::size_t count() const { return count_; }
+  int icount() const { return static_cast<int>(count_); }
+
+ private:
+  RunContext ctx_;
+  std::size_t count_ = 0;
+};
+
+class DistributionStrategy : public CollectiveStrategy {
+ public:
+  void poison() final;
+  Verdict verify() final;
+
+ protected:
+  void build() final;
+  // Root: the whole array, count() x ranks() ints. Empty elsewhere.
+  std::vector<int>& root_array() { return array_; }
+  // This rank's slice, count() ints (the root's too).
+  std::vector<int>& slice() { return slice_; }
+
+ private:
+  std::vector<int> array_, slice_;
+};
+
+class CombinationStrategy : public CollectiveStrategy {
+ public:
+  void poison() final;
+  Verdict verify() final;
+
+ protected:
+  void build() final;
+  // This rank's partial results, count() ints.
+  std::vector<int>& partial() { return partial_; }
+  // Root: the element-wise sum over every rank, count() ints. Empty
+  // elsewhere.
+  std::vector<int>& result() { return result_; }
+
+ private:
+  std::vector<int> partial_, result_;
+};
+
+}  // namespace mpiarena

@@ -1,0 +1,101 @@
+#include <mpiarena/collective_suite.hpp>
+#include <string>
+#include <utility>
+
+namespace mpiarena {
+
+StrategyInfo collective_info(std::string suite, std::string name,
+                             std::string summary, int payload_copies,
+                             int min_ranks) {
+  StrategyInfo info;
+  info.name = std::move(name);
+  info.suite = std::move(suite);
+  info.summary = std::move(summary);
+  info.payloads = {"1d"};
+  info.min_ranks = min_ranks;
+  info.payload_copies = payload_copies;
+  return info;
+}
+
+int distribution_value(std::size_t index) {
+  return static_cast<int>(index % 1000003) + 1;
+}
+
+// (index mod 1021) * ranks + rank + 1: distinct per rank, so a rank's
+// contribution that is lost or counted twice shows in the sum.
+int partial_value(int rank, int ranks, std::size_t index) {
+  return static_cast<int>(index % 1021) * ranks + rank + 1;
+}
+
+long long partial_sum(int ranks, std::size_t index) {
+  const long long p = ranks;
+  return static_cast<long long>(index % 1021) * p * p + p * (p + 1) / 2;
+}
+
+void CollectiveStrategy::prepare(const RunContext& ctx) {
+  ctx_ = ctx;
+  count_ = ctx.bytes / sizeof(int);
+  // The sums stay below INT_MAX for up to ~1400 ranks; the whole array of a
+  // distribution must have an int count.
+  if (count_ * static_cast<std::size_t>(ctx.size) >
+      static_cast<std::size_t>(INT_MAX))
+    throw SkipPoint(std::to_string(count_) + " ints per rank x " +
+                    std::to_string(ctx.size) +
+                    " ranks exceed an int element count");
+  build();
+  setup();
+}
+
+void CollectiveStrategy::release() { teardown(); }
+
+void DistributionStrategy::build() {
+  const std::size_t n = count();
+  if (is_root()) {
+    array_.resize(n * static_cast<std::size_t>(ranks()));
+    for (std::size_t j = 0; j < array_.size(); ++j)
+      array_[j] = distribution_value(j);
+  }
+  slice_.assign(n, -1);
+}
+
+void DistributionStrategy::poison() { slice_.assign(slice_.size(), -1); }
+
+Verdict DistributionStrategy::verify() {
+  const std::size_t first = static_cast<std::size_t>(rank()) * count();
+  if (slice_.size() != count())
+    return {false, "slice holds " + std::to_string(slice_.size()) +
+                       " ints, expected " + std::to_string(count())};
+  for (std::size_t k = 0; k < slice_.size(); ++k)
+    if (slice_[k] != distribution_value(first + k))
+      return {false, "slice element " + std::to_string(k) + " is " +
+                         std::to_string(slice_[k]) + ", expected " +
+                         std::to_string(distribution_value(first + k)) +
+                         (slice_[k] == -1 ? " (never written)" : "")};
+  return {};
+}
+
+void CombinationStrategy::build() {
+  partial_.resize(count());
+  for (std::size_t i = 0; i < partial_.size(); ++i)
+    partial_[i] = partial_value(rank(), ranks(), i);
+  if (is_root()) result_.assign(count(), -1);
+}
+
+void CombinationStrategy::poison() {
+  if (is_root()) result_.assign(result_.size(), -1);
+}
+
+Verdict CombinationStrategy::verify() {
+  if (!is_root()) return {};
+  if (result_.size() != count())
+    return {false, "result holds " + std::to_string(result_.size()) +
+                       " ints, expected " + std::to_string(count())};
+  for (std::size_t i = 0; i < result_.size(); ++i)
+    if (result_[i] != partial_sum(ranks(), i))
+      return {false, "sum element " + std::to_string(i) + " is " +
+                         std::to_string(result_[i]) + ", expected " +
+                         std::to_string(partial_sum(ranks(), i))};
+  return {};
+}
+
+}  // namespace mpiarena

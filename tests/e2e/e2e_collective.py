@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Seed 003's distribution and combination studies end to end.
+
+    e2e_collective.py seed003 --np N   every method verified at N ranks, at
+                                        sizes that are and are not powers of
+                                        two; a reduction made wrong on
+                                        purpose (corrupt_reduce) fails.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import Fail, check, env  # noqa: E402
+
+DISTRIBUTION = ["distribute_p2p", "distribute_scatter", "distribute_bcast"]
+COMBINATION = ["combine_p2p", "combine_gather", "combine_reduce",
+               "combine_reduce_custom"]
+SIZES = ["4", "12", "1024", "65540"]  # bytes per rank
+
+
+def run(a, args, out):
+    if os.path.exists(out):
+        os.remove(out)
+    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
+           "--min-time", "0.001", "-r", "3", "-o", out] + args
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=env())
+    print(p.stdout[-3000:])
+    print(p.stderr[-3000:], file=sys.stderr)
+    return p
+
+
+def test_seed003(a):
+    out = os.path.join(a.workdir, f"seed003_np{a.np}.json")
+    p = run(a, ["-m", "distribution,combination", "--sizes", ",".join(SIZES)], out)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    v = subprocess.run([a.runner, "validate", out], capture_output=True, text=True,
+                       env=env())
+    check(v.returncode == 0, f"invalid result file: {v.stdout}{v.stderr}")
+    with open(out) as f:
+        doc = json.load(f)
+    got = {(r["method"], r["size_label"]): r for r in doc["records"]}
+    for m in DISTRIBUTION + COMBINATION:
+        for size in SIZES:
+            r = got.get((m, size))
+            check(r is not None, f"no record for {m} at {size} B")
+            check(r["verification"]["status"] == "passed",
+                  f"{m} {size} B: {r['verification']}")
+            check(r["ranks"] == a.np, f"{m}: ranks {r['ranks']}")
+            check(r["suite"] == ("distribution" if m in DISTRIBUTION else "combination"),
+                  f"{m}: suite {r['suite']}")
+    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
+    # Distribution and combination are ranked apart.
+    check("distribution / 1d / 1024 B" in p.stdout and "combination / 1d / 1024 B" in p.stdout,
+          "the two studies are not separate tables")
+    # A wrong sum fails the run.
+    bad = os.path.join(a.workdir, f"corrupt_reduce_np{a.np}.json")
+    p = run(a, ["--plugin-dir", a.fault_plugins, "-m", "corrupt_reduce",
+                "--sizes", "1024"], bad)
+    check(p.returncode == 1, f"a wrong reduction exited {p.returncode}, expected 1")
+    with open(bad) as f:
+        rec = json.load(f)["records"][0]
+    check(rec["verification"]["status"] == "failed"
+          and "sum element 128" in rec["verification"]["message"],
+          f"corrupt_reduce: {rec['verification']}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test", choices=["seed003"])
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--fault-plugins", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    try:
+        test_seed003(a)
+    except Fail as e:
+        print(f"FAIL: {e}")
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
