@@ -32,6 +32,25 @@ long long partial_sum(int ranks, std::size_t index) {
   return static_cast<long long>(index % 1021) * p * p + p * (p + 1) / 2;
 }
 
+int pair_value(int from, int to, int ranks, std::size_t index) {
+  return static_cast<int>(index % 1021) * ranks * ranks + from * ranks + to +
+         1;
+}
+
+Verdict check_ints(const std::vector<int>& data,
+                   const std::function<long long(std::size_t)>& expected,
+                   const std::string& what) {
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    const long long want = expected(i);
+    if (data[i] != want)
+      return {false, what + " element " + std::to_string(i) + " is " +
+                         std::to_string(data[i]) + ", expected " +
+                         std::to_string(want) +
+                         (data[i] == -1 ? " (never written)" : "")};
+  }
+  return {};
+}
+
 void CollectiveStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
   count_ = ctx.bytes / sizeof(int);
@@ -65,13 +84,9 @@ Verdict DistributionStrategy::verify() {
   if (slice_.size() != count())
     return {false, "slice holds " + std::to_string(slice_.size()) +
                        " ints, expected " + std::to_string(count())};
-  for (std::size_t k = 0; k < slice_.size(); ++k)
-    if (slice_[k] != distribution_value(first + k))
-      return {false, "slice element " + std::to_string(k) + " is " +
-                         std::to_string(slice_[k]) + ", expected " +
-                         std::to_string(distribution_value(first + k)) +
-                         (slice_[k] == -1 ? " (never written)" : "")};
-  return {};
+  return check_ints(
+      slice_, [&](std::size_t k) { return distribution_value(first + k); },
+      "slice");
 }
 
 void CombinationStrategy::build() {
@@ -90,12 +105,8 @@ Verdict CombinationStrategy::verify() {
   if (result_.size() != count())
     return {false, "result holds " + std::to_string(result_.size()) +
                        " ints, expected " + std::to_string(count())};
-  for (std::size_t i = 0; i < result_.size(); ++i)
-    if (result_[i] != partial_sum(ranks(), i))
-      return {false, "sum element " + std::to_string(i) + " is " +
-                         std::to_string(result_[i]) + ", expected " +
-                         std::to_string(partial_sum(ranks(), i))};
-  return {};
+  return check_ints(
+      result_, [&](std::size_t i) { return partial_sum(ranks(), i); }, "sum");
 }
 
 }  // namespace mpiarena

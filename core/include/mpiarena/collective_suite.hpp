@@ -17,6 +17,7 @@
 
 #include <climits>
 #include <cstddef>
+#include <functional>
 #include <mpiarena/plugin.hpp>
 #include <string>
 #include <vector>
@@ -38,6 +39,18 @@ int distribution_value(std::size_t index);
 int partial_value(int rank, int ranks, std::size_t index);
 long long partial_sum(int ranks, std::size_t index);
 
+// Value that rank `from` sends to rank `to` at element `index` of an
+// alltoall (distinct for every (from, to) pair).
+int pair_value(int from, int to, int ranks, std::size_t index);
+
+// {} when data[i] == expected(i) for every i, else the first mismatch
+// ("<what> element i is x, expected y").
+Verdict check_ints(const std::vector<int>& data,
+                   const std::function<long long(std::size_t)>& expected,
+                   const std::string& what);
+
+// The everyday collectives: a plugin derives from CollectiveStrategy and
+// writes build(), execute(), poison() and verify() with the helpers above.
 class CollectiveStrategy : public Strategy {
  public:
   void prepare(const RunContext& ctx) final;

@@ -1,0 +1,39 @@
+// allgather: MPI_Allgather of count ints per rank (OSU osu_allgather, IMB
+// Allgather); every rank checks every rank's block.
+#include <mpiarena/collective_suite.hpp>
+#include <mpiarena/mpi_check.hpp>
+
+namespace {
+
+class Allgather final : public mpiarena::CollectiveStrategy {
+  void build() override {
+    send_.resize(count());
+    for (std::size_t i = 0; i < count(); ++i)
+      send_[i] = mpiarena::partial_value(rank(), ranks(), i);
+    poison();
+  }
+  void execute() override {
+    MPIARENA_CHECK(MPI_Allgather(send_.data(), icount(), MPI_INT, recv_.data(),
+                                 icount(), MPI_INT, comm()));
+  }
+  void poison() override {
+    recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
+  }
+  mpiarena::Verdict verify() override {
+    return mpiarena::check_ints(
+        recv_,
+        [&](std::size_t j) {
+          return mpiarena::partial_value(static_cast<int>(j / count()),
+                                         ranks(), j % count());
+        },
+        "gathered");
+  }
+  std::vector<int> send_, recv_;
+};
+
+}  // namespace
+
+MPIARENA_PLUGIN(mpiarena::make_entry<Allgather>(mpiarena::collective_info(
+    "collective", "allgather",
+    "MPI_Allgather of count ints per rank; every rank checks every block",
+    /*payload_copies=*/9)))

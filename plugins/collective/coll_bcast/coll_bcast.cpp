@@ -1,0 +1,35 @@
+// coll_bcast: MPI_Bcast of count ints from rank 0 in the collective suite's
+// per-rank sense (OSU osu_bcast, IMB Bcast); every rank checks the data.
+// (The transfer suite's `bcast` moves seed 000's payloads.)
+#include <mpiarena/collective_suite.hpp>
+#include <mpiarena/mpi_check.hpp>
+
+namespace {
+
+class Bcast final : public mpiarena::CollectiveStrategy {
+  void build() override {
+    data_.resize(count());
+    poison();
+  }
+  void execute() override {
+    MPIARENA_CHECK(
+        MPI_Bcast(data_.data(), icount(), MPI_INT, root(), comm()));
+  }
+  void poison() override {
+    for (std::size_t i = 0; i < data_.size(); ++i)
+      data_[i] = is_root() ? mpiarena::distribution_value(i) : -1;
+  }
+  mpiarena::Verdict verify() override {
+    return mpiarena::check_ints(
+        data_, [](std::size_t i) { return mpiarena::distribution_value(i); },
+        "broadcast");
+  }
+  std::vector<int> data_;
+};
+
+}  // namespace
+
+MPIARENA_PLUGIN(mpiarena::make_entry<Bcast>(mpiarena::collective_info(
+    "collective", "coll_bcast",
+    "MPI_Bcast of count ints from rank 0 (per-rank size, as OSU and IMB); "
+    "every rank checks")))

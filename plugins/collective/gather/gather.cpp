@@ -1,0 +1,41 @@
+// gather: MPI_Gather of count ints per rank to rank 0 (OSU osu_gather, IMB
+// Gather); the root checks every block.
+#include <mpiarena/collective_suite.hpp>
+#include <mpiarena/mpi_check.hpp>
+
+namespace {
+
+class Gather final : public mpiarena::CollectiveStrategy {
+  void build() override {
+    send_.resize(count());
+    for (std::size_t i = 0; i < count(); ++i)
+      send_[i] = mpiarena::partial_value(rank(), ranks(), i);
+    poison();
+  }
+  void execute() override {
+    MPIARENA_CHECK(MPI_Gather(send_.data(), icount(), MPI_INT,
+                              is_root() ? recv_.data() : nullptr, icount(),
+                              MPI_INT, root(), comm()));
+  }
+  void poison() override {
+    if (is_root()) recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
+  }
+  mpiarena::Verdict verify() override {
+    return mpiarena::check_ints(
+        recv_,
+        [&](std::size_t j) {
+          return mpiarena::partial_value(static_cast<int>(j / count()),
+                                         ranks(), j % count());
+        },
+        "gathered");
+  }
+  std::vector<int> send_, recv_;  // recv_: root only
+};
+
+}  // namespace
+
+MPIARENA_PLUGIN(mpiarena::make_entry<Gather>(mpiarena::collective_info(
+    "collective", "gather",
+    "MPI_Gather of count ints per rank to rank 0; the root checks every "
+    "block",
+    /*payload_copies=*/9)))
