@@ -67,6 +67,23 @@ void CollectiveStrategy::prepare(const RunContext& ctx) {
 
 void CollectiveStrategy::release() { teardown(); }
 
+std::vector<int> CollectiveStrategy::own_partials() const {
+  std::vector<int> out(count_);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = partial_value(ctx_.rank, ctx_.size, i);
+  return out;
+}
+
+Verdict CollectiveStrategy::check_gathered(const std::vector<int>& data) const {
+  const std::size_t n = count_;
+  return check_ints(
+      data,
+      [&](std::size_t j) {
+        return partial_value(static_cast<int>(j / n), ctx_.size, j % n);
+      },
+      "gathered");
+}
+
 void DistributionStrategy::build() {
   const std::size_t n = count();
   if (is_root()) {
@@ -90,9 +107,7 @@ Verdict DistributionStrategy::verify() {
 }
 
 void CombinationStrategy::build() {
-  partial_.resize(count());
-  for (std::size_t i = 0; i < partial_.size(); ++i)
-    partial_[i] = partial_value(rank(), ranks(), i);
+  partial_ = own_partials();
   if (is_root()) result_.assign(count(), -1);
 }
 

@@ -71,6 +71,10 @@ class CollectiveStrategy : public Strategy {
   // Ints per rank (the size of the point / sizeof(int)), and as an MPI count.
   std::size_t count() const { return count_; }
   int icount() const { return static_cast<int>(count_); }
+  // This rank's count() partial values (partial_value), and the check of
+  // every rank's block of them gathered in rank order.
+  std::vector<int> own_partials() const;
+  Verdict check_gathered(const std::vector<int>& data) const;
 
  private:
   RunContext ctx_;

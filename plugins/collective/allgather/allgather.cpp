@@ -7,9 +7,7 @@ namespace {
 
 class Allgather final : public mpiarena::CollectiveStrategy {
   void build() override {
-    send_.resize(count());
-    for (std::size_t i = 0; i < count(); ++i)
-      send_[i] = mpiarena::partial_value(rank(), ranks(), i);
+    send_ = own_partials();
     poison();
   }
   void execute() override {
@@ -20,13 +18,7 @@ class Allgather final : public mpiarena::CollectiveStrategy {
     recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
   }
   mpiarena::Verdict verify() override {
-    return mpiarena::check_ints(
-        recv_,
-        [&](std::size_t j) {
-          return mpiarena::partial_value(static_cast<int>(j / count()),
-                                         ranks(), j % count());
-        },
-        "gathered");
+    return check_gathered(recv_);
   }
   std::vector<int> send_, recv_;
 };

@@ -7,9 +7,7 @@ namespace {
 
 class Allreduce final : public mpiarena::CollectiveStrategy {
   void build() override {
-    send_.resize(count());
-    for (std::size_t i = 0; i < count(); ++i)
-      send_[i] = mpiarena::partial_value(rank(), ranks(), i);
+    send_ = own_partials();
     recv_.assign(count(), -1);
   }
   void execute() override {
