@@ -1,5 +1,7 @@
 #include "records.hpp"
 
+#include "suite_info.hpp"
+
 namespace mpiarena {
 
 using nlohmann::json;
@@ -82,6 +84,8 @@ json to_json(const Record& r) {
     j["aggregate_bandwidth_Bps"] = r.pairs * r.bandwidth;
   }
   if (!r.plugin_version.empty()) j["plugin"]["version"] = r.plugin_version;
+  if (size_is_per_rank(r.suite))
+    j["total_bytes"] = r.payload_bytes * static_cast<std::size_t>(r.ranks);
   if (!r.phases.empty()) j["phases_s"] = phases_json(r.phases);
   if (!r.parts.empty()) {
     json parts = json::array();

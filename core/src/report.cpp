@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "suite_info.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -218,9 +220,11 @@ std::string group_note(const std::vector<const Record*>& recs) {
 std::string group_title(const std::string& suite, const std::string& payload,
                         const std::string& size, int ranks,
                         const std::vector<const Record*>& recs) {
-  return suite + " / " + payload + (size.empty() ? "" : " / " + size) + " / " +
-         std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
-         group_note(recs);
+  const std::string per_rank =
+      !size.empty() && size_is_per_rank(suite) ? " per rank" : "";
+  return suite + " / " + payload + (size.empty() ? "" : " / " + size) +
+         per_rank + " / " + std::to_string(ranks) +
+         (ranks == 1 ? " rank" : " ranks") + group_note(recs);
 }
 
 void render_skips(std::ostream& out, const std::vector<const Skip*>& skips,

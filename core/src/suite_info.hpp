@@ -26,6 +26,13 @@ known_suites() {
   return suites;
 }
 
+// Suites whose size is the message of each rank (OSU and IMB count the
+// collectives so): the tables say "per rank" and records give the total.
+inline bool size_is_per_rank(const std::string& suite) {
+  return suite == "distribution" || suite == "combination" ||
+         suite == "collective";
+}
+
 // Empty when `info` is a valid declaration, else one sentence naming the
 // field, what it holds and what is accepted.
 std::string check_strategy_info(const StrategyInfo& info);
