@@ -1,0 +1,90 @@
+// The two-sided Mann-Whitney U test behind `runner compare` (compare.hpp).
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "compare.hpp"
+
+namespace mpiarena {
+
+UTest mann_whitney(const std::vector<double>& a, const std::vector<double>& b,
+                   std::size_t exact_limit) {
+  UTest t;
+  t.n1 = a.size();
+  t.n2 = b.size();
+  if (t.n1 == 0 || t.n2 == 0) return t;
+  const std::size_t n = t.n1 + t.n2;
+  std::vector<std::pair<double, bool>> pooled;  // (value, from a)
+  for (double v : a) pooled.push_back({v, true});
+  for (double v : b) pooled.push_back({v, false});
+  std::sort(pooled.begin(), pooled.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  // Doubled mid-ranks are integers: a tie group at 0-based positions i..j-1
+  // holds ranks i+1..j, whose mean doubled is i+1+j.
+  std::vector<long> rank2(n);
+  long sum2_a = 0;
+  double tie_term = 0;  // sum of t^3 - t over tie groups
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i + 1;
+    while (j < n && pooled[j].first == pooled[i].first) ++j;
+    const double size = static_cast<double>(j - i);
+    if (j - i > 1) {
+      t.ties = true;
+      tie_term += size * size * size - size;
+    }
+    for (std::size_t k = i; k < j; ++k) {
+      rank2[k] = static_cast<long>(i + 1 + j);
+      if (pooled[k].second) sum2_a += rank2[k];
+    }
+    i = j;
+  }
+  const double n1 = static_cast<double>(t.n1), n2 = static_cast<double>(t.n2);
+  t.u = static_cast<double>(sum2_a) / 2 - n1 * (n1 + 1) / 2;
+
+  if (n <= std::min(exact_limit, kExactLimit)) {
+    // ways[k][s]: splits choosing k of the values seen so far whose doubled
+    // ranks sum to s. Counts stay below C(50, 25) ~ 1.3e14 < 2^53: exact.
+    const long max_sum = static_cast<long>(n * (n + 1));
+    std::vector<std::vector<double>> ways(
+        t.n1 + 1, std::vector<double>(static_cast<std::size_t>(max_sum) + 1));
+    ways[0][0] = 1;
+    for (std::size_t item = 0; item < n; ++item)
+      for (std::size_t k = std::min(item + 1, t.n1); k >= 1; --k)
+        for (long s = max_sum; s >= rank2[item]; --s)
+          ways[k][s] += ways[k - 1][s - rank2[item]];
+    double below = 0, above = 0, total = 0;
+    for (long s = 0; s <= max_sum; ++s) {
+      const double w = ways[t.n1][s];
+      total += w;
+      if (s <= sum2_a) below += w;
+      if (s >= sum2_a) above += w;
+    }
+    t.exact = true;
+    t.p = std::min(1.0, 2 * std::min(below, above) / total);
+    return t;
+  }
+  const double nn = static_cast<double>(n);
+  const double mean = n1 * n2 / 2;
+  const double var = n1 * n2 / 12 * ((nn + 1) - tie_term / (nn * (nn - 1)));
+  if (var <= 0) return t;  // every value equal: no evidence at all
+  const double z = (std::fabs(t.u - mean) - 0.5) / std::sqrt(var);
+  t.p = std::min(1.0, std::erfc(z / std::sqrt(2.0)));
+  return t;
+}
+
+double min_p_value(std::size_t n1, std::size_t n2) {
+  double splits = 1;  // C(n1 + n2, n1)
+  for (std::size_t i = 1; i <= n1; ++i)
+    splits = splits * static_cast<double>(n2 + i) / static_cast<double>(i);
+  return std::min(1.0, 2 / splits);
+}
+
+std::size_t min_samples_for(double alpha) {
+  std::size_t n = 1;
+  while (n < 1000 && !(min_p_value(n, n) < alpha)) ++n;
+  return n;
+}
+
+}  // namespace mpiarena
