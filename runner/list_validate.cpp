@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "formats.hpp"
 #include "breakdown.hpp"
+#include "scaling.hpp"
 #include "report.hpp"
 #include "schema.hpp"
 
@@ -218,7 +219,7 @@ int command_report(const Options& options) {
   const Style style =
       options.format == "markdown" ? Style::markdown : Style::text;
   std::cout << render_header(doc) << render_table(doc, style)
-            << render_breakdown(doc, style)
+            << render_breakdown(doc, style) << render_scaling(doc, style)
             << render_summary(summary, style);
   if (options.per_rank) std::cout << render_per_rank(doc, style);
   return 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -21,6 +22,66 @@ std::vector<std::string> split_list(const std::string& text) {
     const auto e = item.find_last_not_of(" \t");
     if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
   }
+  return out;
+}
+
+std::vector<int> parse_ranks(const std::string& spec, int launched) {
+  const std::string accepted =
+      "accepted: rank counts from 1" +
+      (launched > 0 ? " to " + std::to_string(launched) : std::string()) +
+      ", ranges a..b (every count from a to b) and 'all' (the ranks of the "
+      "launch), comma-separated, e.g. 2,4,all or 2..4";
+  auto count = [&](const std::string& item, const std::string& text) {
+    std::size_t used = 0;
+    long v = -1;
+    try {
+      v = std::stol(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (text.empty() || used != text.size() || !std::isdigit(text[0]))
+      throw UsageError("--ranks '" + item + "' is not a rank count" +
+                       (item.size() > 2 && item.substr(item.size() - 2) == ".."
+                            ? " (a range needs its end: 2..4 or 2..all)"
+                            : "") +
+                       "; " + accepted);
+    if (v < 1)
+      throw UsageError("--ranks '" + item +
+                       "': a sub-communicator needs at least 1 rank; " +
+                       accepted);
+    if (launched > 0 && v > launched)
+      throw UsageError("--ranks '" + item + "': the launch has " +
+                       std::to_string(launched) + " ranks; " + accepted);
+    return static_cast<int>(std::min<long>(v, 1 << 30));
+  };
+  std::vector<std::string> items = split_list(spec);
+  if (items.empty())
+    throw UsageError("--ranks is empty; " + accepted);
+  std::vector<int> out;
+  for (const std::string& item : items) {
+    const auto dots = item.find("..");
+    if (dots == std::string::npos) {
+      if (item == "all") {
+        if (launched > 0) out.push_back(launched);
+      } else {
+        out.push_back(count(item, item));
+      }
+      continue;
+    }
+    const std::string hi_text = item.substr(dots + 2);
+    const int lo = count(item, item.substr(0, dots));
+    if (hi_text == "all") {
+      for (int k = lo; k <= launched; ++k) out.push_back(k);
+      continue;
+    }
+    const int hi = count(item, hi_text);
+    if (hi < lo)
+      throw UsageError("--ranks '" + item + "': the range runs down; " +
+                       accepted);
+    for (int k = lo; k <= hi; ++k) out.push_back(k);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -122,7 +183,8 @@ void reject_foreign_options(const po::variables_map& vm, const char* command,
 
 Options parse_options(int argc, const char* const* argv) {
   Options o;
-  std::string methods = "all", payloads, max_memory, threshold, pairs = "one";
+  std::string methods = "all", payloads, max_memory, threshold, pairs = "one",
+              size_basis = "per-rank";
   po::options_description desc(kUsage);
   // clang-format off
   desc.add_options()
@@ -149,6 +211,16 @@ Options parse_options(int argc, const char* const* argv) {
      "does), 'sleep' (an untimed sleeping barrier, so a rank that is done or "
      "idle leaves its core to the ranks still working) or 'auto' = sleep on a "
      "node with more ranks than CPUs, else poll")
+    ("ranks", po::value<std::string>(&o.ranks_spec),
+     "rank ladder in one launch (IMB's -npmin): run every point on the first "
+     "k ranks of the launch for each k of a list such as 2,4,all or 2..4; the "
+     "other ranks sleep meanwhile. Default: all the ranks of the launch")
+    ("size-basis", po::value<std::string>(&size_basis)->default_value(size_basis),
+     "distribution, combination and collective suites: 'per-rank' = a size "
+     "is each rank's message (as OSU and IMB); 'total' = a size is the whole "
+     "array over the ranks (seed 003's N: a distribution splits it into "
+     "slices that differ by at most one int, MPI_Scatterv when the ranks do "
+     "not divide it)")
     ("output,o", po::value<std::string>(&o.output),
      "write the JSON result document here (rewritten after every point, so "
      "an interrupted run keeps what it measured)")
@@ -284,6 +356,11 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.wait != "auto" && o.wait != "poll" && o.wait != "sleep")
     throw UsageError("--wait '" + o.wait +
                      "' is not supported; accepted: auto, poll, sleep");
+  if (size_basis != "per-rank" && size_basis != "total")
+    throw UsageError("--size-basis '" + size_basis +
+                     "' is not supported; accepted: per-rank, total");
+  o.size_total = size_basis == "total";
+  if (vm.count("ranks")) parse_ranks(o.ranks_spec, 0);
   o.quiet = vm.count("quiet") > 0;
   if (vm.count("log-level")) {
     spdlog::level::level_enum level = spdlog::level::info;
@@ -372,6 +449,8 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--sizes", list(sizes)},
           {"--pairs", o.all_pairs ? "all" : "one"},
           {"--wait", o.wait},
+          {"--ranks", o.ranks_spec},
+          {"--size-basis", o.size_total ? "total" : "per-rank"},
           {"--min-time", min_time},
           {"--repetitions", std::to_string(o.repetitions)},
           {"--warmup", std::to_string(o.warmup)},

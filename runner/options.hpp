@@ -38,6 +38,8 @@ struct Options {
   bool verify = true;
   bool all_pairs = false;          // --pairs all (pairwise methods)
   std::string wait = "auto";       // --wait auto|poll|sleep (around samples)
+  std::string ranks_spec;          // --ranks; empty: the launch's ranks only
+  bool size_total = false;         // --size-basis total (per-rank suites)
   bool quiet = false;              // --quiet: the same as --log-level warn
   std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time
@@ -58,12 +60,20 @@ Options parse_options(int argc, const char* const* argv);
 
 // The options that decide what every rank of a run does, each as (option,
 // canonical value): methods, payloads, sizes (the expanded ladder), pairs,
-// wait, min-time, repetitions, warmup, max-memory, plugin-dir, no-verify.
+// wait, ranks, size-basis, min-time, repetitions, warmup, max-memory,
+// plugin-dir, no-verify.
 // Every rank must have the same, or a collective deadlocks. Not in it: what
 // only rank 0 does (--output, --format, --per-rank) and how much each rank
 // logs (--log-level, --quiet), which may differ between ranks.
 std::vector<std::pair<std::string, std::string>> run_settings(
     const Options& options);
+
+// The rank counts of --ranks SPEC, ascending and each once: a comma list
+// of counts (4), ranges (2..4: every count from 2 to 4) and 'all' (the
+// launch). With launched > 0, 'all' is that and a count above it is an
+// error; with launched == 0 only the syntax is checked ('all' is left out).
+// Throws UsageError naming the item and what is accepted.
+std::vector<int> parse_ranks(const std::string& spec, int launched);
 
 // Splits "a,b, c" into {"a","b","c"}; empty items are dropped.
 std::vector<std::string> split_list(const std::string& text);

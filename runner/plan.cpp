@@ -40,10 +40,10 @@ int node_cpus(MPI_Comm node) {
 }
 
 std::string skip_reason(const StrategyInfo& info, const std::string& payload,
-                        const SizePoint& size, const Machine& m) {
-  if (m.ranks < info.min_ranks)
+                        const SizePoint& size, const Machine& m, int ranks) {
+  if (ranks < info.min_ranks)
     return "needs at least " + std::to_string(info.min_ranks) +
-           " ranks, the run has " + std::to_string(m.ranks);
+           " ranks, the run has " + std::to_string(ranks);
   if (info.single_node && m.nodes > 1)
     return "works within one node only (shared memory), the ranks span " +
            std::to_string(m.nodes) + " nodes";
@@ -137,20 +137,49 @@ std::vector<Point> plan_points(
       return {};
     }
   }
-  std::vector<Point> points;
-  for (const SizePoint& size : options.sizes) {
-    for (const LoadedStrategy* s : methods) {
-      const StrategyInfo& info = s->entry.info;
-      for (const std::string& payload : info.payloads) {
-        if (!options.payloads.empty() &&
-            std::find(options.payloads.begin(), options.payloads.end(),
-                      payload) == options.payloads.end())
-          continue;
-        points.push_back(
-            {s, payload, size, skip_reason(info, payload, size, machine)});
-      }
+  std::vector<int> counts{machine.ranks};
+  if (!options.ranks_spec.empty()) {
+    try {
+      counts = parse_ranks(options.ranks_spec, machine.ranks);
+    } catch (const UsageError& e) {
+      error = e.what();
+      return {};
+    }
+    // An explicit rank count a selected method cannot run at is a mistake
+    // in the command, not a point to skip.
+    const LoadedStrategy* needy = nullptr;
+    for (const LoadedStrategy* s : methods)
+      if (!needy || s->entry.info.min_ranks > needy->entry.info.min_ranks)
+        needy = s;
+    const int need = needy ? needy->entry.info.min_ranks : 1;
+    if (needy && counts.front() < need) {
+      error = "--ranks " + std::to_string(counts.front()) + ": " +
+              needy->entry.info.name + " needs at least " +
+              std::to_string(need) + " ranks; " +
+              (need <= machine.ranks
+                   ? "accepted for the selected methods: " +
+                         std::to_string(need) + " to " +
+                         std::to_string(machine.ranks) + ", or all"
+                   : "the launch has " + std::to_string(machine.ranks) +
+                         ": launch more ranks or select other methods");
+      return {};
     }
   }
+  std::vector<Point> points;
+  for (int ranks : counts)
+    for (const SizePoint& size : options.sizes)
+      for (const LoadedStrategy* s : methods) {
+        const StrategyInfo& info = s->entry.info;
+        for (const std::string& payload : info.payloads) {
+          if (!options.payloads.empty() &&
+              std::find(options.payloads.begin(), options.payloads.end(),
+                        payload) == options.payloads.end())
+            continue;
+          points.push_back({s, payload, size,
+                            skip_reason(info, payload, size, machine, ranks),
+                            ranks});
+        }
+      }
   if (points.empty())
     error = "nothing to run: no selected method supports the payloads " +
             join(options.payloads);

@@ -19,6 +19,7 @@ struct Point {
   std::string payload;
   SizePoint size;
   std::string skip_reason;
+  int ranks = 1;  // the first `ranks` ranks of the launch run it (--ranks)
 };
 
 // What the skip rules and the waiting mode need to know of the job, the
@@ -44,8 +45,10 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
 // Collective over `world`.
 Machine survey(const boost::mpi::communicator& world, std::size_t max_memory);
 
-// Every (method, payload, size) selected, with the reason it is skipped if
-// it is; `error` when the options select nothing.
+// Every (rank count, size, method, payload) selected, rank counts outermost
+// (--ranks; default: the launch's), with the reason it is skipped if it
+// is; `error` when the options select nothing or a rank count is below a
+// selected method's minimum.
 std::vector<Point> plan_points(
     const std::vector<const LoadedStrategy*>& methods, const Options& options,
     const Machine& machine, std::string& error);

@@ -23,8 +23,10 @@
 #include "plugin_log.hpp"
 #include "watchdog.hpp"
 #include "breakdown.hpp"
+#include "scaling.hpp"
 #include "report.hpp"
 #include "schema.hpp"
+#include "suite_info.hpp"
 
 namespace mpiarena {
 
@@ -88,6 +90,9 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
             {"max_memory", options.max_memory},
             {"verify", options.verify},
             {"pairs", options.all_pairs ? "all" : "one"},
+            {"ranks", options.ranks_spec.empty() ? "launch"
+                                                 : options.ranks_spec},
+            {"size_basis", options.size_total ? "total" : "per-rank"},
             {"wait", options.wait},
             {"plugin_dirs", options.plugin_dirs}}}};
 }
@@ -146,6 +151,13 @@ int command_run(const Options& options, int argc, char** argv) {
 
   Document doc;
   doc.context = make_context(world, options, machine, argc, argv);
+  {
+    std::vector<int> counts;
+    for (const Point& p : points)
+      if (counts.empty() || counts.back() != p.ranks) counts.push_back(p.ranks);
+    doc.context["rank_counts"] = counts;
+    doc.context["sub_communicator"] = "first_ranks_of_world";
+  }
   const bool saving = rank == 0 && !options.output.empty();
   if (!agree(saving ? output.write(doc) : "")) return 2;
   // After every point; a failed write warns once and the next one retries.
@@ -164,8 +176,19 @@ int command_run(const Options& options, int argc, char** argv) {
     return e;
   };
 
-  MPI_Comm harness = MPI_COMM_NULL;
-  MPIARENA_CHECK(MPI_Comm_dup(world, &harness));
+  // The ranks of the point: the first p.ranks ranks of the launch
+  // (--ranks; all of them by default). `group` is that sub-communicator
+  // (MPI_COMM_NULL on the ranks outside it) and `harness` the engine's
+  // duplicate of it; `between` joins every rank of the launch after each
+  // point, so the ranks outside sleep while the others measure.
+  MPI_Comm group = MPI_COMM_NULL, harness = MPI_COMM_NULL, between =
+                                                               MPI_COMM_NULL;
+  MPIARENA_CHECK(MPI_Comm_dup(world, &between));
+  int group_ranks = 0;
+  auto free_group = [&] {
+    if (harness != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_free(&harness));
+    if (group != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_free(&group));
+  };
   MeasureOptions mopt{options.min_time, options.repetitions, options.warmup,
                       options.verify};
   mopt.point_timeout = options.point_timeout;
@@ -179,25 +202,38 @@ int command_run(const Options& options, int argc, char** argv) {
     const std::string progress = "[" + std::to_string(index) + "/" +
                                  std::to_string(points.size()) + "] " +
                                  point_name(p);
-    Skip skip{info.suite,   info.name,    p.payload,    p.size.label,
-              p.size.bytes, world.size(), p.skip_reason};
+    Skip skip{info.suite,   info.name, p.payload,    p.size.label,
+              p.size.bytes, p.ranks,   p.skip_reason};
     if (!skip.reason.empty()) {
       doc.skipped.push_back(skip);
       log->info("{}: skipped: {}", progress, skip.reason);
       save();
       continue;
     }
+    if (p.ranks != group_ranks) {
+      free_group();
+      MPIARENA_CHECK(MPI_Comm_split(world, rank < p.ranks ? 0 : MPI_UNDEFINED,
+                                    rank, &group));
+      if (group != MPI_COMM_NULL)
+        MPIARENA_CHECK(MPI_Comm_dup(group, &harness));
+      group_ranks = p.ranks;
+    }
+    if (group == MPI_COMM_NULL) {  // outside this point's ranks: idle
+      sleeping_barrier(between);
+      continue;
+    }
     MPI_Comm comm = MPI_COMM_NULL;
-    MPIARENA_CHECK(MPI_Comm_dup(world, &comm));
+    MPIARENA_CHECK(MPI_Comm_dup(group, &comm));
     MPIARENA_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
     RunContext ctx;
     ctx.comm = comm;
     ctx.rank = rank;
-    ctx.size = world.size();
+    ctx.size = p.ranks;
     ctx.payload = p.payload;
     ctx.bytes = p.size.bytes;
     ctx.log = &plugin_log;
     ctx.all_pairs = options.all_pairs;
+    ctx.size_total = options.size_total && size_is_per_rank(info.suite);
     Watchdog::instance().set_point(point_name(p));
     std::unique_ptr<Strategy> strategy;
     std::string create_error;
@@ -220,7 +256,8 @@ int command_run(const Options& options, int argc, char** argv) {
       rec.method = info.name;
       rec.size_label = p.size.label;
       rec.moves_data = info.moves_data;
-      if (info.pairwise) rec.pairs = options.all_pairs ? world.size() / 2 : 1;
+      if (info.pairwise) rec.pairs = options.all_pairs ? p.ranks / 2 : 1;
+      rec.size_total = ctx.size_total;
       rec.plugin_file = p.strategy->file;
       rec.plugin_abi = p.strategy->abi;
       rec.plugin_version = info.version;
@@ -249,8 +286,15 @@ int command_run(const Options& options, int argc, char** argv) {
     strategy.reset();
     MPIARENA_CHECK(MPI_Comm_free(&comm));
     save();
+    if (p.ranks < world.size()) sleeping_barrier(between);
   }
-  MPIARENA_CHECK(MPI_Comm_free(&harness));
+  free_group();
+  MPIARENA_CHECK(MPI_Comm_free(&between));
+  // A rank outside a sub-communicator saw none of its failures.
+  int any_failed = failed ? 1 : 0;
+  MPIARENA_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, &any_failed, 1, MPI_INT, MPI_MAX, world));
+  failed = any_failed != 0;
 
   doc.complete = true;
   doc.context["end_time"] = iso_now();
@@ -266,7 +310,7 @@ int command_run(const Options& options, int argc, char** argv) {
       const Style style =
           options.format == "markdown" ? Style::markdown : Style::text;
       std::cout << render_header(doc) << render_table(doc, style)
-                << render_breakdown(doc, style)
+                << render_breakdown(doc, style) << render_scaling(doc, style)
                 << render_summary(doc.summary, style);
       if (options.per_rank) std::cout << render_per_rank(doc, style);
       if (!options.output.empty() && final_error.empty())

@@ -53,12 +53,14 @@ Verdict check_ints(const std::vector<int>& data,
 
 void CollectiveStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
-  count_ = ctx.bytes / sizeof(int);
+  const std::size_t p = static_cast<std::size_t>(ctx.size);
+  total_ = ctx.size_total ? ctx.bytes / sizeof(int)
+                          : ctx.bytes / sizeof(int) * p;
+  count_ = total_ / p;
   // The sums stay below INT_MAX for up to ~1400 ranks; the whole array of a
   // distribution must have an int count.
-  if (count_ * static_cast<std::size_t>(ctx.size) >
-      static_cast<std::size_t>(INT_MAX))
-    throw SkipPoint(std::to_string(count_) + " ints per rank x " +
+  if (total_ > static_cast<std::size_t>(INT_MAX))
+    throw SkipPoint(std::to_string(total_) + " ints over " +
                     std::to_string(ctx.size) +
                     " ranks exceed an int element count");
   build();
@@ -85,22 +87,30 @@ Verdict CollectiveStrategy::check_gathered(const std::vector<int>& data) const {
 }
 
 void DistributionStrategy::build() {
-  const std::size_t n = count();
+  const std::size_t p = static_cast<std::size_t>(ranks());
+  counts_.assign(p, 0);
+  displs_.assign(p, 0);
+  for (std::size_t r = 0, first = 0; r < p; ++r) {
+    counts_[r] = static_cast<int>(count() + (r < total() % p ? 1 : 0));
+    displs_[r] = static_cast<int>(first);
+    first += static_cast<std::size_t>(counts_[r]);
+  }
   if (is_root()) {
-    array_.resize(n * static_cast<std::size_t>(ranks()));
+    array_.resize(total());
     for (std::size_t j = 0; j < array_.size(); ++j)
       array_[j] = distribution_value(j);
   }
-  slice_.assign(n, -1);
+  slice_.assign(slice_count(rank()), -1);
 }
 
 void DistributionStrategy::poison() { slice_.assign(slice_.size(), -1); }
 
 Verdict DistributionStrategy::verify() {
-  const std::size_t first = static_cast<std::size_t>(rank()) * count();
-  if (slice_.size() != count())
+  const std::size_t first = slice_first(rank());
+  if (slice_.size() != slice_count(rank()))
     return {false, "slice holds " + std::to_string(slice_.size()) +
-                       " ints, expected " + std::to_string(count())};
+                       " ints, expected " +
+                       std::to_string(slice_count(rank()))};
   return check_ints(
       slice_, [&](std::size_t k) { return distribution_value(first + k); },
       "slice");

@@ -53,8 +53,10 @@ using Key =
 // One pair (and records written before `pairs` existed) count as 0.
 int several_pairs(int pairs) { return pairs > 1 ? pairs : 0; }
 
+// A size in total (--size-basis total) is not the same point as that size
+// per rank.
 Key key_of(const Record& r) {
-  return {r.suite, r.method, r.payload,
+  return {r.suite, r.method, r.payload + (r.size_total ? "/total" : ""),
           r.ranks, r.bytes,  several_pairs(r.pairs)};
 }
 

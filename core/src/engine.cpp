@@ -71,29 +71,6 @@ void collective_step(const char* what, F&& step, MPI_Comm harness, int rank,
   agree(what, error, harness, rank, bound);
 }
 
-// A barrier that sleeps while it waits instead of polling: on an
-// oversubscribed node a rank that has finished (or has nothing to do, as the
-// idle ranks of a single ping-pong pair) must not take CPU time from the
-// ranks still inside the timed loop. Untimed.
-void sleeping_barrier(MPI_Comm harness) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  MPIARENA_CHECK(MPI_Ibarrier(harness, &request));
-  // First 50 us of polling: a rank whose last message still needs its own
-  // progress (an eager fragment in flight) gets it at once, and a short
-  // wait costs no sleep. Then sleeps growing from 20 us to 1 ms: every
-  // wake-up takes a core from a rank that is working, so a long wait must
-  // not wake often.
-  int done = 0;
-  for (const double until = MPI_Wtime() + 50e-6; !done && MPI_Wtime() < until;)
-    MPIARENA_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
-  std::chrono::microseconds nap(20);
-  while (!done) {
-    std::this_thread::sleep_for(nap);
-    nap = std::min(2 * nap, std::chrono::microseconds(1000));
-    MPIARENA_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
-  }
-}
-
 // One timed run of `iters` operations, reduced over ranks. Totals of the
 // run (seconds), not per operation.
 struct Sample {
@@ -208,6 +185,28 @@ void add_sample(Timing& t, double max, double min, double avg, double n) {
 }
 
 }  // namespace
+
+// On an oversubscribed node a rank that has finished (or has nothing to do,
+// as the idle ranks of a single ping-pong pair) must not take CPU time from
+// the ranks still inside the timed loop.
+void sleeping_barrier(MPI_Comm harness) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPIARENA_CHECK(MPI_Ibarrier(harness, &request));
+  // First 50 us of polling: a rank whose last message still needs its own
+  // progress (an eager fragment in flight) gets it at once, and a short
+  // wait costs no sleep. Then sleeps growing from 20 us to 1 ms: every
+  // wake-up takes a core from a rank that is working, so a long wait must
+  // not wake often.
+  int done = 0;
+  for (const double until = MPI_Wtime() + 50e-6; !done && MPI_Wtime() < until;)
+    MPIARENA_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+  std::chrono::microseconds nap(20);
+  while (!done) {
+    std::this_thread::sleep_for(nap);
+    nap = std::min(2 * nap, std::chrono::microseconds(1000));
+    MPIARENA_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+  }
+}
 
 Record measure_point(Strategy& strategy, const RunContext& ctx_in,
                      const MeasureOptions& opt, MPI_Comm harness) {

@@ -69,4 +69,10 @@ void compute_metrics(Record& rec, const StrategyInfo& info);
 Record measure_point(Strategy& strategy, const RunContext& ctx,
                      const MeasureOptions& options, MPI_Comm harness);
 
+// A barrier over `comm` that sleeps while it waits instead of polling
+// (after 50 us of polling): a rank that is done, or idle as the ranks
+// outside a --ranks sub-communicator, leaves its core to the ranks still
+// working. Untimed.
+void sleeping_barrier(MPI_Comm comm);
+
 }  // namespace mpiarena

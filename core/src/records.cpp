@@ -84,8 +84,12 @@ json to_json(const Record& r) {
     j["aggregate_bandwidth_Bps"] = r.pairs * r.bandwidth;
   }
   if (!r.plugin_version.empty()) j["plugin"]["version"] = r.plugin_version;
-  if (size_is_per_rank(r.suite))
-    j["total_bytes"] = r.payload_bytes * static_cast<std::size_t>(r.ranks);
+  if (size_is_per_rank(r.suite)) {
+    j["size_basis"] = r.size_total ? "total" : "per-rank";
+    j["total_bytes"] = r.size_total ? r.payload_bytes
+                                    : r.payload_bytes *
+                                          static_cast<std::size_t>(r.ranks);
+  }
   if (!r.phases.empty()) j["phases_s"] = phases_json(r.phases);
   if (!r.parts.empty()) {
     json parts = json::array();
@@ -152,6 +156,7 @@ Record record_from_json(const json& j) {
   r.time.n = r.samples_max.size();
   r.time_scale = j.value("time_scale", 1.0);
   r.pairs = j.value("pairs", 0);
+  r.size_total = j.value("size_basis", "per-rank") == "total";
   if (j.contains("per_rank_s"))
     r.per_rank = j.at("per_rank_s").get<std::vector<double>>();
   const json& bw = j.at("bandwidth_Bps");

@@ -60,6 +60,9 @@ struct Record {
   // Pairwise methods: the pairs that ran concurrently (0: not pairwise).
   // The JSON then gives aggregate_bandwidth_Bps = pairs * bandwidth.
   int pairs = 0;
+  // Suites whose size is per rank, under --size-basis total: `bytes` and
+  // `payload_bytes` are the whole array over the ranks, not each rank's.
+  bool size_total = false;
   Summary time;              // over samples_max
   double bandwidth = 0;      // payload_bytes / median, bytes per second
   std::string verification;  // "passed", "failed", "skipped"

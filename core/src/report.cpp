@@ -220,8 +220,11 @@ std::string group_note(const std::vector<const Record*>& recs) {
 std::string group_title(const std::string& suite, const std::string& payload,
                         const std::string& size, int ranks,
                         const std::vector<const Record*>& recs) {
+  const bool total = !recs.empty() && recs.front()->size_total;
   const std::string per_rank =
-      !size.empty() && size_is_per_rank(suite) ? " per rank" : "";
+      !size.empty() && size_is_per_rank(suite)
+          ? (total ? " in total" : " per rank")
+          : "";
   return suite + " / " + payload + (size.empty() ? "" : " / " + size) +
          per_rank + " / " + std::to_string(ranks) +
          (ranks == 1 ? " rank" : " ranks") + group_note(recs);

@@ -33,6 +33,13 @@ inline bool size_is_per_rank(const std::string& suite) {
          suite == "collective";
 }
 
+// Whether a suite's methods are alternative ways of doing one thing, so that
+// "the fastest" means something: not the everyday collectives (allreduce and
+// alltoall are different operations, shown side by side) nor the harness.
+inline bool methods_are_alternatives(const std::string& suite) {
+  return suite != "collective" && suite != "harness";
+}
+
 // Empty when `info` is a valid declaration, else one sentence naming the
 // field, what it holds and what is accepted.
 std::string check_strategy_info(const StrategyInfo& info);

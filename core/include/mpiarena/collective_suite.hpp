@@ -2,11 +2,16 @@
 // communicator takes part, and the size of a point is the PER-RANK message
 // in bytes, as OSU and IMB count it (int elements: count = bytes / 4).
 //
+// Under runner --size-basis total the size is the whole array over the
+// ranks instead (seed 003's N): a distribution splits its N ints into
+// slices that differ by at most one int (the first N mod p ranks hold one
+// more); the other methods use floor(N / p) ints per rank.
+//
 // Distribution (DistributionStrategy): the root holds an array of
-// count x ranks ints (the seed's "vector addition" set-up); after one
-// execute() every rank holds its own slice of `count` ints, rank r the
-// elements [r * count, (r + 1) * count). A method writes execute() with
-// root_array() (root only) and slice().
+// total() ints, count x ranks per rank (the seed's "vector addition"
+// set-up); after one execute() every rank holds its own slice,
+// rank r the slice_count(r) elements from slice_first(r). A method writes
+// execute() with root_array() (root only) and slice().
 //
 // Combination (CombinationStrategy): every rank holds `count` partial
 // results; after one execute() the root holds their element-wise sum. A
@@ -71,6 +76,9 @@ class CollectiveStrategy : public Strategy {
   // Ints per rank (the size of the point / sizeof(int)), and as an MPI count.
   std::size_t count() const { return count_; }
   int icount() const { return static_cast<int>(count_); }
+  // Ints over every rank: count() x ranks(), or under --size-basis total
+  // the size / sizeof(int) (which ranks() may not divide).
+  std::size_t total() const { return total_; }
   // This rank's count() partial values (partial_value), and the check of
   // every rank's block of them gathered in rank order.
   std::vector<int> own_partials() const;
@@ -78,7 +86,7 @@ class CollectiveStrategy : public Strategy {
 
  private:
   RunContext ctx_;
-  std::size_t count_ = 0;
+  std::size_t count_ = 0, total_ = 0;
 };
 
 class DistributionStrategy : public CollectiveStrategy {
@@ -90,11 +98,19 @@ class DistributionStrategy : public CollectiveStrategy {
   void build() final;
   // Root: the whole array, count() x ranks() ints. Empty elsewhere.
   std::vector<int>& root_array() { return array_; }
-  // This rank's slice, count() ints (the root's too).
+  // This rank's slice, slice_count(rank()) ints (the root's too).
   std::vector<int>& slice() { return slice_; }
+  // Rank r's slice of the array: its first element and its length, as
+  // MPI_Scatterv's displacements and counts (every rank's, by rank).
+  std::size_t slice_first(int r) const { return displs_[r]; }
+  std::size_t slice_count(int r) const { return counts_[r]; }
+  const int* displs() const { return displs_.data(); }
+  const int* counts() const { return counts_.data(); }
+  // Whether every slice holds count() ints (MPI_Scatter will do).
+  bool even() const { return total() == count() * ranks(); }
 
  private:
-  std::vector<int> array_, slice_;
+  std::vector<int> array_, slice_, counts_, displs_;
 };
 
 class CombinationStrategy : public CollectiveStrategy {

@@ -226,6 +226,10 @@ struct RunContext {
   // strategy declares none). Stable address for the whole point.
   const int* part_index = nullptr;
   int part() const { return part_index ? *part_index : 0; }
+  // Suites whose size is per rank (collective_suite.hpp): true under
+  // runner --size-basis total, where `bytes` is the whole array over the
+  // ranks of `comm` rather than each rank's message.
+  bool size_total = false;
 };
 
 struct Verdict {
