@@ -10,6 +10,7 @@
 
 #include "doc_fixtures.hpp"
 #include "report.hpp"
+#include "scaling.hpp"
 
 using mpiarena_test::make_record;
 using mpiarena_test::make_skip;
@@ -373,4 +374,35 @@ TEST(Report, TablesOfExtremeTimesStayReadable) {
   EXPECT_NE(text.find("1.200e+308 s"), std::string::npos) << text;
   for (const std::string& line : lines_of(text))
     EXPECT_LT(line.size(), 200u) << line;
+}
+
+// The rank ladder (--ranks): time against ranks per method, and the winner
+// of each size and rank count, only when the records span several ranks.
+TEST(Scaling, TimeAgainstRanksAndWinnerPerRankCount) {
+  mpiarena::Document doc;
+  auto rec = [](const std::string& method, double t, int ranks) {
+    mpiarena::Record r = make_record(method, {t, t, t}, 4096);
+    r.suite = "distribution";
+    r.ranks = ranks;
+    return r;
+  };
+  doc.records = {rec("distribute_scatter", 1e-6, 2),
+                 rec("distribute_bcast", 3e-6, 2)};
+  EXPECT_EQ(mpiarena::render_scaling(doc), "");  // one rank count: nothing to scale
+  doc.records.push_back(rec("distribute_scatter", 4e-6, 4));
+  doc.records.push_back(rec("distribute_bcast", 2e-6, 4));
+  const std::string out = mpiarena::render_scaling(doc);
+  EXPECT_NE(out.find("Scaling over ranks: distribution / 1d"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("sizes per rank"), std::string::npos) << out;
+  // scatter: 1 us at 2 ranks, 4 us at 4: x4.00 from the fewest to the most.
+  EXPECT_NE(out.find("x4.00"), std::string::npos) << out;
+  // Winners: scatter at 2 ranks (bcast 3x slower), bcast at 4 (2x).
+  EXPECT_NE(out.find("distribute_scatter (x3.00)"), std::string::npos) << out;
+  EXPECT_NE(out.find("distribute_bcast (x2.00)"), std::string::npos) << out;
+  // The everyday collectives are different operations: no winner grid.
+  for (mpiarena::Record& r : doc.records) r.suite = "collective";
+  const std::string coll = mpiarena::render_scaling(doc);
+  EXPECT_NE(coll.find("Scaling over ranks: collective"), std::string::npos);
+  EXPECT_EQ(coll.find("Winner per size"), std::string::npos) << coll;
 }

@@ -7,6 +7,13 @@
                                         purpose (corrupt_reduce) fails.
     e2e_collective.py everyday --np N  the everyday collectives (allreduce,
                                         alltoall...) verified at N ranks.
+    e2e_collective.py total --np N     --size-basis total: arrays the ranks
+                                        do not divide (uneven slices,
+                                        MPI_Scatterv), verified.
+    e2e_collective.py ladder --np 4    --ranks 2,3,4 and all: every method
+                                        at every rank count, verified, the
+                                        scaling views; bad --ranks values
+                                        exit 2 with one message.
 """
 import argparse
 import json
@@ -97,9 +104,77 @@ def test_everyday(a):
     check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
 
 
+def test_total(a):
+    # 40 B = 10 ints, 44 B = 11 ints: uneven at 2, 3 and 4 ranks for one of
+    # them; 4 B = 1 int leaves ranks without a slice.
+    sizes = ["4", "40", "44", "65540"]
+    out = os.path.join(a.workdir, f"total_np{a.np}.json")
+    p = run(a, ["-m", "distribution,combination,allgather", "--size-basis",
+                "total", "--sizes", ",".join(sizes)], out)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    with open(out) as f:
+        doc = json.load(f)
+    got = {(r["method"], r["size_label"]): r for r in doc["records"]}
+    for m in DISTRIBUTION + COMBINATION + ["allgather"]:
+        for size in sizes:
+            r = got.get((m, size))
+            check(r is not None, f"no record for {m} at {size} B")
+            check(r["verification"]["status"] == "passed",
+                  f"{m} {size} B: {r['verification']}")
+            check(r["size_basis"] == "total", f"{m}: size_basis {r.get('size_basis')}")
+            check(r["total_bytes"] == r["payload_bytes"] == int(size),
+                  f"{m} {size}: total_bytes {r['total_bytes']}, payload_bytes "
+                  f"{r['payload_bytes']}")
+    check("40 B in total" in p.stdout, "table title lacks 'in total'")
+    check(doc["context"]["options"]["size_basis"] == "total", "context lacks size_basis")
+
+
+def test_ladder(a):
+    check(a.np == 4, "the ladder test runs at 4 ranks")
+    methods = ["distribute_scatter", "combine_reduce", "allreduce", "barrier"]
+    for spec, counts in (("2,3,4", [2, 3, 4]), ("all", [4]), ("2..all", [2, 3, 4])):
+        out = os.path.join(a.workdir, f"ladder_{spec.replace('.', '_')}.json")
+        p = run(a, ["-m", ",".join(methods), "--ranks", spec, "--sizes", "4,1028"], out)
+        check(p.returncode == 0, f"--ranks {spec}: runner exited {p.returncode}")
+        with open(out) as f:
+            doc = json.load(f)
+        check(doc["context"]["rank_counts"] == counts,
+              f"--ranks {spec}: rank_counts {doc['context']['rank_counts']}")
+        check(doc["context"]["sub_communicator"] == "first_ranks_of_world",
+              "context lacks the placement")
+        got = {(r["method"], r["size_label"], r["ranks"]): r for r in doc["records"]}
+        check(len(got) == len(doc["records"]), "two records for one point")
+        for m in methods:
+            for size in ("4", "1028"):
+                for k in counts:
+                    r = got.get((m, size, k))
+                    check(r is not None, f"--ranks {spec}: no record for {m} {size} B at {k}")
+                    check(r["verification"]["status"] == "passed",
+                          f"{m} {size} B at {k}: {r['verification']}")
+                    check(len(r["per_rank_s"]) == k,
+                          f"{m} at {k}: per_rank_s has {len(r['per_rank_s'])} ranks")
+        scaling = "Scaling over ranks: distribution / 1d" in p.stdout
+        winners = "Winner per size and rank count: distribution / 1d" in p.stdout
+        check(scaling == (len(counts) > 1) and winners == (len(counts) > 1),
+              f"--ranks {spec}: scaling views {scaling}, {winners}")
+        check("Winner per size and rank count: collective" not in p.stdout,
+              "the everyday collectives are not alternatives: no winner grid")
+    # Bad values: exit 2, one message, on every rank alike.
+    for spec, says in (("0", "at least 1 rank"), ("1", "allreduce needs at least 2"),
+                       ("5", "the launch has 4"), ("2..", "needs its end"),
+                       ("2,x", "'x' is not a rank count")):
+        out = os.path.join(a.workdir, "ladder_bad.json")
+        p = run(a, ["-m", "allreduce,null", "--ranks", spec, "--sizes", "4"], out)
+        check(p.returncode == 2, f"--ranks {spec}: exit {p.returncode}, expected 2")
+        errors = [l for l in p.stderr.splitlines() if l.startswith("runner: error:")]
+        check(len(errors) == 1 and says in errors[0],
+              f"--ranks {spec}: expected one error naming '{says}', got {errors}")
+        check(not os.path.exists(out), f"--ranks {spec}: wrote a result file")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("test", choices=["seed003", "everyday"])
+    ap.add_argument("test", choices=["seed003", "everyday", "total", "ladder"])
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--runner", required=True)
@@ -107,7 +182,8 @@ def main():
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
     try:
-        {"seed003": test_seed003, "everyday": test_everyday}[a.test](a)
+        {"seed003": test_seed003, "everyday": test_everyday, "total": test_total,
+         "ladder": test_ladder}[a.test](a)
     except Fail as e:
         print(f"FAIL: {e}")
         return 1
