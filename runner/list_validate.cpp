@@ -7,11 +7,11 @@
 #include <iomanip>
 #include <iostream>
 
+#include "breakdown.hpp"
 #include "commands.hpp"
 #include "formats.hpp"
-#include "breakdown.hpp"
-#include "scaling.hpp"
 #include "report.hpp"
+#include "scaling.hpp"
 #include "schema.hpp"
 
 namespace mpiarena {
@@ -106,11 +106,11 @@ int command_list(const Options& options) {
     std::string payloads;
     for (const std::string& p : i.payloads)
       payloads += (payloads.empty() ? "" : ",") + p;
-    rows.push_back({i.name, i.suite, payloads, std::to_string(i.min_ranks),
-                    i.summary});
+    rows.push_back(
+        {i.name, i.suite, payloads, std::to_string(i.min_ranks), i.summary});
   }
-  std::vector<std::string> header = {"method", "suite", "payloads",
-                                     "min ranks", "summary"};
+  std::vector<std::string> header = {"method", "suite", "payloads", "min ranks",
+                                     "summary"};
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
     width[c] = header[c].size();

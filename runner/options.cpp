@@ -55,8 +55,7 @@ std::vector<int> parse_ranks(const std::string& spec, int launched) {
     return static_cast<int>(std::min<long>(v, 1 << 30));
   };
   std::vector<std::string> items = split_list(spec);
-  if (items.empty())
-    throw UsageError("--ranks is empty; " + accepted);
+  if (items.empty()) throw UsageError("--ranks is empty; " + accepted);
   std::vector<int> out;
   for (const std::string& item : items) {
     const auto dots = item.find("..");

@@ -32,7 +32,7 @@ struct Options {
   double min_time = 0.005;
   int repetitions = 7;
   int warmup = 1;
-  double point_timeout = 60;  // seconds; 0: no bound (watchdog.hpp)
+  double point_timeout = 60;   // seconds; 0: no bound (watchdog.hpp)
   std::size_t max_memory = 0;  // bytes per node the run may count on; 0: all
   std::vector<std::string> plugin_dirs;
   bool verify = true;

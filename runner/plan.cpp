@@ -153,15 +153,15 @@ std::vector<Point> plan_points(
         needy = s;
     const int need = needy ? needy->entry.info.min_ranks : 1;
     if (needy && counts.front() < need) {
-      error = "--ranks " + std::to_string(counts.front()) + ": " +
-              needy->entry.info.name + " needs at least " +
-              std::to_string(need) + " ranks; " +
-              (need <= machine.ranks
-                   ? "accepted for the selected methods: " +
-                         std::to_string(need) + " to " +
-                         std::to_string(machine.ranks) + ", or all"
-                   : "the launch has " + std::to_string(machine.ranks) +
-                         ": launch more ranks or select other methods");
+      error =
+          "--ranks " + std::to_string(counts.front()) + ": " +
+          needy->entry.info.name + " needs at least " + std::to_string(need) +
+          " ranks; " +
+          (need <= machine.ranks
+               ? "accepted for the selected methods: " + std::to_string(need) +
+                     " to " + std::to_string(machine.ranks) + ", or all"
+               : "the launch has " + std::to_string(machine.ranks) +
+                     ": launch more ranks or select other methods");
       return {};
     }
   }

@@ -14,6 +14,7 @@
 #include <mpiarena/payload.hpp>
 #include <set>
 
+#include "breakdown.hpp"
 #include "collective.hpp"
 #include "commands.hpp"
 #include "engine.hpp"
@@ -21,12 +22,11 @@
 #include "output.hpp"
 #include "plan.hpp"
 #include "plugin_log.hpp"
-#include "watchdog.hpp"
-#include "breakdown.hpp"
-#include "scaling.hpp"
 #include "report.hpp"
+#include "scaling.hpp"
 #include "schema.hpp"
 #include "suite_info.hpp"
+#include "watchdog.hpp"
 
 namespace mpiarena {
 
@@ -66,35 +66,35 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
   std::vector<std::string> command(argv, argv + argc);
   std::vector<std::string> sizes;
   for (const SizePoint& s : options.sizes) sizes.push_back(s.label);
-  return {{"start_time", iso_now()},
-          {"hosts", std::vector<std::string>(distinct.begin(), distinct.end())},
-          {"ranks", world.size()},
-          {"nodes", static_cast<int>(distinct.size())},
-          {"mpi_library", library},
-          {"mpi_version", std::to_string(major) + "." + std::to_string(minor)},
-          {"runner_version", MPIARENA_VERSION},
-          {"plugin_abi", kAbiVersion},
-          {"command_line", command},
-          {"timer_resolution_s", MPI_Wtick()},
-          {"cpus_per_node", machine.min_cpus},
-          {"oversubscribed", machine.oversubscribed},
-          {"waiting", sleep_when_waiting(options, machine) ? "sleep" : "poll"},
-          {"options",
-           {{"methods", options.methods},
-            {"payloads", options.payloads},
-            {"sizes", sizes},
-            {"min_time_s", options.min_time},
-            {"repetitions", options.repetitions},
-            {"warmup", options.warmup},
-            {"point_timeout_s", options.point_timeout},
-            {"max_memory", options.max_memory},
-            {"verify", options.verify},
-            {"pairs", options.all_pairs ? "all" : "one"},
-            {"ranks", options.ranks_spec.empty() ? "launch"
-                                                 : options.ranks_spec},
-            {"size_basis", options.size_total ? "total" : "per-rank"},
-            {"wait", options.wait},
-            {"plugin_dirs", options.plugin_dirs}}}};
+  return {
+      {"start_time", iso_now()},
+      {"hosts", std::vector<std::string>(distinct.begin(), distinct.end())},
+      {"ranks", world.size()},
+      {"nodes", static_cast<int>(distinct.size())},
+      {"mpi_library", library},
+      {"mpi_version", std::to_string(major) + "." + std::to_string(minor)},
+      {"runner_version", MPIARENA_VERSION},
+      {"plugin_abi", kAbiVersion},
+      {"command_line", command},
+      {"timer_resolution_s", MPI_Wtick()},
+      {"cpus_per_node", machine.min_cpus},
+      {"oversubscribed", machine.oversubscribed},
+      {"waiting", sleep_when_waiting(options, machine) ? "sleep" : "poll"},
+      {"options",
+       {{"methods", options.methods},
+        {"payloads", options.payloads},
+        {"sizes", sizes},
+        {"min_time_s", options.min_time},
+        {"repetitions", options.repetitions},
+        {"warmup", options.warmup},
+        {"point_timeout_s", options.point_timeout},
+        {"max_memory", options.max_memory},
+        {"verify", options.verify},
+        {"pairs", options.all_pairs ? "all" : "one"},
+        {"ranks", options.ranks_spec.empty() ? "launch" : options.ranks_spec},
+        {"size_basis", options.size_total ? "total" : "per-rank"},
+        {"wait", options.wait},
+        {"plugin_dirs", options.plugin_dirs}}}};
 }
 
 std::string point_name(const Point& p) {
@@ -181,8 +181,8 @@ int command_run(const Options& options, int argc, char** argv) {
   // (MPI_COMM_NULL on the ranks outside it) and `harness` the engine's
   // duplicate of it; `between` joins every rank of the launch after each
   // point, so the ranks outside sleep while the others measure.
-  MPI_Comm group = MPI_COMM_NULL, harness = MPI_COMM_NULL, between =
-                                                               MPI_COMM_NULL;
+  MPI_Comm group = MPI_COMM_NULL, harness = MPI_COMM_NULL,
+           between = MPI_COMM_NULL;
   MPIARENA_CHECK(MPI_Comm_dup(world, &between));
   int group_ranks = 0;
   auto free_group = [&] {
@@ -214,8 +214,7 @@ int command_run(const Options& options, int argc, char** argv) {
       free_group();
       MPIARENA_CHECK(MPI_Comm_split(world, rank < p.ranks ? 0 : MPI_UNDEFINED,
                                     rank, &group));
-      if (group != MPI_COMM_NULL)
-        MPIARENA_CHECK(MPI_Comm_dup(group, &harness));
+      if (group != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_dup(group, &harness));
       group_ranks = p.ranks;
     }
     if (group == MPI_COMM_NULL) {  // outside this point's ranks: idle
@@ -265,7 +264,7 @@ int command_run(const Options& options, int argc, char** argv) {
         failed = true;
         if (rank == 0)
           log->error("{}: VERIFICATION FAILED: {}", progress,
-                   rec.verification_message);
+                     rec.verification_message);
       } else {
         log->info("{}: {} median, CV {:.1f}%, {} x {}, {}", progress,
                   format_seconds(rec.time.median), rec.time.cv * 100,

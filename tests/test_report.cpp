@@ -388,11 +388,13 @@ TEST(Scaling, TimeAgainstRanksAndWinnerPerRankCount) {
   };
   doc.records = {rec("distribute_scatter", 1e-6, 2),
                  rec("distribute_bcast", 3e-6, 2)};
-  EXPECT_EQ(mpiarena::render_scaling(doc), "");  // one rank count: nothing to scale
+  EXPECT_EQ(mpiarena::render_scaling(doc),
+            "");  // one rank count: nothing to scale
   doc.records.push_back(rec("distribute_scatter", 4e-6, 4));
   doc.records.push_back(rec("distribute_bcast", 2e-6, 4));
   const std::string out = mpiarena::render_scaling(doc);
-  EXPECT_NE(out.find("Scaling over ranks: distribution / 1d"), std::string::npos)
+  EXPECT_NE(out.find("Scaling over ranks: distribution / 1d"),
+            std::string::npos)
       << out;
   EXPECT_NE(out.find("sizes per rank"), std::string::npos) << out;
   // scatter: 1 us at 2 ranks, 4 us at 4: x4.00 from the fewest to the most.

@@ -33,8 +33,7 @@ long long partial_sum(int ranks, std::size_t index) {
 }
 
 int pair_value(int from, int to, int ranks, std::size_t index) {
-  return static_cast<int>(index % 1021) * ranks * ranks + from * ranks + to +
-         1;
+  return static_cast<int>(index % 1021) * ranks * ranks + from * ranks + to + 1;
 }
 
 Verdict check_ints(const std::vector<int>& data,
@@ -54,8 +53,8 @@ Verdict check_ints(const std::vector<int>& data,
 void CollectiveStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
   const std::size_t p = static_cast<std::size_t>(ctx.size);
-  total_ = ctx.size_total ? ctx.bytes / sizeof(int)
-                          : ctx.bytes / sizeof(int) * p;
+  total_ =
+      ctx.size_total ? ctx.bytes / sizeof(int) : ctx.bytes / sizeof(int) * p;
   count_ = total_ / p;
   // The sums stay below INT_MAX for up to ~1400 ranks; the whole array of a
   // distribution must have an int count.

@@ -73,8 +73,7 @@ double relative_change(double base, double now) {
   if (base == now) return 0;
   // As gbench does for a zero base; magnitudes, so the sign follows the
   // difference for a negative metric too.
-  if (base <= 0)
-    return (now - base) / ((std::fabs(now) + std::fabs(base)) / 2);
+  if (base <= 0) return (now - base) / ((std::fabs(now) + std::fabs(base)) / 2);
   return (now - base) / base;
 }
 
@@ -310,8 +309,7 @@ json to_json(const Comparison& c) {
   json points = json::array();
   for (const PointComparison& p : c.points) {
     json metrics = json::array();
-    for (const MetricChange& m : p.metrics)
-    {
+    for (const MetricChange& m : p.metrics) {
       json e = {{"metric", m.metric},
                 {"better", m.higher_is_better ? "higher" : "lower"},
                 {"base", m.base},

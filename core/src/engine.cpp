@@ -39,8 +39,8 @@ StepError run_caught(F&& step) {
 // error becomes PointError (or PointSkipped) everywhere. A rank that failed
 // waits here as the culprit: if the others never arrive (stuck in a plugin
 // collective it left), its watchdog names the fault.
-void agree(const char* what, const StepError& local, MPI_Comm harness,
-           int rank, double bound) {
+void agree(const char* what, const StepError& local, MPI_Comm harness, int rank,
+           double bound) {
   std::string detail = local.message;
   std::unique_ptr<Armed> armed;
   if (local.kind != StepError::none)
@@ -49,8 +49,8 @@ void agree(const char* what, const StepError& local, MPI_Comm harness,
     armed = std::make_unique<Armed>(what, bound, Role::waiting);
   const std::string tagged =
       (local.kind == StepError::skip ? "S" : "F") + local.message;
-  auto [first, message] = first_failure(local.kind != StepError::none, tagged,
-                                        harness, rank);
+  auto [first, message] =
+      first_failure(local.kind != StepError::none, tagged, harness, rank);
   if (first == kNobody) return;
   const bool skip = !message.empty() && message[0] == 'S';
   message.erase(0, 1);
@@ -119,14 +119,12 @@ struct Runner {
       });
       timer.stop();
       // Phase ticks to seconds: this run's wall time over its ticks.
-      seconds_per_tick =
-          c1 > c0 ? local / static_cast<double>(c1 - c0) : 0.0;
+      seconds_per_tick = c1 > c0 ? local / static_cast<double>(c1 - c0) : 0.0;
     }
     // An exception in the loop is agreed on here, at the end of the
     // sample, where every rank that finished its loop comes too.
     Armed waiting(what, bound(expected),
-                  error.kind != StepError::none ? Role::culprit
-                                                : Role::waiting,
+                  error.kind != StepError::none ? Role::culprit : Role::waiting,
                   error.message);
     if (sleep_when_waiting) sleeping_barrier(harness);
     const std::size_t np = static_cast<std::size_t>(nphases);
@@ -148,8 +146,8 @@ struct Runner {
     if (rmx.back() > 0) {
       const std::string tagged =
           (error.kind == StepError::skip ? "S" : "F") + error.message;
-      auto [first, message] = first_failure(error.kind != StepError::none,
-                                            tagged, harness, rank);
+      auto [first, message] =
+          first_failure(error.kind != StepError::none, tagged, harness, rank);
       message.erase(0, 1);
       throw PointError(std::string(what) + " failed on rank " +
                        std::to_string(first) + ": " + message);
@@ -162,8 +160,8 @@ struct Runner {
     out.min = -rmx[np + 1];
     out.avg = rsum[0] / nranks;
     out.per_rank.resize(static_cast<std::size_t>(nranks));
-    MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, out.per_rank.data(),
-                                 1, MPI_DOUBLE, harness));
+    MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, out.per_rank.data(), 1,
+                                 MPI_DOUBLE, harness));
     for (std::size_t k = 0; k < np; ++k) {
       out.phase_max.push_back(rmx[1 + k]);
       out.phase_min.push_back(-rmx[np + 2 + k]);
@@ -174,8 +172,8 @@ struct Runner {
 };
 
 std::string part_step(const char* step, const std::string& part) {
-  return part.empty() ? std::string(step) : std::string(step) + " of part " +
-                                                part;
+  return part.empty() ? std::string(step)
+                      : std::string(step) + " of part " + part;
 }
 
 void add_sample(Timing& t, double max, double min, double avg, double n) {
@@ -238,105 +236,105 @@ Record measure_point(Strategy& strategy, const RunContext& ctx_in,
       info.parts.empty() ? std::vector<std::string>{""} : info.parts;
   const std::string headline =
       info.headline.empty() ? parts.front() : info.headline;
-  Runner runner{strategy,       harness, ctx.rank, ctx.size,
-                opt.sleep_when_waiting, timer, nphases, timeout, ""};
+  Runner runner{strategy, harness, ctx.rank, ctx.size, opt.sleep_when_waiting,
+                timer,    nphases, timeout,  ""};
   std::vector<std::string> verdicts;  // failed parts' messages
   bool verified = true;
 
   try {
-  for (std::size_t pi = 0; pi < parts.size(); ++pi) {
-    part_index = static_cast<int>(pi);
-    const std::string& part = parts[pi];
-    const std::string warm = part_step("warm-up", part);
-    const std::string calib = part_step("calibration", part);
-    const std::string timed = part_step("timed loop", part);
-    collective_step(
-        warm.c_str(),
-        [&] {
-          for (int i = 0; i < opt.warmup; ++i) strategy.execute();
-        },
-        harness, ctx.rank, timeout);
-
-    // A run that reaches min_time only because it was preempted (its
-    // previous run predicted well under half of min_time) is run again
-    // before the count is accepted, so one stall on a loaded machine
-    // cannot lock in a count whose samples are far shorter than min_time.
-    std::int64_t iters = 1;
-    double per_op = 0;  // from the previous run, max over ranks
-    for (;;) {
-      const double expected = per_op * static_cast<double>(iters);
-      Sample s = runner.run(iters, expected, calib.c_str());
-      if (s.max >= opt.min_time && per_op > 0 &&
-          per_op * static_cast<double>(iters) < 0.5 * opt.min_time)
-        s = runner.run(iters, expected, calib.c_str());
-      if (s.max >= opt.min_time || iters >= kMaxIterations) break;
-      per_op = s.max / static_cast<double>(iters);
-      iters = predict_iterations(iters, s.max, opt.min_time);
-    }
-
-    PartTiming pt;
-    pt.name = part;
-    pt.inner_iterations = iters;
-    pt.phases.resize(static_cast<std::size_t>(nphases));
-    for (int k = 0; k < nphases; ++k)
-      pt.phases[static_cast<std::size_t>(k)].name =
-          info.phases[static_cast<std::size_t>(k)];
-    const double n = static_cast<double>(iters) / opt.time_scale;
-    std::vector<std::vector<double>> by_rank(
-        static_cast<std::size_t>(ctx.size));
-    double expected = 0;
-    for (int r = 0; r < opt.repetitions; ++r) {
-      const Sample s = runner.run(iters, expected, timed.c_str());
-      expected = std::max(expected, s.max);
-      add_sample(pt, s.max, s.min, s.avg, n);
-      for (int k = 0; k < nphases; ++k) {
-        const std::size_t kk = static_cast<std::size_t>(k);
-        add_sample(pt.phases[kk], s.phase_max[kk], s.phase_min[kk],
-                   s.phase_avg[kk], n);
-      }
-      for (std::size_t k = 0; k < by_rank.size(); ++k)
-        by_rank[k].push_back(s.per_rank[k] / n);
-    }
-    pt.time = summarize(pt.samples_max);
-    for (PhaseTiming& ph : pt.phases) ph.time = summarize(ph.samples_max);
-
-    if (part == headline) {
-      rec.inner_iterations = iters;
-      rec.samples_max = pt.samples_max;
-      rec.samples_min = pt.samples_min;
-      rec.samples_avg = pt.samples_avg;
-      rec.time = pt.time;
-      rec.phases = pt.phases;
-      for (const auto& samples : by_rank)
-        rec.per_rank.push_back(summarize(samples).median);
-    }
-
-    if (opt.verify) {
-      Verdict verdict;
-      const std::string what = part_step("verification", part);
-      // The agreement after poison() is the barrier before the verified
-      // operation (no harness call may sit inside a plugin step: a rank
-      // whose step throws would enter a different collective).
+    for (std::size_t pi = 0; pi < parts.size(); ++pi) {
+      part_index = static_cast<int>(pi);
+      const std::string& part = parts[pi];
+      const std::string warm = part_step("warm-up", part);
+      const std::string calib = part_step("calibration", part);
+      const std::string timed = part_step("timed loop", part);
       collective_step(
-          part_step("poison", part).c_str(), [&] { strategy.poison(); },
-          harness, ctx.rank, timeout);
-      collective_step(
-          what.c_str(),
+          warm.c_str(),
           [&] {
-            strategy.execute();
-            verdict = strategy.verify();
+            for (int i = 0; i < opt.warmup; ++i) strategy.execute();
           },
-          harness, ctx.rank, runner.bound(expected));
-      auto [first, message] =
-          first_failure(!verdict.ok, verdict.message, harness, ctx.rank);
-      if (first != kNobody) {
-        verified = false;
-        verdicts.push_back((part.empty() ? "" : "part " + part + ": ") +
-                           "rank " + std::to_string(first) + ": " + message);
+          harness, ctx.rank, timeout);
+
+      // A run that reaches min_time only because it was preempted (its
+      // previous run predicted well under half of min_time) is run again
+      // before the count is accepted, so one stall on a loaded machine
+      // cannot lock in a count whose samples are far shorter than min_time.
+      std::int64_t iters = 1;
+      double per_op = 0;  // from the previous run, max over ranks
+      for (;;) {
+        const double expected = per_op * static_cast<double>(iters);
+        Sample s = runner.run(iters, expected, calib.c_str());
+        if (s.max >= opt.min_time && per_op > 0 &&
+            per_op * static_cast<double>(iters) < 0.5 * opt.min_time)
+          s = runner.run(iters, expected, calib.c_str());
+        if (s.max >= opt.min_time || iters >= kMaxIterations) break;
+        per_op = s.max / static_cast<double>(iters);
+        iters = predict_iterations(iters, s.max, opt.min_time);
       }
+
+      PartTiming pt;
+      pt.name = part;
+      pt.inner_iterations = iters;
+      pt.phases.resize(static_cast<std::size_t>(nphases));
+      for (int k = 0; k < nphases; ++k)
+        pt.phases[static_cast<std::size_t>(k)].name =
+            info.phases[static_cast<std::size_t>(k)];
+      const double n = static_cast<double>(iters) / opt.time_scale;
+      std::vector<std::vector<double>> by_rank(
+          static_cast<std::size_t>(ctx.size));
+      double expected = 0;
+      for (int r = 0; r < opt.repetitions; ++r) {
+        const Sample s = runner.run(iters, expected, timed.c_str());
+        expected = std::max(expected, s.max);
+        add_sample(pt, s.max, s.min, s.avg, n);
+        for (int k = 0; k < nphases; ++k) {
+          const std::size_t kk = static_cast<std::size_t>(k);
+          add_sample(pt.phases[kk], s.phase_max[kk], s.phase_min[kk],
+                     s.phase_avg[kk], n);
+        }
+        for (std::size_t k = 0; k < by_rank.size(); ++k)
+          by_rank[k].push_back(s.per_rank[k] / n);
+      }
+      pt.time = summarize(pt.samples_max);
+      for (PhaseTiming& ph : pt.phases) ph.time = summarize(ph.samples_max);
+
+      if (part == headline) {
+        rec.inner_iterations = iters;
+        rec.samples_max = pt.samples_max;
+        rec.samples_min = pt.samples_min;
+        rec.samples_avg = pt.samples_avg;
+        rec.time = pt.time;
+        rec.phases = pt.phases;
+        for (const auto& samples : by_rank)
+          rec.per_rank.push_back(summarize(samples).median);
+      }
+
+      if (opt.verify) {
+        Verdict verdict;
+        const std::string what = part_step("verification", part);
+        // The agreement after poison() is the barrier before the verified
+        // operation (no harness call may sit inside a plugin step: a rank
+        // whose step throws would enter a different collective).
+        collective_step(
+            part_step("poison", part).c_str(), [&] { strategy.poison(); },
+            harness, ctx.rank, timeout);
+        collective_step(
+            what.c_str(),
+            [&] {
+              strategy.execute();
+              verdict = strategy.verify();
+            },
+            harness, ctx.rank, runner.bound(expected));
+        auto [first, message] =
+            first_failure(!verdict.ok, verdict.message, harness, ctx.rank);
+        if (first != kNobody) {
+          verified = false;
+          verdicts.push_back((part.empty() ? "" : "part " + part + ": ") +
+                             "rank " + std::to_string(first) + ": " + message);
+        }
+      }
+      if (!info.parts.empty()) rec.parts.push_back(std::move(pt));
     }
-    if (!info.parts.empty()) rec.parts.push_back(std::move(pt));
-  }
   } catch (const PointError&) {
     // Thrown on every rank alike: release together, then pass it on.
     collective_step(

@@ -24,7 +24,8 @@ Summary summary_from(const json& j) {
 json timing_json(const Timing& t) {
   return {{"time_s", summary_json(t.time)},
           {"samples_s",
-           {{"max", t.samples_max}, {"min", t.samples_min},
+           {{"max", t.samples_max},
+            {"min", t.samples_min},
             {"avg", t.samples_avg}}}};
 }
 void timing_from(const json& j, Timing& t) {
@@ -86,9 +87,9 @@ json to_json(const Record& r) {
   if (!r.plugin_version.empty()) j["plugin"]["version"] = r.plugin_version;
   if (size_is_per_rank(r.suite)) {
     j["size_basis"] = r.size_total ? "total" : "per-rank";
-    j["total_bytes"] = r.size_total ? r.payload_bytes
-                                    : r.payload_bytes *
-                                          static_cast<std::size_t>(r.ranks);
+    j["total_bytes"] =
+        r.size_total ? r.payload_bytes
+                     : r.payload_bytes * static_cast<std::size_t>(r.ranks);
   }
   if (!r.phases.empty()) j["phases_s"] = phases_json(r.phases);
   if (!r.parts.empty()) {

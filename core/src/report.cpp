@@ -1,7 +1,5 @@
 #include "report.hpp"
 
-#include "suite_info.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "suite_info.hpp"
 #include "summary.hpp"
 
 namespace mpiarena {
@@ -221,10 +220,9 @@ std::string group_title(const std::string& suite, const std::string& payload,
                         const std::string& size, int ranks,
                         const std::vector<const Record*>& recs) {
   const bool total = !recs.empty() && recs.front()->size_total;
-  const std::string per_rank =
-      !size.empty() && size_is_per_rank(suite)
-          ? (total ? " in total" : " per rank")
-          : "";
+  const std::string per_rank = !size.empty() && size_is_per_rank(suite)
+                                   ? (total ? " in total" : " per rank")
+                                   : "";
   return suite + " / " + payload + (size.empty() ? "" : " / " + size) +
          per_rank + " / " + std::to_string(ranks) +
          (ranks == 1 ? " rank" : " ranks") + group_note(recs);

@@ -17,9 +17,9 @@ namespace {
 
 std::string size_cell(const Record& r) {
   const std::string pretty = format_bytes(static_cast<double>(r.bytes));
-  return r.size_label == std::to_string(r.bytes) ? pretty
-                                                 : r.size_label + " (" +
-                                                       pretty + ")";
+  return r.size_label == std::to_string(r.bytes)
+             ? pretty
+             : r.size_label + " (" + pretty + ")";
 }
 
 std::string factor(double x) {
@@ -58,7 +58,8 @@ std::string render_scaling(const Document& doc, Style style) {
     const std::string what = series.first + " / " + series.second;
     bool total = false;
     for (const auto& row : rows)
-      for (const auto& cell : row.second) total = total || cell.second->size_total;
+      for (const auto& cell : row.second)
+        total = total || cell.second->size_total;
     const std::string basis = !size_is_per_rank(series.first) ? ""
                               : total ? "; sizes in total over the ranks"
                                       : "; sizes per rank";
@@ -79,18 +80,18 @@ std::string render_scaling(const Document& doc, Style style) {
       }
       auto lo = by_ranks.find(*ranks.begin());
       auto hi = by_ranks.find(*ranks.rbegin());
-      row.push_back(lo != by_ranks.end() && hi != by_ranks.end() &&
-                            lo->second->time.median > 0
-                        ? factor(hi->second->time.median /
-                                 lo->second->time.median)
-                        : "-");
+      row.push_back(
+          lo != by_ranks.end() && hi != by_ranks.end() &&
+                  lo->second->time.median > 0
+              ? factor(hi->second->time.median / lo->second->time.median)
+              : "-");
       table.push_back(std::move(row));
     }
-    out += heading("Scaling over ranks: " + what +
-                       " (median time per operation, slowest rank" + basis +
-                       ")",
-                   style) +
-           render_grid(header, table, style);
+    out +=
+        heading("Scaling over ranks: " + what +
+                    " (median time per operation, slowest rank" + basis + ")",
+                style) +
+        render_grid(header, table, style);
   }
 
   // Winners: the ranked groups (verified records only), by series and size.
@@ -103,8 +104,8 @@ std::string render_scaling(const Document& doc, Style style) {
       continue;
     std::string cell = recs.front()->method;
     if (recs.size() > 1 && recs.front()->time.median > 0)
-      cell += " (" + factor(recs[1]->time.median / recs.front()->time.median) +
-              ")";
+      cell +=
+          " (" + factor(recs[1]->time.median / recs.front()->time.median) + ")";
     wins[{suite, payload}][bytes][ranks] = cell;
     size_names[{suite, payload}][bytes] = size_cell(*recs.front());
   }
@@ -122,8 +123,9 @@ std::string render_scaling(const Document& doc, Style style) {
       table.push_back(std::move(row));
     }
     out += heading("Winner per size and rank count: " + series.first + " / " +
-                       series.second + " (x: the runner-up's time over the "
-                                       "winner's)",
+                       series.second +
+                       " (x: the runner-up's time over the "
+                       "winner's)",
                    style) +
            render_grid(header, table, style);
   }

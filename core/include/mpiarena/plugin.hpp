@@ -133,7 +133,9 @@ struct MetricInput {
   std::size_t bytes = 0;  // payload bytes of the point
   int ranks = 0;
   // The time of a part / phase; throws std::out_of_range naming it.
-  double part(const std::string& name) const { return get(parts, "part", name); }
+  double part(const std::string& name) const {
+    return get(parts, "part", name);
+  }
   double phase(const std::string& name) const {
     return get(phases, "phase", name);
   }
@@ -214,9 +216,9 @@ struct RunContext {
   int rank = 0;
   int size = 1;
   int root = 0;
-  std::string payload;            // one of StrategyInfo::payloads
-  std::size_t bytes = 0;          // requested payload size in bytes
-  Log* log = nullptr;             // rank-aware logger owned by the runner
+  std::string payload;    // one of StrategyInfo::payloads
+  std::size_t bytes = 0;  // requested payload size in bytes
+  Log* log = nullptr;     // rank-aware logger owned by the runner
   // Pairwise methods: false = one pair (0, 1), the other ranks idle; true =
   // every disjoint pair (0, 1), (2, 3)... concurrently (runner --pairs all).
   bool all_pairs = false;
@@ -275,9 +277,8 @@ using FactoryFn = std::vector<StrategyEntry>();
 #define MPIARENA_STR2(x) #x
 #define MPIARENA_STR(x) MPIARENA_STR2(x)
 #if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION)
-inline constexpr const char* kMpiImplementation =
-    "Open MPI " MPIARENA_STR(OMPI_MAJOR_VERSION) "." MPIARENA_STR(
-        OMPI_MINOR_VERSION);
+inline constexpr const char* kMpiImplementation = "Open MPI " MPIARENA_STR(
+    OMPI_MAJOR_VERSION) "." MPIARENA_STR(OMPI_MINOR_VERSION);
 #elif defined(MPICH_VERSION)
 inline constexpr const char* kMpiImplementation = "MPICH " MPICH_VERSION;
 #else

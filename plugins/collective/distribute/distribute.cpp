@@ -17,8 +17,8 @@ using mpiarena::DistributionStrategy;
 class P2p final : public DistributionStrategy {
   void execute() override {
     if (!is_root()) {
-      MPIARENA_CHECK(MPI_Recv(slice().data(), counts()[rank()], MPI_INT,
-                              root(), 0, comm(), MPI_STATUS_IGNORE));
+      MPIARENA_CHECK(MPI_Recv(slice().data(), counts()[rank()], MPI_INT, root(),
+                              0, comm(), MPI_STATUS_IGNORE));
       return;
     }
     for (int r = 0; r < ranks(); ++r) {
