@@ -136,7 +136,8 @@ Options parse_options(int argc, const char* const* argv) {
      "comma-separated payloads to run (e.g. 1d,2d); default: every payload "
      "each method supports")
     ("sizes,s", po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
-     "sizes: presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
+     "sizes (default: small..xxlarge; the overlap suite: 64KiB..16MiB, as "
+     "seed 002): presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
      "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', preset ranges "
      "(small..xxlarge: every preset from the first to the last), bytes with "
      "units (4KiB, 1MB), ranges a..b doubling (8B..4MiB, 0..4MiB), NetPIPE's "
@@ -160,6 +161,9 @@ Options parse_options(int argc, const char* const* argv) {
      "array over the ranks (seed 003's N: a distribution splits it into "
      "slices that differ by at most one int, MPI_Scatterv when the ranks do "
      "not divide it)")
+    ("test-every", po::value<int>(&o.test_every)->default_value(o.test_every),
+     "overlap suite, methods ending in _test: call MPI_Testall after every "
+     "k-th of the computation's 64 slices (1 to 64)")
     ("output,o", po::value<std::string>(&o.output),
      "write the JSON result document here (rewritten after every point, so "
      "an interrupted run keeps what it measured)")
@@ -300,6 +304,11 @@ Options parse_options(int argc, const char* const* argv) {
                      "' is not supported; accepted: per-rank, total");
   o.size_total = size_basis == "total";
   if (vm.count("ranks")) parse_ranks(o.ranks_spec, 0);
+  if (o.test_every < 1 || o.test_every > 64)
+    throw UsageError(
+        "--test-every must be between 1 and 64 (slices of the "
+        "computation between two MPI_Testall calls), got " +
+        std::to_string(o.test_every));
   o.quiet = vm.count("quiet") > 0;
   if (vm.count("log-level")) {
     spdlog::level::level_enum level = spdlog::level::info;
@@ -366,6 +375,7 @@ Options parse_options(int argc, const char* const* argv) {
   }
   try {
     o.sizes = parse_sizes(o.sizes_spec);
+    o.sizes_given = !vm["sizes"].defaulted();
   } catch (const SizeSpecError& e) {
     throw UsageError(std::string("--sizes: ") + e.what());
   }
@@ -389,6 +399,7 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--pairs", o.all_pairs ? "all" : "one"},
           {"--wait", o.wait},
           {"--ranks", o.ranks_spec},
+          {"--test-every", std::to_string(o.test_every)},
           {"--size-basis", o.size_total ? "total" : "per-rank"},
           {"--min-time", min_time},
           {"--repetitions", std::to_string(o.repetitions)},

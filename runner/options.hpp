@@ -27,6 +27,8 @@ struct Options {
   std::vector<std::string> payloads;  // empty: every payload of each method
   std::string sizes_spec = "small..xxlarge";
   std::vector<SizePoint> sizes;
+  bool sizes_given = false;  // --sizes on the command line; else each
+                             // suite's default (default_sizes_spec)
   std::string output;
   std::string format = "table";
   double min_time = 0.005;
@@ -40,6 +42,7 @@ struct Options {
   std::string wait = "auto";       // --wait auto|poll|sleep (around samples)
   std::string ranks_spec;          // --ranks; empty: the launch's ranks only
   bool size_total = false;         // --size-basis total (per-rank suites)
+  int test_every = 8;              // --test-every (overlap "_test" methods)
   bool quiet = false;              // --quiet: the same as --log-level warn
   std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time

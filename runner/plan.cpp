@@ -7,12 +7,14 @@
 #include <boost/mpi/collectives.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
+#include <map>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
 #include <set>
 #include <thread>
 
 #include "memory.hpp"
+#include "suite_info.hpp"
 
 namespace mpiarena {
 
@@ -165,11 +167,37 @@ std::vector<Point> plan_points(
       return {};
     }
   }
+  // Each method's ladder: --sizes, or its suite's default when --sizes is
+  // not given; the points go size by size over the union of the ladders.
+  std::map<std::string, std::vector<SizePoint>> ladders;
+  for (const LoadedStrategy* s : methods) {
+    const std::string& suite = s->entry.info.suite;
+    const std::string spec = default_sizes_spec(suite);
+    ladders[suite] =
+        options.sizes_given || spec.empty() ? options.sizes : parse_sizes(spec);
+  }
+  std::vector<SizePoint> all;
+  for (const auto& [suite, ladder] : ladders)
+    for (const SizePoint& p : ladder)
+      if (std::none_of(all.begin(), all.end(), [&](const SizePoint& q) {
+            return q.bytes == p.bytes && q.label == p.label;
+          }))
+        all.push_back(p);
+  std::stable_sort(
+      all.begin(), all.end(),
+      [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
+  auto in_ladder = [&](const std::string& suite, const SizePoint& p) {
+    const auto& l = ladders[suite];
+    return std::any_of(l.begin(), l.end(), [&](const SizePoint& q) {
+      return q.bytes == p.bytes && q.label == p.label;
+    });
+  };
   std::vector<Point> points;
   for (int ranks : counts)
-    for (const SizePoint& size : options.sizes)
+    for (const SizePoint& size : all)
       for (const LoadedStrategy* s : methods) {
         const StrategyInfo& info = s->entry.info;
+        if (!in_ladder(info.suite, size)) continue;
         for (const std::string& payload : info.payloads) {
           if (!options.payloads.empty() &&
               std::find(options.payloads.begin(), options.payloads.end(),

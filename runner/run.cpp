@@ -93,6 +93,7 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
         {"pairs", options.all_pairs ? "all" : "one"},
         {"ranks", options.ranks_spec.empty() ? "launch" : options.ranks_spec},
         {"size_basis", options.size_total ? "total" : "per-rank"},
+        {"test_every", options.test_every},
         {"wait", options.wait},
         {"plugin_dirs", options.plugin_dirs}}}};
 }
@@ -156,6 +157,12 @@ int command_run(const Options& options, int argc, char** argv) {
     for (const Point& p : points)
       if (counts.empty() || counts.back() != p.ranks) counts.push_back(p.ranks);
     doc.context["rank_counts"] = counts;
+    // The sizes the points run (each suite's default without --sizes).
+    std::vector<std::string> labels;
+    for (const Point& p : points)
+      if (std::find(labels.begin(), labels.end(), p.size.label) == labels.end())
+        labels.push_back(p.size.label);
+    doc.context["options"]["sizes"] = labels;
     doc.context["sub_communicator"] = "first_ranks_of_world";
   }
   const bool saving = rank == 0 && !options.output.empty();
@@ -233,6 +240,7 @@ int command_run(const Options& options, int argc, char** argv) {
     ctx.log = &plugin_log;
     ctx.all_pairs = options.all_pairs;
     ctx.size_total = options.size_total && size_is_per_rank(info.suite);
+    ctx.test_every = options.test_every;
     Watchdog::instance().set_point(point_name(p));
     std::unique_ptr<Strategy> strategy;
     std::string create_error;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "breakdown.hpp"
 #include "doc_fixtures.hpp"
 #include "report.hpp"
 #include "scaling.hpp"
@@ -407,4 +408,40 @@ TEST(Scaling, TimeAgainstRanksAndWinnerPerRankCount) {
   const std::string coll = mpiarena::render_scaling(doc);
   EXPECT_NE(coll.find("Scaling over ranks: collective"), std::string::npos);
   EXPECT_EQ(coll.find("Winner per size"), std::string::npos) << coll;
+}
+
+// Records with parts (the overlap suite): one table per method, a row per
+// size with each part's time and each metric, as seed 002's output.
+TEST(Breakdown, PartsAsColumnsPerMethod) {
+  auto part = [](const std::string& name, double t) {
+    mpiarena::PartTiming p;
+    p.name = name;
+    p.samples_max = {t, t, t};
+    p.time = mpiarena::summarize(p.samples_max);
+    return p;
+  };
+  mpiarena::Document doc;
+  for (std::size_t bytes : {65536u, 131072u}) {
+    mpiarena::Record r =
+        make_record("nob_halo2d", {30e-6, 30e-6, 30e-6}, bytes);
+    r.suite = "overlap";
+    r.parts = {part("comm", 12e-6), part("compute", 14e-6),
+               part("both", 27e-6)};
+    r.headline_part = "both";
+    mpiarena::MetricValue m;
+    m.name = "overlap";
+    m.unit = "%";
+    m.value = bytes == 65536 ? 3.5 : 42.25;
+    r.metrics = {m};
+    doc.records.push_back(r);
+  }
+  const std::string out = mpiarena::render_breakdown(doc);
+  EXPECT_NE(out.find("overlap/nob_halo2d / 1d / 2 ranks: parts and metrics"),
+            std::string::npos)
+      << out;
+  for (const char* cell : {"comm", "compute", "both *", "overlap (%)",
+                           "12.00 us", "14.00 us", "27.00 us", "3.50", "42.2"})
+    EXPECT_NE(out.find(cell), std::string::npos) << cell << "\n" << out;
+  // One table for the method, not one per size.
+  EXPECT_EQ(out.find("parts and metrics"), out.rfind("parts and metrics"));
 }

@@ -1,8 +1,11 @@
 #include "breakdown.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <mpiarena/sizes.hpp>
+#include <tuple>
 #include <vector>
 
 namespace mpiarena {
@@ -13,23 +16,23 @@ std::string format_metric(double value, const std::string& unit) {
   const double a = std::fabs(value);
   if (a != 0 && (a >= 1e6 || a < 1e-2))
     std::snprintf(buf, sizeof buf, "%.3g", value);
+  else if (a < 10)  // a ratio near 1 (comp_over_comm 0.97) needs 2 decimals
+    std::snprintf(buf, sizeof buf, "%.2f", value);
   else
     std::snprintf(buf, sizeof buf, "%.1f", value);
-  return std::string(buf) + " " + unit;
+  return unit.empty() ? std::string(buf) : std::string(buf) + " " + unit;
 }
 
 namespace {
 
-std::string phases_text(const std::vector<PhaseTiming>& phases,
-                        double total) {
+std::string phases_text(const std::vector<PhaseTiming>& phases, double total) {
   std::string out;
   for (const PhaseTiming& p : phases) {
     if (!out.empty()) out += ", ";
     out += p.name + " " + format_seconds(p.time.median);
     if (total > 0) {
       char pct[16];
-      std::snprintf(pct, sizeof pct, " (%.0f%%)",
-                    100 * p.time.median / total);
+      std::snprintf(pct, sizeof pct, " (%.0f%%)", 100 * p.time.median / total);
       out += pct;
     }
   }
@@ -38,47 +41,110 @@ std::string phases_text(const std::vector<PhaseTiming>& phases,
 
 }  // namespace
 
+namespace {
+
+std::string size_cell(const Record& r) {
+  return r.size_label == std::to_string(r.bytes)
+             ? format_bytes(static_cast<double>(r.bytes))
+             : r.size_label;
+}
+
+std::string heading(const std::string& title, Style style) {
+  return style == Style::markdown ? "\n### " + title + "\n\n"
+                                  : "\n" + title + "\n";
+}
+
+// Records with parts, one table per method, payload and rank count, a row
+// per size: each part's median, each metric, the headline part's phases
+// (seed 002's columns: size, communication, computation, overall, overlap).
+std::string render_parts(const Document& doc, Style style) {
+  using Key = std::tuple<std::string, std::string, std::string, int>;
+  std::map<Key, std::vector<const Record*>> groups;
+  for (const Record& r : doc.records)
+    if (!r.parts.empty())
+      groups[{r.suite, r.method, r.payload, r.ranks}].push_back(&r);
+  std::string out;
+  for (auto& [key, recs] : groups) {
+    std::stable_sort(
+        recs.begin(), recs.end(),
+        [](const Record* a, const Record* b) { return a->bytes < b->bytes; });
+    const Record& first = *recs.front();
+    std::vector<std::string> header{">size"};
+    for (const PartTiming& p : first.parts)
+      header.push_back(">" + p.name +
+                       (p.name == first.headline_part ? " *" : ""));
+    for (const MetricValue& m : first.metrics)
+      header.push_back(">" + m.name +
+                       (m.unit.empty() ? "" : " (" + m.unit + ")"));
+    header.push_back("phases of " + first.headline_part);
+    header.push_back("verified");
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> notes;
+    for (const Record* r : recs) {
+      std::vector<std::string> row{size_cell(*r)};
+      for (const std::string& n : r->notes)
+        notes.push_back("(" + std::to_string(notes.size() + 1) + ") " +
+                        size_cell(*r) + ": " + n);
+      const PartTiming* head = nullptr;
+      for (const PartTiming& p : first.parts) {
+        auto it =
+            std::find_if(r->parts.begin(), r->parts.end(),
+                         [&](const PartTiming& q) { return q.name == p.name; });
+        row.push_back(it == r->parts.end() ? "-"
+                                           : format_seconds(it->time.median));
+        if (it != r->parts.end() && it->name == r->headline_part) head = &*it;
+      }
+      for (const MetricValue& m : first.metrics) {
+        auto it = std::find_if(
+            r->metrics.begin(), r->metrics.end(),
+            [&](const MetricValue& q) { return q.name == m.name; });
+        row.push_back(it == r->metrics.end() ? "-"
+                                             : format_metric(it->value, ""));
+      }
+      row.push_back(head ? phases_text(head->phases, head->time.median) : "-");
+      row.push_back(
+          (r->verification == "failed" ? "FAILED" : r->verification) +
+          (r->notes.empty() ? "" : " (" + std::to_string(notes.size()) + ")"));
+      rows.push_back(std::move(row));
+    }
+    const auto& [suite, method, payload, ranks] = key;
+    out +=
+        heading(suite + "/" + method + " / " + payload + " / " +
+                    std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+                    ": parts and metrics (per operation, slowest rank, "
+                    "median; * the part that is the record's time)",
+                style) +
+        render_grid(header, rows, style);
+    for (const std::string& n : notes)
+      out += (style == Style::markdown ? "\n" : "  ") + n + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string render_breakdown(const Document& doc, Style style) {
   std::vector<std::vector<std::string>> rows;
   for (const Record& r : doc.records) {
-    if (r.parts.empty() && r.phases.empty() && r.metrics.empty()) continue;
+    if (!r.parts.empty() || (r.phases.empty() && r.metrics.empty())) continue;
     std::string metrics;
     for (const MetricValue& m : r.metrics)
       metrics += (metrics.empty() ? "" : ", ") + m.name + " " +
                  format_metric(m.value, m.unit) + " (" +
                  (m.higher_is_better ? "higher" : "lower") + " is better)";
     if (metrics.empty()) metrics = "-";
-    const std::string size =
-        r.size_label == std::to_string(r.bytes)
-            ? format_bytes(static_cast<double>(r.bytes))
-            : r.size_label;
-    const std::string point = r.suite + "/" + r.method;
-    if (r.parts.empty()) {
-      rows.push_back({point, r.payload, size, "-",
-                      format_seconds(r.time.median),
-                      phases_text(r.phases, r.time.median), metrics});
-      continue;
-    }
-    bool first = true;
-    for (const PartTiming& p : r.parts) {
-      const std::string part =
-          p.name + (p.name == r.headline_part ? " *" : "");
-      rows.push_back({first ? point : "", first ? r.payload : "",
-                      first ? size : "", part, format_seconds(p.time.median),
-                      phases_text(p.phases, p.time.median),
-                      first ? metrics : ""});
-      first = false;
-    }
+    rows.push_back({r.suite + "/" + r.method, r.payload, size_cell(r),
+                    format_seconds(r.time.median),
+                    phases_text(r.phases, r.time.median), metrics});
   }
-  if (rows.empty()) return {};
-  const std::string title =
-      "Parts, phases and metrics (per operation, slowest rank, median; "
-      "* the part that is the record's time)";
-  const std::string head = style == Style::markdown ? "\n### " + title + "\n\n"
-                                                    : "\n" + title + "\n";
-  return head + render_grid({"method", "payload", "size", "part", ">median",
-                             "phases (share of the part)", "metrics"},
-                            rows, style);
+  std::string out = render_parts(doc, style);
+  if (rows.empty()) return out;
+  return out +
+         heading("Phases and metrics (per operation, slowest rank, median)",
+                 style) +
+         render_grid({"method", "payload", "size", ">median",
+                      "phases (share of the time)", "metrics"},
+                     rows, style);
 }
 
 }  // namespace mpiarena

@@ -1,5 +1,7 @@
-// The contract-v4 view of a result document: for every record that has
-// parts, phases or metrics, the time of each part, each phase's share of it,
+// The contract-v4 view of a result document. Records with parts: one table
+// per method, payload and rank count, a row per size with each part's time,
+// each metric and the headline part's phases (seed 002's layout). Records
+// with phases or metrics but no parts: a row each with the phases' shares
 // and the metrics with their unit and direction.
 #pragma once
 
@@ -13,7 +15,7 @@ namespace mpiarena {
 // Empty when no record has parts, phases or metrics.
 std::string render_breakdown(const Document& doc, Style style = Style::text);
 
-// "75.0 %", "1.23e+06 msg/s", "n/a" (not finite).
+// "75.0 %", "0.97 x", "1.23e+06 msg/s", "n/a" (not finite).
 std::string format_metric(double value, const std::string& unit);
 
 }  // namespace mpiarena

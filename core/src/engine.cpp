@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "collective.hpp"
+#include "point_notes.hpp"
 #include "watchdog.hpp"
 
 namespace mpiarena {
@@ -171,6 +172,10 @@ struct Runner {
   }
 };
 
+// Runs of a part's calibrated loop whose median stands in part_seconds
+// until the part is measured, when a later part follows it.
+constexpr int kEstimateRuns = 4;
+
 std::string part_step(const char* step, const std::string& part) {
   return part.empty() ? std::string(step)
                       : std::string(step) + " of part " + part;
@@ -218,6 +223,9 @@ Record measure_point(Strategy& strategy, const RunContext& ctx_in,
   RunContext ctx = ctx_in;
   ctx.phases = &timer;
   ctx.part_index = &part_index;
+  std::vector<double> part_medians(std::max<std::size_t>(1, info.parts.size()),
+                                   0.0);
+  ctx.part_seconds = part_medians.data();
 
   Record rec;
   rec.payload = ctx.payload;
@@ -241,15 +249,28 @@ Record measure_point(Strategy& strategy, const RunContext& ctx_in,
   std::vector<std::string> verdicts;  // failed parts' messages
   bool verified = true;
 
+  // Per part: its loop's state, timings and expected sample time.
+  struct PartRun {
+    std::string warm, calib, timed;
+    std::int64_t iters = 1;
+    PartTiming pt;
+    std::vector<std::vector<double>> by_rank;
+    double expected = 0;
+  };
+  std::vector<PartRun> runs(parts.size());
   try {
+    // 1. Every part warmed up and calibrated on its own, in declared order.
+    //    The calibration's per-operation time stands in part_seconds until
+    //    the part's median replaces it (a later part may size its work on
+    //    an earlier one: the overlap suite).
     for (std::size_t pi = 0; pi < parts.size(); ++pi) {
       part_index = static_cast<int>(pi);
-      const std::string& part = parts[pi];
-      const std::string warm = part_step("warm-up", part);
-      const std::string calib = part_step("calibration", part);
-      const std::string timed = part_step("timed loop", part);
+      PartRun& pr = runs[pi];
+      pr.warm = part_step("warm-up", parts[pi]);
+      pr.calib = part_step("calibration", parts[pi]);
+      pr.timed = part_step("timed loop", parts[pi]);
       collective_step(
-          warm.c_str(),
+          pr.warm.c_str(),
           [&] {
             for (int i = 0; i < opt.warmup; ++i) strategy.execute();
           },
@@ -261,51 +282,79 @@ Record measure_point(Strategy& strategy, const RunContext& ctx_in,
       // cannot lock in a count whose samples are far shorter than min_time.
       std::int64_t iters = 1;
       double per_op = 0;  // from the previous run, max over ranks
+      Sample s;
       for (;;) {
         const double expected = per_op * static_cast<double>(iters);
-        Sample s = runner.run(iters, expected, calib.c_str());
+        s = runner.run(iters, expected, pr.calib.c_str());
         if (s.max >= opt.min_time && per_op > 0 &&
             per_op * static_cast<double>(iters) < 0.5 * opt.min_time)
-          s = runner.run(iters, expected, calib.c_str());
+          s = runner.run(iters, expected, pr.calib.c_str());
         if (s.max >= opt.min_time || iters >= kMaxIterations) break;
         per_op = s.max / static_cast<double>(iters);
         iters = predict_iterations(iters, s.max, opt.min_time);
       }
-
-      PartTiming pt;
-      pt.name = part;
-      pt.inner_iterations = iters;
-      pt.phases.resize(static_cast<std::size_t>(nphases));
+      pr.iters = iters;
+      pr.expected = s.max;
+      // A part that a later one may size on gets a steadier estimate than
+      // one calibration run: the median of kEstimateRuns more.
+      std::vector<double> estimate{s.max};
+      if (pi + 1 < parts.size())
+        for (int e = 0; e < kEstimateRuns; ++e)
+          estimate.push_back(
+              runner.run(iters, pr.expected, pr.calib.c_str()).max);
+      std::sort(estimate.begin(), estimate.end());
+      part_medians[pi] = estimate[estimate.size() / 2] * opt.time_scale /
+                         static_cast<double>(iters);
+      pr.pt.name = parts[pi];
+      pr.pt.inner_iterations = iters;
+      pr.pt.phases.resize(static_cast<std::size_t>(nphases));
       for (int k = 0; k < nphases; ++k)
-        pt.phases[static_cast<std::size_t>(k)].name =
+        pr.pt.phases[static_cast<std::size_t>(k)].name =
             info.phases[static_cast<std::size_t>(k)];
-      const double n = static_cast<double>(iters) / opt.time_scale;
-      std::vector<std::vector<double>> by_rank(
-          static_cast<std::size_t>(ctx.size));
-      double expected = 0;
-      for (int r = 0; r < opt.repetitions; ++r) {
-        const Sample s = runner.run(iters, expected, timed.c_str());
-        expected = std::max(expected, s.max);
-        add_sample(pt, s.max, s.min, s.avg, n);
+      pr.by_rank.resize(static_cast<std::size_t>(ctx.size));
+    }
+
+    // 2. The repetitions, parts interleaved: repetition r of every part
+    //    before repetition r + 1 of any, so that a slow spell of the
+    //    machine falls on the parts alike and a metric's per-repetition
+    //    value compares samples taken together (seed 002's three parts
+    //    measured one after the other would credit overlap to a speed-up
+    //    of the machine).
+    for (int r = 0; r < opt.repetitions; ++r)
+      for (std::size_t pi = 0; pi < parts.size(); ++pi) {
+        part_index = static_cast<int>(pi);
+        PartRun& pr = runs[pi];
+        const double n = static_cast<double>(pr.iters) / opt.time_scale;
+        const Sample s = runner.run(pr.iters, pr.expected, pr.timed.c_str());
+        pr.expected = std::max(pr.expected, s.max);
+        add_sample(pr.pt, s.max, s.min, s.avg, n);
         for (int k = 0; k < nphases; ++k) {
           const std::size_t kk = static_cast<std::size_t>(k);
-          add_sample(pt.phases[kk], s.phase_max[kk], s.phase_min[kk],
+          add_sample(pr.pt.phases[kk], s.phase_max[kk], s.phase_min[kk],
                      s.phase_avg[kk], n);
         }
-        for (std::size_t k = 0; k < by_rank.size(); ++k)
-          by_rank[k].push_back(s.per_rank[k] / n);
+        for (std::size_t k = 0; k < pr.by_rank.size(); ++k)
+          pr.by_rank[k].push_back(s.per_rank[k] / n);
       }
+
+    // 3. Per part: statistics, the headline, verification.
+    for (std::size_t pi = 0; pi < parts.size(); ++pi) {
+      part_index = static_cast<int>(pi);
+      PartRun& pr = runs[pi];
+      const std::string& part = parts[pi];
+      PartTiming& pt = pr.pt;
       pt.time = summarize(pt.samples_max);
+      part_medians[pi] = pt.time.median;
       for (PhaseTiming& ph : pt.phases) ph.time = summarize(ph.samples_max);
 
       if (part == headline) {
-        rec.inner_iterations = iters;
+        rec.inner_iterations = pr.iters;
         rec.samples_max = pt.samples_max;
         rec.samples_min = pt.samples_min;
         rec.samples_avg = pt.samples_avg;
         rec.time = pt.time;
         rec.phases = pt.phases;
-        for (const auto& samples : by_rank)
+        for (const auto& samples : pr.by_rank)
           rec.per_rank.push_back(summarize(samples).median);
       }
 
@@ -324,7 +373,7 @@ Record measure_point(Strategy& strategy, const RunContext& ctx_in,
               strategy.execute();
               verdict = strategy.verify();
             },
-            harness, ctx.rank, runner.bound(expected));
+            harness, ctx.rank, runner.bound(pr.expected));
         auto [first, message] =
             first_failure(!verdict.ok, verdict.message, harness, ctx.rank);
         if (first != kNobody) {
@@ -360,6 +409,8 @@ Record measure_point(Strategy& strategy, const RunContext& ctx_in,
   collective_step(
       "release", [&] { strategy.release(); }, harness, ctx.rank, timeout);
   compute_metrics(rec, info);
+  rec.suite = info.suite;
+  rec.notes = point_notes(rec);
   return rec;
 }
 

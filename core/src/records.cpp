@@ -104,6 +104,7 @@ json to_json(const Record& r) {
     j["parts"] = std::move(parts);
     j["headline_part"] = r.headline_part;
   }
+  if (!r.notes.empty()) j["notes"] = r.notes;
   if (!r.metrics.empty()) {
     json metrics = json::array();
     for (const MetricValue& m : r.metrics)
@@ -158,6 +159,8 @@ Record record_from_json(const json& j) {
   r.time_scale = j.value("time_scale", 1.0);
   r.pairs = j.value("pairs", 0);
   r.size_total = j.value("size_basis", "per-rank") == "total";
+  if (j.contains("notes"))
+    r.notes = j.at("notes").get<std::vector<std::string>>();
   if (j.contains("per_rank_s"))
     r.per_rank = j.at("per_rank_s").get<std::vector<double>>();
   const json& bw = j.at("bandwidth_Bps");

@@ -77,6 +77,9 @@ struct Record {
   std::vector<PartTiming> parts;
   std::string headline_part;
   std::vector<MetricValue> metrics;
+  // What the core noticed about the point (point_notes.hpp), a sentence
+  // each; written to JSON only when there is one.
+  std::vector<std::string> notes;
 };
 
 struct Skip {

@@ -22,6 +22,7 @@ known_suites() {
                 {"distribution", {"1d"}},
                 {"combination", {"1d"}},
                 {"collective", {"1d"}},
+                {"overlap", {"1d"}},
                 {"harness", {"1d", "2d", "bytes"}}};
   return suites;
 }
@@ -31,6 +32,13 @@ known_suites() {
 inline bool size_is_per_rank(const std::string& suite) {
   return suite == "distribution" || suite == "combination" ||
          suite == "collective";
+}
+
+// The sizes a suite runs when --sizes is not given, as a --sizes spec;
+// empty: the runner's default (small..xxlarge). The overlap suite follows
+// seed 002 (64 KiB to 16 MiB, doubling).
+inline std::string default_sizes_spec(const std::string& suite) {
+  return suite == "overlap" ? "64KiB..16MiB" : "";
 }
 
 // Whether a suite's methods are alternative ways of doing one thing, so that

@@ -232,6 +232,15 @@ struct RunContext {
   // runner --size-basis total, where `bytes` is the whole array over the
   // ranks of `comm` rather than each rank's message.
   bool size_total = false;
+  // Overlap suite, "test" variants (overlap_suite.hpp): MPI_Testall after
+  // every test_every-th of the computation's 64 slices (runner
+  // --test-every).
+  int test_every = 8;
+  // Per part (StrategyInfo::parts), its median per-operation time in
+  // seconds once the engine has measured it, 0 before: a later part may
+  // size its work on an earlier one (the overlap suite sizes its
+  // computation on the measured communication). Null outside the engine.
+  const double* part_seconds = nullptr;
 };
 
 struct Verdict {

@@ -1,0 +1,135 @@
+// Non-blocking collectives as OSU measures them (osu_ibcast,
+// osu_iallreduce, osu_ialltoall, osu_iallgather): count ints per rank,
+// posted, overlapped with the computation, waited for; every rank checks
+// its result (sums against their closed form, collective_suite.hpp).
+#include <mpiarena/collective_suite.hpp>
+#include <mpiarena/mpi_check.hpp>
+#include <mpiarena/overlap_suite.hpp>
+#include <vector>
+
+namespace {
+
+using mpiarena::check_ints;
+using mpiarena::OverlapStrategy;
+using mpiarena::Verdict;
+
+std::size_t ranks_of(int p) { return static_cast<std::size_t>(p); }
+
+class Ibcast final : public OverlapStrategy {
+  void build() override {
+    buf_.resize(count());
+    reset();
+  }
+  void post(std::vector<MPI_Request>& requests) override {
+    requests.push_back(MPI_REQUEST_NULL);
+    MPIARENA_CHECK(MPI_Ibcast(buf_.data(), icount(), MPI_INT, 0, comm(),
+                              &requests.back()));
+  }
+  void reset() override {
+    for (std::size_t i = 0; i < buf_.size(); ++i)
+      buf_[i] = rank() == 0 ? mpiarena::distribution_value(i) : -1;
+  }
+  Verdict check() override {
+    return check_ints(
+        buf_, [](std::size_t i) { return mpiarena::distribution_value(i); },
+        "broadcast");
+  }
+  std::vector<int> buf_;
+};
+
+class Iallreduce final : public OverlapStrategy {
+  void build() override {
+    send_.resize(count());
+    for (std::size_t i = 0; i < count(); ++i)
+      send_[i] = mpiarena::partial_value(rank(), ranks(), i);
+    recv_.assign(count(), -1);
+  }
+  void post(std::vector<MPI_Request>& requests) override {
+    requests.push_back(MPI_REQUEST_NULL);
+    MPIARENA_CHECK(MPI_Iallreduce(send_.data(), recv_.data(), icount(), MPI_INT,
+                                  MPI_SUM, comm(), &requests.back()));
+  }
+  void reset() override { recv_.assign(recv_.size(), -1); }
+  Verdict check() override {
+    return check_ints(
+        recv_, [&](std::size_t i) { return mpiarena::partial_sum(ranks(), i); },
+        "sum");
+  }
+  std::vector<int> send_, recv_;
+};
+
+class Iallgather final : public OverlapStrategy {
+  void build() override {
+    send_.resize(count());
+    for (std::size_t i = 0; i < count(); ++i)
+      send_[i] = mpiarena::partial_value(rank(), ranks(), i);
+    recv_.assign(count() * ranks_of(ranks()), -1);
+  }
+  void post(std::vector<MPI_Request>& requests) override {
+    requests.push_back(MPI_REQUEST_NULL);
+    MPIARENA_CHECK(MPI_Iallgather(send_.data(), icount(), MPI_INT, recv_.data(),
+                                  icount(), MPI_INT, comm(), &requests.back()));
+  }
+  void reset() override { recv_.assign(recv_.size(), -1); }
+  Verdict check() override {
+    const std::size_t n = count();
+    return check_ints(
+        recv_,
+        [&](std::size_t j) {
+          return mpiarena::partial_value(static_cast<int>(j / n), ranks(),
+                                         j % n);
+        },
+        "gathered");
+  }
+  std::vector<int> send_, recv_;
+};
+
+class Ialltoall final : public OverlapStrategy {
+  void build() override {
+    const std::size_t n = count(), p = ranks_of(ranks());
+    send_.resize(n * p);
+    for (std::size_t j = 0; j < n * p; ++j)
+      send_[j] =
+          mpiarena::pair_value(rank(), static_cast<int>(j / n), ranks(), j % n);
+    recv_.assign(n * p, -1);
+  }
+  void post(std::vector<MPI_Request>& requests) override {
+    requests.push_back(MPI_REQUEST_NULL);
+    MPIARENA_CHECK(MPI_Ialltoall(send_.data(), icount(), MPI_INT, recv_.data(),
+                                 icount(), MPI_INT, comm(), &requests.back()));
+  }
+  void reset() override { recv_.assign(recv_.size(), -1); }
+  Verdict check() override {
+    const std::size_t n = count();
+    return check_ints(
+        recv_,
+        [&](std::size_t j) {
+          return mpiarena::pair_value(static_cast<int>(j / n), rank(), ranks(),
+                                      j % n);
+        },
+        "received");
+  }
+  std::vector<int> send_, recv_;
+};
+
+}  // namespace
+
+MPIARENA_PLUGIN(
+    mpiarena::make_entry<Ibcast>(mpiarena::overlap_info(
+        "ibcast",
+        "MPI_Ibcast of count ints from rank 0 overlapped with computation "
+        "(osu_ibcast); every rank checks")),
+    mpiarena::make_entry<Iallreduce>(mpiarena::overlap_info(
+        "iallreduce",
+        "MPI_Iallreduce (MPI_SUM) of count ints per rank overlapped with "
+        "computation (osu_iallreduce); every rank's sum checked")),
+    mpiarena::make_entry<Ialltoall>(mpiarena::overlap_info(
+        "ialltoall",
+        "MPI_Ialltoall of count ints from every rank to every rank "
+        "overlapped with computation (osu_ialltoall); each block checked",
+        /*payload_copies=*/16)),
+    mpiarena::make_entry<Iallgather>(mpiarena::overlap_info(
+        "iallgather",
+        "MPI_Iallgather of count ints per rank overlapped with computation "
+        "(osu_iallgather); every rank checks every block",
+        /*payload_copies=*/9)))

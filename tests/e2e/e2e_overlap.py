@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""The overlap suite (seed 002) end to end.
+
+    e2e_overlap.py methods --np N   every overlap method verified at N ranks,
+                                    its three parts and its metrics recorded,
+                                    overlap % within 0..100.
+    e2e_overlap.py serial --np N    a method serialised on purpose
+                                    (serial_overlap) reports about 0%.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import Fail, check, env  # noqa: E402
+
+METHODS = ["nob_halo2d", "nob_halo2d_test", "ibcast", "iallreduce", "ialltoall",
+           "iallgather"]
+
+
+def run(a, args, out, reps="5", min_time="0.002"):
+    if os.path.exists(out):
+        os.remove(out)
+    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
+           "--min-time", min_time, "-r", reps, "-o", out] + args
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=280, env=env())
+    print(p.stdout[-4000:])
+    print(p.stderr[-3000:], file=sys.stderr)
+    return p
+
+
+def metrics(r):
+    return {m["name"]: m["value"] for m in r.get("metrics", [])}
+
+
+def test_methods(a):
+    out = os.path.join(a.workdir, f"overlap_np{a.np}.json")
+    p = run(a, ["-m", "overlap", "--sizes", "4KiB,64KiB", "--test-every", "4"], out)
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    with open(out) as f:
+        doc = json.load(f)
+    check(doc["context"]["options"]["test_every"] == 4, "context lacks test_every")
+    got = {(r["method"], r["size_label"]): r for r in doc["records"]}
+    for m in METHODS:
+        for size in ("4096", "65536"):
+            r = got.get((m, size))
+            check(r is not None, f"no record for {m} at {size}")
+            check(r["verification"]["status"] == "passed", f"{m} {size}: {r['verification']}")
+            check([x["name"] for x in r["parts"]] == ["comm", "compute", "both"]
+                  and r["headline_part"] == "both", f"{m}: parts {r.get('parts')}")
+            ms = metrics(r)
+            for name in ("overlap", "overlap_osu"):
+                check(name in ms and 0 <= ms[name] <= 100, f"{m} {size}: {name} {ms.get(name)}")
+            check(ms.get("comp_over_comm", 0) > 0, f"{m} {size}: comp_over_comm {ms}")
+            check(r["time_s"]["median"] == r["parts"][2]["time_s"]["median"],
+                  f"{m}: the record's time is not the 'both' part's")
+    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
+    # The seed's columns: communication, computation, overall, overlap.
+    check("overlap/nob_halo2d / 1d" in p.stdout and "overlap_osu (%)" in p.stdout,
+          "no parts-and-metrics table")
+
+
+def test_serial(a):
+    out = os.path.join(a.workdir, f"serial_overlap_np{a.np}.json")
+    p = run(a, ["--plugin-dir", a.fault_plugins, "-m", "serial_overlap", "--sizes",
+                "256KiB"], out, reps="9", min_time="0.01")
+    check(p.returncode == 0, f"runner exited {p.returncode}")
+    with open(out) as f:
+        r = json.load(f)["records"][0]
+    check(r["verification"]["status"] == "passed", f"serial_overlap: {r['verification']}")
+    ms = metrics(r)
+    check(ms["overlap"] < 20 and ms["overlap_osu"] < 20,
+          f"a serialised method reports {ms['overlap']:.1f}% (seed) and "
+          f"{ms['overlap_osu']:.1f}% (OSU) overlap, expected about 0")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test", choices=["methods", "serial"])
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--fault-plugins", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    try:
+        {"methods": test_methods, "serial": test_serial}[a.test](a)
+    except Fail as e:
+        print(f"FAIL: {e}")
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
