@@ -175,8 +175,11 @@ def test_preset_ranges(a):
     row = [l for l in readme.splitlines() if l.startswith("| `-s, --sizes`")]
     check(len(row) == 1, "README has no --sizes row")
     default = re.findall(r"`([^`]*)`", row[0].rsplit("|", 2)[1])
-    check(default == ["small..xxlarge"], f"README's --sizes default: {default}")
+    # The runner's default, then the overlap suite's (seed 002's ladder).
+    check(default == ["small..xxlarge", "64KiB..16MiB"],
+          f"README's --sizes default: {default}")
     check(sizes_of(a, ["--sizes", default[0]]) == five, "README's default")
+    check(len(sizes_of(a, ["--sizes", default[1]])) == 9, "the overlap default")
     p = runner(a, ["--help"])
     flat = " ".join(p.stdout.split())
     check("(=small..xxlarge)" in flat and "preset ranges" in flat,
