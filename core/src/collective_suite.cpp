@@ -50,6 +50,43 @@ Verdict check_ints(const std::vector<int>& data,
   return {};
 }
 
+std::vector<int> partials_of(int rank, int ranks, std::size_t n) {
+  std::vector<int> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = partial_value(rank, ranks, i);
+  return out;
+}
+
+Verdict check_gathered(const std::vector<int>& data, int ranks, std::size_t n) {
+  return check_ints(
+      data,
+      [&](std::size_t j) {
+        return partial_value(static_cast<int>(j / n), ranks, j % n);
+      },
+      "gathered");
+}
+
+Verdict check_sums(const std::vector<int>& data, int ranks) {
+  return check_ints(
+      data, [&](std::size_t i) { return partial_sum(ranks, i); }, "sum");
+}
+
+std::vector<int> alltoall_send(int rank, int ranks, std::size_t n) {
+  std::vector<int> out(n * static_cast<std::size_t>(ranks));
+  for (std::size_t j = 0; j < out.size(); ++j)
+    out[j] = pair_value(rank, static_cast<int>(j / n), ranks, j % n);
+  return out;
+}
+
+Verdict check_alltoall(const std::vector<int>& data, int rank, int ranks,
+                       std::size_t n) {
+  return check_ints(
+      data,
+      [&](std::size_t j) {
+        return pair_value(static_cast<int>(j / n), rank, ranks, j % n);
+      },
+      "received");
+}
+
 void CollectiveStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
   const std::size_t p = static_cast<std::size_t>(ctx.size);
@@ -69,20 +106,11 @@ void CollectiveStrategy::prepare(const RunContext& ctx) {
 void CollectiveStrategy::release() { teardown(); }
 
 std::vector<int> CollectiveStrategy::own_partials() const {
-  std::vector<int> out(count_);
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = partial_value(ctx_.rank, ctx_.size, i);
-  return out;
+  return partials_of(ctx_.rank, ctx_.size, count_);
 }
 
 Verdict CollectiveStrategy::check_gathered(const std::vector<int>& data) const {
-  const std::size_t n = count_;
-  return check_ints(
-      data,
-      [&](std::size_t j) {
-        return partial_value(static_cast<int>(j / n), ctx_.size, j % n);
-      },
-      "gathered");
+  return mpiarena::check_gathered(data, ctx_.size, count_);
 }
 
 void DistributionStrategy::build() {

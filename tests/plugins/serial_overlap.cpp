@@ -11,9 +11,7 @@ namespace {
 
 class SerialOverlap final : public mpiarena::OverlapStrategy {
   void build() override {
-    send_.resize(count());
-    for (std::size_t i = 0; i < count(); ++i)
-      send_[i] = mpiarena::partial_value(rank(), ranks(), i);
+    send_ = mpiarena::partials_of(rank(), ranks(), count());
     recv_.assign(count(), -1);
   }
   void post(std::vector<MPI_Request>&) override {
@@ -24,9 +22,7 @@ class SerialOverlap final : public mpiarena::OverlapStrategy {
   }
   void reset() override { recv_.assign(recv_.size(), -1); }
   mpiarena::Verdict check() override {
-    return mpiarena::check_ints(
-        recv_, [&](std::size_t i) { return mpiarena::partial_sum(ranks(), i); },
-        "sum");
+    return mpiarena::check_sums(recv_, ranks());
   }
   std::vector<int> send_, recv_;
 };

@@ -54,6 +54,18 @@ Verdict check_ints(const std::vector<int>& data,
                    const std::function<long long(std::size_t)>& expected,
                    const std::string& what);
 
+// The payloads and checks the collective methods of every suite share
+// (collective, overlap), for `n` ints per rank among `ranks`:
+// rank `rank`'s n partial values; every rank's n partials gathered in rank
+// order; the element-wise sums of the partials; what rank `rank` sends to
+// every rank in an alltoall (n ints each, by destination) and receives.
+std::vector<int> partials_of(int rank, int ranks, std::size_t n);
+Verdict check_gathered(const std::vector<int>& data, int ranks, std::size_t n);
+Verdict check_sums(const std::vector<int>& data, int ranks);
+std::vector<int> alltoall_send(int rank, int ranks, std::size_t n);
+Verdict check_alltoall(const std::vector<int>& data, int rank, int ranks,
+                       std::size_t n);
+
 // The everyday collectives: a plugin derives from CollectiveStrategy and
 // writes build(), execute(), poison() and verify() with the helpers above.
 class CollectiveStrategy : public Strategy {

@@ -8,11 +8,7 @@ namespace {
 
 class Alltoall final : public mpiarena::CollectiveStrategy {
   void build() override {
-    const std::size_t n = count();
-    send_.resize(n * static_cast<std::size_t>(ranks()));
-    for (std::size_t j = 0; j < send_.size(); ++j)
-      send_[j] = mpiarena::pair_value(rank(), static_cast<int>(j / n), ranks(),
-                                      j % n);
+    send_ = mpiarena::alltoall_send(rank(), ranks(), count());
     poison();
   }
   void execute() override {
@@ -21,13 +17,7 @@ class Alltoall final : public mpiarena::CollectiveStrategy {
   }
   void poison() override { recv_.assign(send_.size(), -1); }
   mpiarena::Verdict verify() override {
-    return mpiarena::check_ints(
-        recv_,
-        [&](std::size_t j) {
-          return mpiarena::pair_value(static_cast<int>(j / count()), rank(),
-                                      ranks(), j % count());
-        },
-        "received");
+    return mpiarena::check_alltoall(recv_, rank(), ranks(), count());
   }
   std::vector<int> send_, recv_;
 };

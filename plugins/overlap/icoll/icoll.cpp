@@ -39,9 +39,7 @@ class Ibcast final : public OverlapStrategy {
 
 class Iallreduce final : public OverlapStrategy {
   void build() override {
-    send_.resize(count());
-    for (std::size_t i = 0; i < count(); ++i)
-      send_[i] = mpiarena::partial_value(rank(), ranks(), i);
+    send_ = mpiarena::partials_of(rank(), ranks(), count());
     recv_.assign(count(), -1);
   }
   void post(std::vector<MPI_Request>& requests) override {
@@ -50,19 +48,13 @@ class Iallreduce final : public OverlapStrategy {
                                   MPI_SUM, comm(), &requests.back()));
   }
   void reset() override { recv_.assign(recv_.size(), -1); }
-  Verdict check() override {
-    return check_ints(
-        recv_, [&](std::size_t i) { return mpiarena::partial_sum(ranks(), i); },
-        "sum");
-  }
+  Verdict check() override { return mpiarena::check_sums(recv_, ranks()); }
   std::vector<int> send_, recv_;
 };
 
 class Iallgather final : public OverlapStrategy {
   void build() override {
-    send_.resize(count());
-    for (std::size_t i = 0; i < count(); ++i)
-      send_[i] = mpiarena::partial_value(rank(), ranks(), i);
+    send_ = mpiarena::partials_of(rank(), ranks(), count());
     recv_.assign(count() * ranks_of(ranks()), -1);
   }
   void post(std::vector<MPI_Request>& requests) override {
@@ -72,26 +64,15 @@ class Iallgather final : public OverlapStrategy {
   }
   void reset() override { recv_.assign(recv_.size(), -1); }
   Verdict check() override {
-    const std::size_t n = count();
-    return check_ints(
-        recv_,
-        [&](std::size_t j) {
-          return mpiarena::partial_value(static_cast<int>(j / n), ranks(),
-                                         j % n);
-        },
-        "gathered");
+    return mpiarena::check_gathered(recv_, ranks(), count());
   }
   std::vector<int> send_, recv_;
 };
 
 class Ialltoall final : public OverlapStrategy {
   void build() override {
-    const std::size_t n = count(), p = ranks_of(ranks());
-    send_.resize(n * p);
-    for (std::size_t j = 0; j < n * p; ++j)
-      send_[j] =
-          mpiarena::pair_value(rank(), static_cast<int>(j / n), ranks(), j % n);
-    recv_.assign(n * p, -1);
+    send_ = mpiarena::alltoall_send(rank(), ranks(), count());
+    recv_.assign(send_.size(), -1);
   }
   void post(std::vector<MPI_Request>& requests) override {
     requests.push_back(MPI_REQUEST_NULL);
@@ -100,14 +81,7 @@ class Ialltoall final : public OverlapStrategy {
   }
   void reset() override { recv_.assign(recv_.size(), -1); }
   Verdict check() override {
-    const std::size_t n = count();
-    return check_ints(
-        recv_,
-        [&](std::size_t j) {
-          return mpiarena::pair_value(static_cast<int>(j / n), rank(), ranks(),
-                                      j % n);
-        },
-        "received");
+    return mpiarena::check_alltoall(recv_, rank(), ranks(), count());
   }
   std::vector<int> send_, recv_;
 };
