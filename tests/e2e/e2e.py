@@ -40,6 +40,27 @@ def env(extra=None):
     return e
 
 
+def suite_main(tests):
+    """main() of an e2e script whose tests take --np, --mpiexec, --runner,
+    --fault-plugins and --workdir: runs the test named on the command line,
+    prints PASS or FAIL: why, returns the exit code."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test", choices=sorted(tests))
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--fault-plugins", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = ap.parse_args()
+    try:
+        tests[a.test](a)
+    except Fail as e:
+        print(f"FAIL: {e}")
+        return 1
+    print("PASS")
+    return 0
+
+
 def mpirun(a, np, args, timeout=240, extra_env=None):
     cmd = [a.mpiexec, "-np", str(np), "--oversubscribe", a.runner] + args
     e = env()

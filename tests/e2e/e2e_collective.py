@@ -15,14 +15,13 @@
                                         scaling views; bad --ranks values
                                         exit 2 with one message.
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env  # noqa: E402
+from e2e import Fail, check, env, suite_main  # noqa: E402
 
 DISTRIBUTION = ["distribute_p2p", "distribute_scatter", "distribute_bcast"]
 COMBINATION = ["combine_p2p", "combine_gather", "combine_reduce",
@@ -172,24 +171,6 @@ def test_ladder(a):
         check(not os.path.exists(out), f"--ranks {spec}: wrote a result file")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("test", choices=["seed003", "everyday", "total", "ladder"])
-    ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--runner", required=True)
-    ap.add_argument("--fault-plugins", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
-    try:
-        {"seed003": test_seed003, "everyday": test_everyday, "total": test_total,
-         "ladder": test_ladder}[a.test](a)
-    except Fail as e:
-        print(f"FAIL: {e}")
-        return 1
-    print("PASS")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(suite_main({"seed003": test_seed003, "everyday": test_everyday,
+                       "total": test_total, "ladder": test_ladder}))

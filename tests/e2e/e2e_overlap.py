@@ -7,14 +7,13 @@
     e2e_overlap.py serial --np N    a method serialised on purpose
                                     (serial_overlap) reports about 0%.
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env  # noqa: E402
+from e2e import Fail, check, env, suite_main  # noqa: E402
 
 METHODS = ["nob_halo2d", "nob_halo2d_test", "ibcast", "iallreduce", "ialltoall",
            "iallgather"]
@@ -77,23 +76,5 @@ def test_serial(a):
           f"{ms['overlap_osu']:.1f}% (OSU) overlap, expected about 0")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("test", choices=["methods", "serial"])
-    ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--runner", required=True)
-    ap.add_argument("--fault-plugins", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
-    try:
-        {"methods": test_methods, "serial": test_serial}[a.test](a)
-    except Fail as e:
-        print(f"FAIL: {e}")
-        return 1
-    print("PASS")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(suite_main({"methods": test_methods, "serial": test_serial}))
