@@ -252,8 +252,10 @@ struct Verdict {
 // on every rank together (docs/writing-a-plugin.md, "Lifecycle"):
 //   prepare(ctx)                         untimed; suite bases build the
 //                                        payload, then call setup()
-//   for each part: warm-up and calibration execute()s, the timed loop of
-//                  execute()s, then poison(), one execute(), verify()
+//   for each part: warm-up and calibration execute()s
+//   for each repetition, for each part: a timed loop of execute()s
+//                                        (the parts' repetitions interleave)
+//   for each part: poison(), one execute(), verify()
 //   release()                            suite bases call teardown()
 // Every rank calls execute() the same number of times.
 class BOOST_SYMBOL_VISIBLE Strategy {
