@@ -119,17 +119,16 @@ print(f"t_comp / t_pure (metric `comp_over_comm`) within 0.95-1.05 at **{len(rat
 comp_cv = statistics.median(
     next(p for p in r["parts"] if p["name"] == "compute")["time_s"]["cv"]
     for doc in runs.values() for r in doc["records"])
-print("Why the band is missed: the computation is deterministic (median CV of its "
-      f"samples {100 * comp_cv:.1f}%) and is sized on the median of the communication's calibration "
-      "runs; the communication's samples, taken afterwards and interleaved with "
-      "the other two parts, move by their CV on this VM (the `vmstat` below "
-      "shows what the host took), and at 4 ranks the ranks also take "
-      "turns on the 2 cores. Sizing the computation on the very samples it is "
+print("Why the band is missed: the computation is sized on the communication's "
+      "calibration runs and a step cost measured once (median CV of the computation's samples "
+      f"{100 * comp_cv:.1f}%); the samples, taken afterwards and interleaved, move "
+      "with this VM's speed (the `vmstat` below shows what the host took), and "
+      f"at 4 ranks on {cpus} CPUs the ranks also take turns on the cores. Sizing the computation on the very samples it is "
       "compared with (measuring the communication's repetitions first, as "
       "seed 002 does) would meet the band by construction, but would measure "
       "the three parts at different times, and a change of the machine's "
-      "speed between them reads as overlap (a serialised method showed 22-27% "
-      "that way); mpiarena interleaves and says where the band is missed.\n")
+      "speed between them reads as overlap or hides it; mpiarena interleaves "
+      "and says where the band is missed.\n")
 if off:
     print("| ranks | method | size (B) | comp / comm | CV of comm |")
     print("|---:|---|---:|---:|---:|")
@@ -190,8 +189,11 @@ if files:
           ", ".join(f"{us(r['w'][0])} to {us(r['w'][1])} µs at {r['b'] // 1024} KiB" for r in big) +
           "; the `compute` phase grows by about as much (" +
           ", ".join(f"{us(r['c'][0])} to {us(r['c'][1])} µs" for r in big) +
-          f"), so the overall time does not fall and the overlap gains at most {gain:+.1f} points. "
-          "Open MPI here progresses a message only inside MPI calls (no progress thread), "
+          f"), so the overall time changes by only " +
+          ", ".join(f"{100 * (r['t'][1] / r['t'][0] - 1):+.0f}%" for r in big) +
+          f" and the overlap gains at most {gain:+.1f} points. "
+          "Open MPI's default here progresses a message only inside MPI calls (the "
+          "wait without tests shows it), "
           "and `MPI_Testall` does move it during the computation; but on one node the "
           "transfer is a copy made by the ranks' own CPUs (shared memory), so progressing it "
           "takes the time from the computation instead of hiding it. Overlap needs something "

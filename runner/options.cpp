@@ -164,6 +164,14 @@ Options parse_options(int argc, const char* const* argv) {
     ("test-every", po::value<int>(&o.test_every)->default_value(o.test_every),
      "overlap suite, methods ending in _test: call MPI_Testall after every "
      "k-th of the computation's 64 slices (1 to 64)")
+    ("exchanges", po::value<int>(&o.exchanges)->default_value(o.exchanges),
+     "stencil suite: neighbour exchanges per iteration, alternately to the "
+     "right and to the left neighbour of a ring (seed 004's COMM_ITERS); "
+     "even, 2 to 64")
+    ("stride", po::value<int>(&o.stride)->default_value(o.stride),
+     "stencil suite: bytes between two elements of the application array "
+     "that pack and unpack touch (seed 004's BUF_STRIDE); a multiple of 8, "
+     "8 to 4096")
     ("output,o", po::value<std::string>(&o.output),
      "write the JSON result document here (rewritten after every point, so "
      "an interrupted run keeps what it measured)")
@@ -304,6 +312,16 @@ Options parse_options(int argc, const char* const* argv) {
                      "' is not supported; accepted: per-rank, total");
   o.size_total = size_basis == "total";
   if (vm.count("ranks")) parse_ranks(o.ranks_spec, 0);
+  if (o.exchanges < 2 || o.exchanges > 64 || o.exchanges % 2 != 0)
+    throw UsageError(
+        "--exchanges must be even, from 2 to 64 (pairs of opposite "
+        "neighbours), got " +
+        std::to_string(o.exchanges));
+  if (o.stride < 8 || o.stride > 4096 || o.stride % 8 != 0)
+    throw UsageError(
+        "--stride must be a multiple of 8 bytes (one uint64 element), from 8 "
+        "to 4096, got " +
+        std::to_string(o.stride));
   if (o.test_every < 1 || o.test_every > 64)
     throw UsageError(
         "--test-every must be between 1 and 64 (slices of the "
@@ -400,6 +418,8 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--wait", o.wait},
           {"--ranks", o.ranks_spec},
           {"--test-every", std::to_string(o.test_every)},
+          {"--exchanges", std::to_string(o.exchanges)},
+          {"--stride", std::to_string(o.stride)},
           {"--size-basis", o.size_total ? "total" : "per-rank"},
           {"--min-time", min_time},
           {"--repetitions", std::to_string(o.repetitions)},

@@ -43,6 +43,8 @@ struct Options {
   std::string ranks_spec;          // --ranks; empty: the launch's ranks only
   bool size_total = false;         // --size-basis total (per-rank suites)
   int test_every = 8;              // --test-every (overlap "_test" methods)
+  int exchanges = 4;               // --exchanges (stencil suite, even)
+  int stride = 8;                  // --stride bytes (stencil suite)
   bool quiet = false;              // --quiet: the same as --log-level warn
   std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time

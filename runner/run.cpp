@@ -94,6 +94,8 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
         {"ranks", options.ranks_spec.empty() ? "launch" : options.ranks_spec},
         {"size_basis", options.size_total ? "total" : "per-rank"},
         {"test_every", options.test_every},
+        {"exchanges", options.exchanges},
+        {"stride", options.stride},
         {"wait", options.wait},
         {"plugin_dirs", options.plugin_dirs}}}};
 }
@@ -241,6 +243,8 @@ int command_run(const Options& options, int argc, char** argv) {
     ctx.all_pairs = options.all_pairs;
     ctx.size_total = options.size_total && size_is_per_rank(info.suite);
     ctx.test_every = options.test_every;
+    ctx.exchanges = options.exchanges;
+    ctx.stride = static_cast<std::size_t>(options.stride);
     Watchdog::instance().set_point(point_name(p));
     std::unique_ptr<Strategy> strategy;
     std::string create_error;

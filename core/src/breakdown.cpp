@@ -121,30 +121,67 @@ std::string render_parts(const Document& doc, Style style) {
   return out;
 }
 
+// Records with phases or metrics but no parts, one table per method,
+// payload and rank count, a row per size: each phase's median, the
+// record's median, each metric (seed 004's layout: size, pack, comm,
+// unpack, app).
+std::string render_phases(const Document& doc, Style style) {
+  using Key = std::tuple<std::string, std::string, std::string, int>;
+  std::map<Key, std::vector<const Record*>> groups;
+  for (const Record& r : doc.records)
+    if (r.parts.empty() && (!r.phases.empty() || !r.metrics.empty()))
+      groups[{r.suite, r.method, r.payload, r.ranks}].push_back(&r);
+  std::string out;
+  for (auto& [key, recs] : groups) {
+    std::stable_sort(
+        recs.begin(), recs.end(),
+        [](const Record* a, const Record* b) { return a->bytes < b->bytes; });
+    const Record& first = *recs.front();
+    std::vector<std::string> header{">size"};
+    for (const PhaseTiming& p : first.phases) header.push_back(">" + p.name);
+    header.push_back(">operation");
+    for (const MetricValue& m : first.metrics)
+      header.push_back(">" + m.name +
+                       (m.unit.empty() ? "" : " (" + m.unit + ")"));
+    header.push_back("verified");
+    std::vector<std::vector<std::string>> rows;
+    for (const Record* r : recs) {
+      std::vector<std::string> row{size_cell(*r)};
+      for (const PhaseTiming& p : first.phases) {
+        auto it = std::find_if(
+            r->phases.begin(), r->phases.end(),
+            [&](const PhaseTiming& q) { return q.name == p.name; });
+        row.push_back(it == r->phases.end() ? "-"
+                                            : format_seconds(it->time.median));
+      }
+      row.push_back(format_seconds(r->time.median));
+      for (const MetricValue& m : first.metrics) {
+        auto it = std::find_if(
+            r->metrics.begin(), r->metrics.end(),
+            [&](const MetricValue& q) { return q.name == m.name; });
+        row.push_back(it == r->metrics.end() ? "-"
+                                             : format_metric(it->value, ""));
+      }
+      row.push_back(r->verification == "failed" ? "FAILED" : r->verification);
+      rows.push_back(std::move(row));
+    }
+    const auto& [suite, method, payload, ranks] = key;
+    out +=
+        heading(suite + "/" + method + " / " + payload + " / " +
+                    std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+                    ": phases of one operation (slowest rank, median; "
+                    "operation: the whole, time outside the phases "
+                    "included)",
+                style) +
+        render_grid(header, rows, style);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_breakdown(const Document& doc, Style style) {
-  std::vector<std::vector<std::string>> rows;
-  for (const Record& r : doc.records) {
-    if (!r.parts.empty() || (r.phases.empty() && r.metrics.empty())) continue;
-    std::string metrics;
-    for (const MetricValue& m : r.metrics)
-      metrics += (metrics.empty() ? "" : ", ") + m.name + " " +
-                 format_metric(m.value, m.unit) + " (" +
-                 (m.higher_is_better ? "higher" : "lower") + " is better)";
-    if (metrics.empty()) metrics = "-";
-    rows.push_back({r.suite + "/" + r.method, r.payload, size_cell(r),
-                    format_seconds(r.time.median),
-                    phases_text(r.phases, r.time.median), metrics});
-  }
-  std::string out = render_parts(doc, style);
-  if (rows.empty()) return out;
-  return out +
-         heading("Phases and metrics (per operation, slowest rank, median)",
-                 style) +
-         render_grid({"method", "payload", "size", ">median",
-                      "phases (share of the time)", "metrics"},
-                     rows, style);
+  return render_parts(doc, style) + render_phases(doc, style);
 }
 
 }  // namespace mpiarena

@@ -225,7 +225,12 @@ std::string group_title(const std::string& suite, const std::string& payload,
                                    : "";
   return suite + " / " + payload + (size.empty() ? "" : " / " + size) +
          per_rank + " / " + std::to_string(ranks) +
-         (ranks == 1 ? " rank" : " ranks") + group_note(recs);
+         (ranks == 1 ? " rank" : " ranks") + group_note(recs) +
+         (methods_are_alternatives(suite) ? ""
+          : suite == "overlap"
+              ? " (not ranked: each method's computation is its own; "
+                "compare the overlap)"
+              : " (different operations, not ranked)");
 }
 
 void render_skips(std::ostream& out, const std::vector<const Skip*>& skips,
@@ -301,6 +306,24 @@ std::string render_table(const Document& doc, Style style) {
     out << heading(
         group_title(suite, payload, size_text(labels[key], bytes), ranks, recs),
         style);
+    if (!methods_are_alternatives(suite)) {
+      // Different operations (or overlap figures): side by side, unranked.
+      std::vector<const Record*> by_name = recs;
+      std::sort(by_name.begin(), by_name.end(),
+                [](const Record* a, const Record* b) {
+                  return a->method < b->method;
+                });
+      Table t({"method", ">median", ">min", ">bandwidth", ">CV",
+               ">iters x reps", "verified"});
+      for (const Record* r : by_name) {
+        std::vector<std::string> row = record_row("", r, nullptr);
+        row.erase(row.begin());
+        t.add(std::move(row));
+      }
+      if (!t.empty()) out << t.render(style);
+      render_skips(out, skips[key], style);
+      continue;
+    }
     Table t({">#", "method", ">median", ">min", ">bandwidth", ">CV", ">x best",
              ">iters x reps", "verified"});
     const double best = recs.empty() ? 0 : recs.front()->time.median;

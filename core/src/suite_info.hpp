@@ -23,6 +23,7 @@ known_suites() {
                 {"combination", {"1d"}},
                 {"collective", {"1d"}},
                 {"overlap", {"1d"}},
+                {"stencil", {"1d"}},
                 {"harness", {"1d", "2d", "bytes"}}};
   return suites;
 }
@@ -36,16 +37,21 @@ inline bool size_is_per_rank(const std::string& suite) {
 
 // The sizes a suite runs when --sizes is not given, as a --sizes spec;
 // empty: the runner's default (small..xxlarge). The overlap suite follows
-// seed 002 (64 KiB to 16 MiB, doubling).
+// seed 002 (64 KiB to 16 MiB, doubling), the stencil suite seed 004 (8 B to
+// 4 MiB, doubling).
 inline std::string default_sizes_spec(const std::string& suite) {
-  return suite == "overlap" ? "64KiB..16MiB" : "";
+  if (suite == "overlap") return "64KiB..16MiB";
+  if (suite == "stencil") return "8B..4MiB";  // seed 004's OPBench
+  return "";
 }
 
 // Whether a suite's methods are alternative ways of doing one thing, so that
 // "the fastest" means something: not the everyday collectives (allreduce and
-// alltoall are different operations, shown side by side) nor the harness.
+// alltoall are different operations, shown side by side), nor the overlap
+// suite (each method's computation is sized to its own communication: its
+// figure is the overlap, not the time), nor the harness.
 inline bool methods_are_alternatives(const std::string& suite) {
-  return suite != "collective" && suite != "harness";
+  return suite != "collective" && suite != "overlap" && suite != "harness";
 }
 
 // Empty when `info` is a valid declaration, else one sentence naming the

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "fit.hpp"
+#include "suite_info.hpp"
 
 namespace mpiarena {
 
@@ -104,6 +105,8 @@ json compute_summary(const Document& doc) {
   std::map<std::tuple<std::string, std::string, int>, json> previous;
   for (const auto& [key, recs] : ranked_groups(doc, true)) {
     const auto& [suite, payload, ranks, bytes] = key;
+    // "The fastest" of methods that do different things means nothing.
+    if (!methods_are_alternatives(suite)) continue;
     const Record& w = *recs.front();
     json entry = {
         {"suite", suite},

@@ -176,7 +176,7 @@ def test_preset_ranges(a):
     check(len(row) == 1, "README has no --sizes row")
     default = re.findall(r"`([^`]*)`", row[0].rsplit("|", 2)[1])
     # The runner's default, then the overlap suite's (seed 002's ladder).
-    check(default == ["small..xxlarge", "64KiB..16MiB"],
+    check(default == ["small..xxlarge", "64KiB..16MiB", "8B..4MiB"],
           f"README's --sizes default: {default}")
     check(sizes_of(a, ["--sizes", default[0]]) == five, "README's default")
     check(len(sizes_of(a, ["--sizes", default[1]])) == 9, "the overlap default")

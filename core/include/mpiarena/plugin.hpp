@@ -241,6 +241,11 @@ struct RunContext {
   // size its work on an earlier one (the overlap suite sizes its
   // computation on the measured communication). Null outside the engine.
   const double* part_seconds = nullptr;
+  // Stencil suite (stencil_suite.hpp): neighbour exchanges per operation
+  // (runner --exchanges, even) and the access stride into the application
+  // array in bytes (runner --stride, a multiple of 8).
+  int exchanges = 4;
+  std::size_t stride = 8;
 };
 
 struct Verdict {
