@@ -36,8 +36,8 @@ std::vector<std::string> point_notes(const Record& r) {
       100 * comm->time.cv, 100 * comp_cv,
       std::max(comm->time.cv, comp_cv) > 0.05
           ? ": the machine's noise"
-          : "; both steady within the samples, so the machine changed "
-            "speed between the calibration and the samples");
+          : "; both steady within the samples, so the cost of one of them "
+            "changed between the calibration and the samples");
   notes.emplace_back(text);
   return notes;
 }
