@@ -20,6 +20,7 @@
 #include "engine.hpp"
 #include "log.hpp"
 #include "output.hpp"
+#include "placement.hpp"
 #include "plan.hpp"
 #include "plugin_log.hpp"
 #include "report.hpp"
@@ -154,6 +155,8 @@ int command_run(const Options& options, int argc, char** argv) {
 
   Document doc;
   doc.context = make_context(world, options, machine, argc, argv);
+  const nlohmann::json where = placement(world);
+  if (rank == 0) doc.context["placement"] = where;
   {
     std::vector<int> counts;
     for (const Point& p : points)

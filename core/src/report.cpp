@@ -167,6 +167,28 @@ std::string render_header(const Document& doc) {
         << " (--wait); compare such times only with each other\n";
   else if (c.value("waiting", std::string()) == "sleep")
     out << "ranks waiting between samples sleep (--wait sleep)\n";
+  // Placement of the first two ranks (the pair a point-to-point or a
+  // 2-rank stencil runs on): what they share.
+  if (c.contains("placement") && c["placement"].contains("ranks_0_1")) {
+    const auto& p = c["placement"];
+    const auto& pair = p["ranks_0_1"];
+    const auto& r = p["ranks"];
+    std::string shared, apart;
+    for (const char* what : {"cpu", "core", "l2", "l3", "package"}) {
+      const std::string key = std::string("share_") + what;
+      if (!pair.contains(key)) continue;
+      std::string& list = pair[key].get<bool>() ? shared : apart;
+      list += (list.empty() ? "" : ", ") +
+              std::string(what[0] == 'l' ? "L" + std::string(what + 1) : what);
+    }
+    out << "ranks 0 and 1: "
+        << (pair.value("same_host", false) ? "one host" : "two hosts")
+        << ", CPUs " << r[0].value("cpus", std::string("?")) << " and "
+        << r[1].value("cpus", std::string("?"))
+        << (r[0].value("bound", false) ? "" : " (unbound)")
+        << (shared.empty() ? "" : "; share " + shared)
+        << (apart.empty() ? "" : "; not " + apart) << "\n";
+  }
   if (!doc.complete)
     out << "incomplete run: it stopped before its end; these are the "
         << doc.records.size() << " points it measured\n";

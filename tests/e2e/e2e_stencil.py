@@ -48,6 +48,10 @@ def test_methods(a):
                 check([ph["name"] for ph in r["phases_s"]] == PHASES,
                       f"{m}: phases {r.get('phases_s')}")
         check(doc["skipped"] == [], f"{tag}: unexpected skips: {doc['skipped']}")
+        place = doc["context"]["placement"]
+        check(len(place["ranks"]) == a.np and all(r["cpus"] for r in place["ranks"])
+              and isinstance(place["ranks_0_1"]["share_l3"], bool),
+              f"{tag}: placement {place}")
         opts = doc["context"]["options"]
         check(opts["exchanges"] == (2 if extra else 4) and opts["stride"] == (24 if extra else 8),
               f"{tag}: context options {opts}")

@@ -1,0 +1,143 @@
+// Where the ranks run (placement.hpp).
+#include "placement.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/mpi/collectives.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mpiarena {
+
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+// "0-3,6": ranges of consecutive CPUs.
+std::string cpu_list(const std::vector<int>& cpus) {
+  std::string out;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]) +
+           (j > i ? "-" + std::to_string(cpus[j]) : "");
+    i = j + 1;
+  }
+  return out;
+}
+
+// The distinct values of a /sys file over `cpus` (e.g. the L3 caches they
+// use, named by the CPUs that share each).
+std::vector<std::string> distinct(const std::vector<int>& cpus,
+                                  const std::string& leaf) {
+  std::set<std::string> out;
+  for (int c : cpus) {
+    const std::string v = read_line("/sys/devices/system/cpu/cpu" +
+                                    std::to_string(c) + "/" + leaf);
+    if (!v.empty()) out.insert(v);
+  }
+  return {out.begin(), out.end()};
+}
+
+// The /sys cache index of level `level` (unified or data), or "".
+std::string cache_leaf(int cpu, int level) {
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu" +
+                            std::to_string(cpu) + "/cache/index" +
+                            std::to_string(i) + "/";
+    const std::string l = read_line(dir + "level");
+    if (l.empty()) break;
+    const std::string type = read_line(dir + "type");
+    if (l == std::to_string(level) && type != "Instruction")
+      return "cache/index" + std::to_string(i) + "/shared_cpu_list";
+  }
+  return {};
+}
+
+nlohmann::json mine(const std::string& host) {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  nlohmann::json j = {
+      {"host", host},
+      {"cpus", cpu_list(cpus)},
+      {"cpu_ids", cpus},
+      {"bound", online > 0 && static_cast<long>(cpus.size()) < online}};
+  if (cpus.empty()) return j;
+  // A core is named by its package and core ids.
+  std::set<std::string> cores;
+  for (int c : cpus) {
+    const std::string base =
+        "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/topology/";
+    const std::string core = read_line(base + "core_id");
+    if (!core.empty())
+      cores.insert(read_line(base + "physical_package_id") + ":" + core);
+  }
+  if (!cores.empty())
+    j["cores"] = std::vector<std::string>(cores.begin(), cores.end());
+  const auto packages = distinct(cpus, "topology/physical_package_id");
+  if (!packages.empty()) j["packages"] = packages;
+  for (int level : {2, 3}) {
+    const std::string leaf = cache_leaf(cpus.front(), level);
+    if (leaf.empty()) continue;
+    const auto caches = distinct(cpus, leaf);
+    if (!caches.empty()) j["l" + std::to_string(level)] = caches;
+  }
+  return j;
+}
+
+bool overlap(const nlohmann::json& a, const nlohmann::json& b,
+             const char* key) {
+  if (!a.contains(key) || !b.contains(key)) return false;
+  for (const auto& x : a[key])
+    for (const auto& y : b[key])
+      if (x == y) return true;
+  return false;
+}
+
+}  // namespace
+
+nlohmann::json placement(const boost::mpi::communicator& world) {
+  char name[256] = {0};
+  gethostname(name, sizeof name - 1);
+  std::vector<std::string> all;
+  boost::mpi::gather(world, mine(name).dump(), all, 0);
+  if (world.rank() != 0) return {};
+  nlohmann::json ranks = nlohmann::json::array();
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    nlohmann::json j = nlohmann::json::parse(all[r]);
+    j["rank"] = static_cast<int>(r);
+    ranks.push_back(std::move(j));
+  }
+  nlohmann::json out = {{"ranks", ranks}};
+  if (ranks.size() >= 2) {
+    const nlohmann::json &a = ranks[0], &b = ranks[1];
+    const bool same = a["host"] == b["host"];
+    nlohmann::json pair = {{"same_host", same}};
+    pair["share_cpu"] = same && overlap(a, b, "cpu_ids");
+    pair["share_core"] = same && overlap(a, b, "cores");
+    pair["share_l2"] = same && overlap(a, b, "l2");
+    pair["share_l3"] = same && overlap(a, b, "l3");
+    pair["share_package"] = same && overlap(a, b, "packages");
+    out["ranks_0_1"] = pair;
+  }
+  for (auto& r : out["ranks"]) r.erase("cpu_ids");
+  return out;
+}
+
+}  // namespace mpiarena
