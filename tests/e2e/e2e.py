@@ -40,6 +40,21 @@ def env(extra=None):
     return e
 
 
+def run_np(a, args, out, reps="3", min_time="0.001", timeout=280):
+    """The runner under mpirun at a.np ranks (oversubscribed if need be),
+    quick statistics, writing `out` (removed first); prints the tails of
+    its output and returns the CompletedProcess."""
+    if os.path.exists(out):
+        os.remove(out)
+    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
+           "--min-time", min_time, "-r", reps, "-o", out] + args
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env())
+    print(p.stdout[-4000:])
+    print(p.stderr[-3000:], file=sys.stderr)
+    return p
+
+
 def suite_main(tests):
     """main() of an e2e script whose tests take --np, --mpiexec, --runner,
     --fault-plugins and --workdir: runs the test named on the command line,

@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env, suite_main  # noqa: E402
+from e2e import Fail, check, env, run_np, suite_main  # noqa: E402
 
 DISTRIBUTION = ["distribute_p2p", "distribute_scatter", "distribute_bcast"]
 COMBINATION = ["combine_p2p", "combine_gather", "combine_reduce",
@@ -32,15 +32,7 @@ SIZES = ["4", "12", "1024", "65540"]  # bytes per rank
 
 
 def run(a, args, out):
-    if os.path.exists(out):
-        os.remove(out)
-    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
-           "--min-time", "0.001", "-r", "3", "-o", out] + args
-    print("$", " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=env())
-    print(p.stdout[-3000:])
-    print(p.stderr[-3000:], file=sys.stderr)
-    return p
+    return run_np(a, args, out)
 
 
 def test_seed003(a):

@@ -9,26 +9,17 @@
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env, suite_main  # noqa: E402
+from e2e import Fail, check, run_np, suite_main  # noqa: E402
 
 METHODS = ["nob_halo2d", "nob_halo2d_test", "ibcast", "iallreduce", "ialltoall",
            "iallgather"]
 
 
 def run(a, args, out, reps="5", min_time="0.002"):
-    if os.path.exists(out):
-        os.remove(out)
-    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
-           "--min-time", min_time, "-r", reps, "-o", out] + args
-    print("$", " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=280, env=env())
-    print(p.stdout[-4000:])
-    print(p.stderr[-3000:], file=sys.stderr)
-    return p
+    return run_np(a, args, out, reps, min_time)
 
 
 def metrics(r):

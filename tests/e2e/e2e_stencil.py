@@ -8,11 +8,10 @@
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env, suite_main  # noqa: E402
+from e2e import Fail, check, run_np, suite_main  # noqa: E402
 
 METHODS = ["opbench_mpi", "stencil_datatype", "stencil_persistent",
            "stencil_neighbor", "stencil_shm"]
@@ -20,15 +19,7 @@ PHASES = ["app", "pack", "comm", "unpack"]
 
 
 def run(a, args, out):
-    if os.path.exists(out):
-        os.remove(out)
-    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
-           "--min-time", "0.001", "-r", "3", "-o", out] + args
-    print("$", " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=280, env=env())
-    print(p.stdout[-4000:])
-    print(p.stderr[-3000:], file=sys.stderr)
-    return p
+    return run_np(a, args, out)
 
 
 def test_methods(a):
