@@ -54,20 +54,38 @@ std::string heading(const std::string& title, Style style) {
                                   : "\n" + title + "\n";
 }
 
+using MethodKey = std::tuple<std::string, std::string, std::string, int>;
+
+// The records `keep` accepts, by suite, method, payload and ranks, each
+// group by size.
+template <class Keep>
+std::map<MethodKey, std::vector<const Record*>> by_method(const Document& doc,
+                                                          Keep keep) {
+  std::map<MethodKey, std::vector<const Record*>> groups;
+  for (const Record& r : doc.records)
+    if (keep(r)) groups[{r.suite, r.method, r.payload, r.ranks}].push_back(&r);
+  for (auto& [key, recs] : groups)
+    std::stable_sort(
+        recs.begin(), recs.end(),
+        [](const Record* a, const Record* b) { return a->bytes < b->bytes; });
+  return groups;
+}
+
+// "overlap/nob_halo2d / 1d / 2 ranks: <what>"
+std::string method_title(const MethodKey& key, const std::string& what) {
+  const auto& [suite, method, payload, ranks] = key;
+  return suite + "/" + method + " / " + payload + " / " +
+         std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") + ": " +
+         what;
+}
+
 // Records with parts, one table per method, payload and rank count, a row
 // per size: each part's median, each metric, the headline part's phases
 // (seed 002's columns: size, communication, computation, overall, overlap).
 std::string render_parts(const Document& doc, Style style) {
-  using Key = std::tuple<std::string, std::string, std::string, int>;
-  std::map<Key, std::vector<const Record*>> groups;
-  for (const Record& r : doc.records)
-    if (!r.parts.empty())
-      groups[{r.suite, r.method, r.payload, r.ranks}].push_back(&r);
   std::string out;
-  for (auto& [key, recs] : groups) {
-    std::stable_sort(
-        recs.begin(), recs.end(),
-        [](const Record* a, const Record* b) { return a->bytes < b->bytes; });
+  for (auto& [key, recs] :
+       by_method(doc, [](const Record& r) { return !r.parts.empty(); })) {
     const Record& first = *recs.front();
     std::vector<std::string> header{">size"};
     for (const PartTiming& p : first.parts)
@@ -107,14 +125,12 @@ std::string render_parts(const Document& doc, Style style) {
           (r->notes.empty() ? "" : " (" + std::to_string(notes.size()) + ")"));
       rows.push_back(std::move(row));
     }
-    const auto& [suite, method, payload, ranks] = key;
-    out +=
-        heading(suite + "/" + method + " / " + payload + " / " +
-                    std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
-                    ": parts and metrics (per operation, slowest rank, "
-                    "median; * the part that is the record's time)",
-                style) +
-        render_grid(header, rows, style);
+    out += heading(method_title(key,
+                                "parts and metrics (per operation, slowest "
+                                "rank, median; * the part that is the "
+                                "record's time)"),
+                   style) +
+           render_grid(header, rows, style);
     for (const std::string& n : notes)
       out += (style == Style::markdown ? "\n" : "  ") + n + "\n";
   }
@@ -126,16 +142,10 @@ std::string render_parts(const Document& doc, Style style) {
 // record's median, each metric (seed 004's layout: size, pack, comm,
 // unpack, app).
 std::string render_phases(const Document& doc, Style style) {
-  using Key = std::tuple<std::string, std::string, std::string, int>;
-  std::map<Key, std::vector<const Record*>> groups;
-  for (const Record& r : doc.records)
-    if (r.parts.empty() && (!r.phases.empty() || !r.metrics.empty()))
-      groups[{r.suite, r.method, r.payload, r.ranks}].push_back(&r);
   std::string out;
-  for (auto& [key, recs] : groups) {
-    std::stable_sort(
-        recs.begin(), recs.end(),
-        [](const Record* a, const Record* b) { return a->bytes < b->bytes; });
+  for (auto& [key, recs] : by_method(doc, [](const Record& r) {
+         return r.parts.empty() && (!r.phases.empty() || !r.metrics.empty());
+       })) {
     const Record& first = *recs.front();
     std::vector<std::string> header{">size"};
     for (const PhaseTiming& p : first.phases) header.push_back(">" + p.name);
@@ -165,15 +175,12 @@ std::string render_phases(const Document& doc, Style style) {
       row.push_back(r->verification == "failed" ? "FAILED" : r->verification);
       rows.push_back(std::move(row));
     }
-    const auto& [suite, method, payload, ranks] = key;
-    out +=
-        heading(suite + "/" + method + " / " + payload + " / " +
-                    std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
-                    ": phases of one operation (slowest rank, median; "
-                    "operation: the whole, time outside the phases "
-                    "included)",
-                style) +
-        render_grid(header, rows, style);
+    out += heading(method_title(key,
+                                "phases of one operation (slowest rank, "
+                                "median; operation: the whole, time outside "
+                                "the phases included)"),
+                   style) +
+           render_grid(header, rows, style);
   }
   return out;
 }
