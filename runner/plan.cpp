@@ -10,6 +10,7 @@
 #include <map>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
+#include <mpiarena/stencil_suite.hpp>
 #include <set>
 #include <thread>
 
@@ -41,8 +42,18 @@ int node_cpus(MPI_Comm node) {
                          std::max(1U, std::thread::hardware_concurrency()));
 }
 
+// Payload-sized buffers a rank of `info` holds: its declaration, except for
+// the stencil suite, whose application array grows with --exchanges and
+// --stride (2 x exchanges regions, stride / 8 elements apart).
+int copies_of(const StrategyInfo& info, const Options& o) {
+  if (info.suite != "stencil") return info.payload_copies;
+  return info.payload_copies - kStencilArrayCopies +
+         2 * o.exchanges * (o.stride / 8);
+}
+
 std::string skip_reason(const StrategyInfo& info, const std::string& payload,
-                        const SizePoint& size, const Machine& m, int ranks) {
+                        const SizePoint& size, const Machine& m, int ranks,
+                        int copies) {
   if (ranks < info.min_ranks)
     return "needs at least " + std::to_string(info.min_ranks) +
            " ranks, the run has " + std::to_string(ranks);
@@ -52,9 +63,8 @@ std::string skip_reason(const StrategyInfo& info, const std::string& payload,
   if (!info.moves_data) return {};
   std::string why = payload_size_problem(payload, size.bytes);
   if (why.empty())
-    why =
-        memory_problem(payload_bytes(payload, size.bytes), info.payload_copies,
-                       m.max_ranks_per_node, m.min_available);
+    why = memory_problem(payload_bytes(payload, size.bytes), copies,
+                         m.max_ranks_per_node, m.min_available);
   return why;
 }
 
@@ -204,7 +214,8 @@ std::vector<Point> plan_points(
                         payload) == options.payloads.end())
             continue;
           points.push_back({s, payload, size,
-                            skip_reason(info, payload, size, machine, ranks),
+                            skip_reason(info, payload, size, machine, ranks,
+                                        copies_of(info, options)),
                             ranks});
         }
       }

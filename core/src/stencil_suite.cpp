@@ -14,10 +14,8 @@ StrategyInfo stencil_info(std::string name, std::string summary,
   info.summary = std::move(summary);
   info.payloads = {"1d"};
   info.min_ranks = 2;
-  // The application array: 2 x 4 message-sized regions at the default
-  // stride and exchanges (the memory guard's estimate), plus the buffers.
-  info.payload_copies = 8 + extra_copies;
-  info.phases = {"app", "pack", "comm", "unpack"};
+  info.payload_copies = kStencilArrayCopies + extra_copies;
+  info.phases = {"pack", "comm", "unpack", "app"};
   return info;
 }
 
@@ -31,6 +29,9 @@ std::uint64_t stencil_after_app(std::uint64_t v) { return v * 3 + 1; }
 
 void StencilStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
+  if (ctx.bytes % sizeof(std::uint64_t) != 0)
+    throw SkipPoint("the stencil moves 8-byte elements: " +
+                    std::to_string(ctx.bytes) + " B is not a multiple of 8");
   exchanges_ = ctx.exchanges;
   step_ = ctx.stride / sizeof(std::uint64_t);
   n_ = ctx.bytes / sizeof(std::uint64_t);

@@ -15,7 +15,7 @@ from e2e import Fail, check, run_np, suite_main  # noqa: E402
 
 METHODS = ["opbench_mpi", "stencil_datatype", "stencil_persistent",
            "stencil_neighbor", "stencil_shm"]
-PHASES = ["app", "pack", "comm", "unpack"]
+PHASES = ["pack", "comm", "unpack", "app"]
 
 
 def run(a, args, out):
@@ -49,6 +49,16 @@ def test_methods(a):
     # The seed's columns, per method: size, pack, comm, unpack, app.
     check("stencil/opbench_mpi / 1d" in p.stdout and "unpack" in p.stdout,
           "no phases table per method")
+    # A size that is not whole elements is skipped with the reason; an
+    # array that would not fit (a wide stride) by the memory guard.
+    out = os.path.join(a.workdir, f"stencil_skips_np{a.np}.json")
+    p = run(a, ["-m", "opbench_mpi", "--sizes", "12,4MiB", "--stride", "4096",
+                "--max-memory", "1GiB"], out)
+    check(p.returncode == 0, f"skips: runner exited {p.returncode}")
+    with open(out) as f:
+        reasons = [s["reason"] for s in json.load(f)["skipped"]]
+    check(len(reasons) == 2 and "not a multiple of 8" in reasons[0]
+          and "payload copies" in reasons[1], f"skips: {reasons}")
     for bad, says in ((["--exchanges", "3"], "--exchanges must be even"),
                       (["--stride", "12"], "--stride must be a multiple of 8")):
         p = run(a, ["-m", "stencil", "--sizes", "8"] + bad, os.path.join(a.workdir, "bad.json"))

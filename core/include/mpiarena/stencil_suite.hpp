@@ -31,8 +31,11 @@
 namespace mpiarena {
 
 // The StrategyInfo of a stencil method: suite "stencil", payload "1d",
-// phases app, pack, comm, unpack; payload_copies counts the per-rank
-// message-sized buffers beyond the application array's 2E regions.
+// phases pack, comm, unpack, app (seed 004's columns); payload_copies is
+// kStencilArrayCopies (the application array at the default exchanges and
+// stride; the runner scales it to --exchanges and --stride) plus the
+// method's own message-sized buffers per exchange pair, `extra_copies`.
+constexpr int kStencilArrayCopies = 8;
 StrategyInfo stencil_info(std::string name, std::string summary,
                           int extra_copies = 2);
 
@@ -42,7 +45,8 @@ std::uint64_t stencil_after_app(std::uint64_t v);
 
 class StencilStrategy : public Strategy {
  public:
-  enum Phase { kApp, kPack, kComm, kUnpack };
+  // In seed 004's column order.
+  enum Phase { kPack, kComm, kUnpack, kApp };
 
   void prepare(const RunContext& ctx) final;
   void execute() final;
