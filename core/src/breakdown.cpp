@@ -8,6 +8,8 @@
 #include <tuple>
 #include <vector>
 
+#include "report_text.hpp"
+
 namespace mpiarena {
 
 std::string format_metric(double value, const std::string& unit) {
@@ -47,11 +49,6 @@ std::string size_cell(const Record& r) {
   return r.size_label == std::to_string(r.bytes)
              ? format_bytes(static_cast<double>(r.bytes))
              : r.size_label;
-}
-
-std::string heading(const std::string& title, Style style) {
-  return style == Style::markdown ? "\n### " + title + "\n\n"
-                                  : "\n" + title + "\n";
 }
 
 using MethodKey = std::tuple<std::string, std::string, std::string, int>;

@@ -36,10 +36,27 @@ StepError run_caught(F&& step) {
   return {};
 }
 
-// Agrees on the steps' outcome on every rank: the lowest failing rank's
-// error becomes PointError (or PointSkipped) everywhere. A rank that failed
-// waits here as the culprit: if the others never arrive (stuck in a plugin
-// collective it left), its watchdog names the fault.
+// Agrees on `local` over `harness` (the lowest failing rank's error wins)
+// and throws it on every rank: PointSkipped for a SkipPoint when
+// `skip_allowed`, else PointError naming the step and the rank. Returns
+// when no rank failed.
+void throw_first(const char* what, const StepError& local, MPI_Comm harness,
+                 int rank, bool skip_allowed) {
+  const std::string tagged =
+      (local.kind == StepError::skip ? "S" : "F") + local.message;
+  auto [first, message] =
+      first_failure(local.kind != StepError::none, tagged, harness, rank);
+  if (first == kNobody) return;
+  const bool skip = !message.empty() && message[0] == 'S';
+  message.erase(0, 1);
+  if (skip && skip_allowed) throw PointSkipped(message);
+  throw PointError(std::string(what) + " failed on rank " +
+                   std::to_string(first) + ": " + message);
+}
+
+// Agrees on the steps' outcome on every rank (throw_first). A rank that
+// failed waits here as the culprit: if the others never arrive (stuck in a
+// plugin collective it left), its watchdog names the fault.
 void agree(const char* what, const StepError& local, MPI_Comm harness, int rank,
            double bound) {
   std::string detail = local.message;
@@ -48,16 +65,7 @@ void agree(const char* what, const StepError& local, MPI_Comm harness, int rank,
     armed = std::make_unique<Armed>(what, bound, Role::culprit, detail);
   else
     armed = std::make_unique<Armed>(what, bound, Role::waiting);
-  const std::string tagged =
-      (local.kind == StepError::skip ? "S" : "F") + local.message;
-  auto [first, message] =
-      first_failure(local.kind != StepError::none, tagged, harness, rank);
-  if (first == kNobody) return;
-  const bool skip = !message.empty() && message[0] == 'S';
-  message.erase(0, 1);
-  if (skip) throw PointSkipped(message);
-  throw PointError(std::string(what) + " failed on rank " +
-                   std::to_string(first) + ": " + message);
+  throw_first(what, local, harness, rank, /*skip_allowed=*/true);
 }
 
 // A step of plugin code on every rank, under the watchdog, then agreement.
@@ -144,15 +152,10 @@ struct Runner {
     MPIARENA_CHECK(MPI_Allreduce(mx.data(), rmx.data(),
                                  static_cast<int>(mx.size()), MPI_DOUBLE,
                                  MPI_MAX, harness));
-    if (rmx.back() > 0) {
-      const std::string tagged =
-          (error.kind == StepError::skip ? "S" : "F") + error.message;
-      auto [first, message] =
-          first_failure(error.kind != StepError::none, tagged, harness, rank);
-      message.erase(0, 1);
-      throw PointError(std::string(what) + " failed on rank " +
-                       std::to_string(first) + ": " + message);
-    }
+    // A SkipPoint inside the timed loop is a fault: skipping is decided
+    // in prepare().
+    if (rmx.back() > 0)
+      throw_first(what, error, harness, rank, /*skip_allowed=*/false);
     MPIARENA_CHECK(MPI_Allreduce(sum.data(), rsum.data(),
                                  static_cast<int>(sum.size()), MPI_DOUBLE,
                                  MPI_SUM, harness));

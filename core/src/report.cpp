@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "report_text.hpp"
 #include "suite_info.hpp"
 #include "summary.hpp"
 
@@ -103,12 +104,10 @@ std::string render_grid(const std::vector<std::string>& header,
   return out.str();
 }
 
-namespace {
-
 // `v` with `decimals` decimals, then `unit`; "n/a" for NaN, "inf" for an
 // infinity, and scientific notation from 1e6 on, so that a ratio or a
 // percentage of extreme times stays a short cell.
-std::string fixed(double v, int decimals, const char* unit = "") {
+std::string fixed(double v, int decimals, const char* unit) {
   if (std::isnan(v)) return "n/a";
   if (std::isinf(v)) return std::string(v > 0 ? "inf" : "-inf") + unit;
   char buf[64];
@@ -118,24 +117,6 @@ std::string fixed(double v, int decimals, const char* unit = "") {
     std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, unit);
   return buf;
 }
-
-// A table rendered as aligned text or as a markdown table. Columns whose
-// header starts with '>' are right-aligned.
-class Table {
- public:
-  explicit Table(std::vector<std::string> header)
-      : header_(std::move(header)) {}
-  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-  bool empty() const { return rows_.empty(); }
-
-  std::string render(Style style) const {
-    return render_grid(header_, rows_, style);
-  }
-
- private:
-  std::vector<std::string> header_;
-  std::vector<std::vector<std::string>> rows_;
-};
 
 // "small (11.0 kB)", "4096 B (4.10 kB)", "64 B".
 std::string size_text(const std::string& label, std::size_t bytes) {
@@ -147,57 +128,6 @@ std::string size_text(const std::string& label, std::size_t bytes) {
 std::string heading(const std::string& title, Style style) {
   return style == Style::markdown ? "\n### " + title + "\n\n"
                                   : "\n" + title + "\n";
-}
-
-}  // namespace
-
-std::string render_header(const Document& doc) {
-  const json& c = doc.context;
-  const int ranks = c.value("ranks", 0), nodes = c.value("nodes", 1);
-  const std::string library = c.value("mpi_library", std::string());
-  std::ostringstream out;
-  out << "mpiarena " << c.value("runner_version", std::string("?")) << ": "
-      << ranks << (ranks == 1 ? " rank" : " ranks") << " on " << nodes
-      << (nodes == 1 ? " node, " : " nodes, ")
-      << library.substr(0, library.find_first_of(",\n")) << "\n";
-  if (c.value("oversubscribed", false))
-    out << "oversubscribed: more ranks than the " << c.value("cpus_per_node", 0)
-        << " CPUs of a node; ranks waiting between samples "
-        << c.value("waiting", std::string("poll"))
-        << " (--wait); compare such times only with each other\n";
-  else if (c.value("waiting", std::string()) == "sleep")
-    out << "ranks waiting between samples sleep (--wait sleep)\n";
-  // Placement of the first two ranks (the pair a point-to-point or a
-  // 2-rank stencil runs on): what they share.
-  if (c.contains("placement") && c["placement"].contains("ranks_0_1")) {
-    const auto& p = c["placement"];
-    const auto& pair = p["ranks_0_1"];
-    const auto& r = p["ranks"];
-    std::string shared, apart;
-    for (const char* what : {"cpu", "core", "l2", "l3", "package"}) {
-      const std::string key = std::string("share_") + what;
-      if (!pair.contains(key)) continue;
-      std::string& list = pair[key].get<bool>() ? shared : apart;
-      list += (list.empty() ? "" : ", ") +
-              std::string(what[0] == 'l' ? "L" + std::string(what + 1) : what);
-    }
-    out << "ranks 0 and 1: "
-        << (pair.value("same_host", false) ? "one host" : "two hosts")
-        << ", CPUs " << r[0].value("cpus", std::string("?")) << " and "
-        << r[1].value("cpus", std::string("?"))
-        << (r[0].value("bound", false) ? "" : " (unbound)")
-        << (shared.empty() ? "" : "; share " + shared)
-        << (apart.empty() ? "" : "; not " + apart) << "\n";
-  }
-  if (!doc.complete)
-    out << "incomplete run: it stopped before its end; these are the "
-        << doc.records.size() << " points it measured\n";
-  int repetitions = 0;
-  if (c.contains("options") && c["options"].is_object())
-    repetitions = c["options"].value("repetitions", 0);
-  out << "per-operation time of the slowest rank; median over " << repetitions
-      << " samples\n";
-  return out.str();
 }
 
 namespace {
@@ -434,47 +364,6 @@ std::string render_summary(const json& summary, Style style) {
              "times.\n";
   }
   return out.str();
-}
-
-std::string render_per_rank(const Document& doc, Style style) {
-  std::size_t width = 0;
-  for (const Record& r : doc.records)
-    if (r.per_rank.size() >= 2) width = std::max(width, r.per_rank.size());
-  if (width == 0) return "";
-  std::vector<std::string> header{"suite", "payload", ">size", "method"};
-  for (std::size_t k = 0; k < width; ++k)
-    header.push_back(">rank " + std::to_string(k));
-  header.push_back(">max / min");
-  std::vector<std::vector<std::string>> rows;
-  bool any_idle = false;
-  for (const auto& [key, recs] : ranked_groups(doc, false))
-    for (const Record* r : recs) {
-      if (r->per_rank.size() < 2) continue;
-      std::vector<std::string> row{
-          r->suite, r->payload, size_text(r->size_label, r->bytes), r->method};
-      // A pairwise record ran `pairs` pairs on ranks 0 .. 2 * pairs - 1;
-      // the ranks above only timed an empty loop: "idle", not in the ratio.
-      const std::size_t active =
-          r->pairs > 0 ? std::min(r->per_rank.size(),
-                                  2 * static_cast<std::size_t>(r->pairs))
-                       : r->per_rank.size();
-      any_idle = any_idle || active < r->per_rank.size();
-      for (std::size_t k = 0; k < width; ++k)
-        row.push_back(k < active               ? format_seconds(r->per_rank[k])
-                      : k < r->per_rank.size() ? "idle"
-                                               : "");
-      const auto [lo, hi] = std::minmax_element(r->per_rank.begin(),
-                                                r->per_rank.begin() + active);
-      const double hi_s = *hi, lo_s = *lo;
-      row.push_back(lo_s > 0 ? fixed(hi_s / lo_s, 2) : "-");
-      rows.push_back(std::move(row));
-    }
-  return heading(std::string("Per-rank time: each rank's own per-operation "
-                             "time, median over the repetitions") +
-                     (any_idle ? " (idle: a rank outside the ping-pong pairs)"
-                               : ""),
-                 style) +
-         render_grid(header, rows, style);
 }
 
 }  // namespace mpiarena

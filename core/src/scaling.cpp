@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "report_text.hpp"
 #include "suite_info.hpp"
 #include "summary.hpp"
 
@@ -26,11 +27,6 @@ std::string factor(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "x%.2f", x);
   return buf;
-}
-
-std::string heading(const std::string& title, Style style) {
-  return style == Style::markdown ? "\n### " + title + "\n\n"
-                                  : "\n" + title + "\n";
 }
 
 using Series = std::pair<std::string, std::string>;  // suite, payload

@@ -1,0 +1,156 @@
+// The file-system steps of writing a result file (file_io.hpp).
+#include "file_io.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace mpiarena::fileio {
+
+std::string reason(int err) { return std::strerror(err); }
+
+std::string parent_of(const std::string& p) {
+  const std::size_t slash = p.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return p.substr(0, slash);
+}
+
+std::string base_of(const std::string& p) {
+  const std::size_t slash = p.find_last_of('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a named pipe";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// write(2) until done; false with errno set on failure.
+bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+mode_t creation_mode() {
+  static const mode_t mode = [] {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    return static_cast<mode_t>(0666 & ~mask);
+  }();
+  return mode;
+}
+
+// pwrite(2) until done; false with errno set on failure.
+bool pwrite_all(int fd, const char* data, std::size_t size, off_t at) {
+  while (size > 0) {
+    const ssize_t n = ::pwrite(fd, data, size, at);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += n;
+    at += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// A new file `target.tmp.XXXXXX`, its name in `name`; -1 with errno set on
+// failure (nothing left behind).
+int make_temporary(const std::string& target, std::string& name) {
+  name = target + ".tmp.XXXXXX";
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) return -1;
+  if (::fchmod(fd, creation_mode()) != 0) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(name.c_str());
+    errno = err;
+    return -1;
+  }
+  return fd;
+}
+
+// Whether `fd` is still the file called `name` (nobody replaced it).
+bool still_named(int fd, const std::string& name) {
+  struct stat open_file, named;
+  return ::fstat(fd, &open_file) == 0 && ::lstat(name.c_str(), &named) == 0 &&
+         S_ISREG(named.st_mode) && open_file.st_ino == named.st_ino &&
+         open_file.st_dev == named.st_dev;
+}
+
+void sync_directory(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// Writes `pieces` to a new temporary file next to `target`, then renames it
+// onto `target`. Empty on success, else what failed and the system's reason;
+// the temporary file never survives a failure.
+std::string replace_with(const std::string& target,
+                         const std::string* const* pieces, std::size_t count,
+                         bool durable) {
+  std::string tmp;
+  const int fd = make_temporary(target, tmp);
+  if (fd < 0)
+    return "cannot create a temporary file in '" + parent_of(target) +
+           "': " + reason(errno);
+  auto fail = [&](const std::string& what, bool open) {
+    const int err = errno;
+    if (open) ::close(fd);
+    ::unlink(tmp.c_str());
+    return what + ": " + reason(err);
+  };
+  off_t at = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!pwrite_all(fd, pieces[i]->data(), pieces[i]->size(), at))
+      return fail("cannot write '" + tmp + "'", true);
+    at += static_cast<off_t>(pieces[i]->size());
+  }
+  if (durable && ::fsync(fd) != 0)
+    return fail("cannot sync '" + tmp + "'", true);
+  if (::close(fd) != 0) return fail("cannot write '" + tmp + "'", false);
+  if (::rename(tmp.c_str(), target.c_str()) != 0)
+    return fail("cannot rename '" + tmp + "' to '" + target + "'", false);
+  if (durable) sync_directory(parent_of(target));
+  return {};
+}
+
+// Removes `BASE.tmp.XXXXXX` files in `dir`: left by a run killed while
+// writing the same target (its lock is ours now).
+void remove_stale_temporaries(const std::string& target) {
+  const std::string dir = parent_of(target);
+  const std::string prefix = base_of(target) + ".tmp.";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() == prefix.size() + 6 && name.rfind(prefix, 0) == 0)
+      ::unlink((dir + "/" + name).c_str());
+  }
+  ::closedir(d);
+}
+
+}  // namespace mpiarena::fileio

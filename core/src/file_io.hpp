@@ -1,0 +1,54 @@
+// Internal: the file-system steps of writing a result file (output.cpp):
+// paths, modes, writes that finish, temporary files renamed into place.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <string>
+
+namespace mpiarena::fileio {
+
+// The system's words for errno `err`.
+std::string reason(int err);
+
+// The directory of `p` ("." for a bare name, "/" at the root).
+std::string parent_of(const std::string& p);
+
+// The last component of `p`.
+std::string base_of(const std::string& p);
+
+// What a file of `mode` is when it is not a regular file ("a directory").
+const char* kind_of(mode_t mode);
+
+// write(2) until done; false with errno set on failure.
+bool write_all(int fd, const char* data, std::size_t size);
+
+// The mode a new file gets: 0666 less the umask (read once).
+mode_t creation_mode();
+
+// pwrite(2) until done; false with errno set on failure.
+bool pwrite_all(int fd, const char* data, std::size_t size, off_t at);
+
+// A new file `target.tmp.XXXXXX`, its name in `name`; -1 with errno set on
+// failure (nothing left behind).
+int make_temporary(const std::string& target, std::string& name);
+
+// Whether `fd` is still the file called `name` (nobody replaced it).
+bool still_named(int fd, const std::string& name);
+
+// fsync(2) of a directory, so that a rename in it is durable; best effort.
+void sync_directory(const std::string& dir);
+
+// Writes `pieces` to a new temporary file next to `target`, then renames it
+// onto `target`. Empty on success, else what failed and the system's reason;
+// the temporary file never survives a failure.
+std::string replace_with(const std::string& target,
+                         const std::string* const* pieces, std::size_t count,
+                         bool durable);
+
+// Removes `BASE.tmp.XXXXXX` files in `dir`: left by a run killed while
+// writing the same target (its lock is ours now).
+void remove_stale_temporaries(const std::string& target);
+
+}  // namespace mpiarena::fileio
