@@ -12,6 +12,9 @@ end, and that `compare` judges a metric in its own direction.
 
     e2e_faults.py matrix --np 3      every step x kind
     e2e_faults.py quick --np 2       one case of each kind
+    e2e_faults.py ladder --np 4      the quick cases under --ranks 2,3, the
+                                     fault on a rank of the 3-rank
+                                     sub-communicator, rank 3 idle
     e2e_faults.py probe --np 2
 """
 import argparse
@@ -66,16 +69,23 @@ def cases(which):
     return out
 
 
-def run_case(a, step, kind):
-    out = os.path.join(a.workdir, f"fault_np{a.np}_{step}_{kind}.json")
+def run_case(a, step, kind, ranks=None):
+    """ranks: a --ranks ladder; the fault is then on rank 2, which takes part
+    only in the sub-communicators of 3 ranks or more, while rank 3 waits
+    outside them (asleep) for the whole run."""
+    tag = "" if ranks is None else "_ladder"
+    out = os.path.join(a.workdir, f"fault_np{a.np}{tag}_{step}_{kind}.json")
     if os.path.exists(out):
         os.remove(out)
     cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
            "--plugin-dir", a.fault_plugins, "-m", "fault",
            "--sizes", "1KiB,2KiB,4KiB", "--point-timeout", str(TIMEOUT),
            "--min-time", "0.001", "-r", "3", "-o", out]
+    culprit = a.np - 1 if ranks is None else 2
+    if ranks is not None:
+        cmd += ["--ranks", ranks]
     e = env({"MPIARENA_FAULT_STEP": step, "MPIARENA_FAULT_KIND": kind,
-             "MPIARENA_FAULT_RANK": str(a.np - 1),
+             "MPIARENA_FAULT_RANK": str(culprit),
              "MPIARENA_FAULT_BYTES": "4096"})
     t0 = time.monotonic()
     try:
@@ -89,7 +99,7 @@ def run_case(a, step, kind):
     errors = [l for l in p.stderr.splitlines()
               if l.startswith("runner: error:") or "] [error] " in l]
     want = expected_exit(step, kind)
-    what = f"{step}/{kind} at {a.np} ranks"
+    what = f"{step}/{kind} at {a.np} ranks" + ("" if ranks is None else f", --ranks {ranks}")
     print(f"--- {what}: exit {p.returncode} in {took:.1f} s")
     print(p.stderr[-3000:], file=sys.stderr)
     check(p.returncode == want,
@@ -103,9 +113,9 @@ def run_case(a, step, kind):
     check(STEP_WORDS[step] in msg, f"{what}: message lacks step "
           f"'{STEP_WORDS[step]}': {msg}")
     if kind in ("throw", "throw_int") and want == 3:
-        check(f"rank {a.np - 1}" in msg, f"{what}: the culprit rank is not named: {msg}")
+        check(f"rank {culprit}" in msg, f"{what}: the culprit rank is not named: {msg}")
     if kind == "segv":
-        check(f"rank {a.np - 1}" in msg and "SIGSEGV" in msg,
+        check(f"rank {culprit}" in msg and "SIGSEGV" in msg,
               f"{what}: the crash is not named: {msg}")
     v = subprocess.run([a.runner, "validate", out], capture_output=True, text=True,
                        env=env())
@@ -114,6 +124,10 @@ def run_case(a, step, kind):
         doc = json.load(f)
     kept = {r["size_label"] for r in doc["records"]}
     check({"1024", "2048"} <= kept, f"{what}: completed points lost: {kept}")
+    if ranks is not None:
+        # Every point of the 2-rank sub-communicator ran before the fault.
+        two = {r["size_label"] for r in doc["records"] if r["ranks"] == 2}
+        check(two == {"1024", "2048", "4096"}, f"{what}: 2-rank points lost: {two}")
     if want == 1:
         check(doc["complete"], f"{what}: a run that went on must complete")
         skipped = [s for s in doc["skipped"] if s["bytes"] == 4096]
@@ -125,7 +139,11 @@ def run_case(a, step, kind):
 
 
 def test_faults(a, which):
-    rows = [run_case(a, step, kind) for step, kind in cases(which)]
+    if which == "ladder":
+        check(a.np == 4, "the ladder case runs at 4 ranks")
+        rows = [run_case(a, step, kind, ranks="2,3") for step, kind in cases("quick")]
+    else:
+        rows = [run_case(a, step, kind) for step, kind in cases(which)]
     print(f"\nfault matrix, {a.np} ranks (--point-timeout {TIMEOUT}):")
     print(f"{'step':16} {'kind':11} exit  seconds  points kept")
     for step, kind, code, took, kept in rows:
@@ -228,7 +246,7 @@ def test_probe(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("test", choices=["matrix", "quick", "probe"])
+    ap.add_argument("test", choices=["matrix", "quick", "ladder", "probe"])
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--runner", required=True)
