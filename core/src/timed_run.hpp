@@ -1,0 +1,95 @@
+// Internal: the steps of measuring a point (engine.cpp): a plugin step
+// under the watchdog and the agreement on its outcome, and one timed run of
+// a strategy reduced over the ranks.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <exception>
+#include <mpiarena/plugin.hpp>
+#include <string>
+#include <vector>
+
+#include "engine.hpp"
+#include "watchdog.hpp"
+
+namespace mpiarena::timing {
+
+// What one rank's step left behind: nothing, a fault, or a SkipPoint.
+struct StepError {
+  enum Kind { none, fault, skip } kind = none;
+  std::string message;
+};
+
+template <class F>
+StepError run_caught(F&& step) {
+  try {
+    step();
+  } catch (const SkipPoint& e) {
+    return {StepError::skip, e.what()};
+  } catch (const std::exception& e) {
+    return {StepError::fault, e.what()};
+  } catch (...) {
+    return {StepError::fault, "an exception not derived from std::exception"};
+  }
+  return {};
+}
+
+// Agrees on `local` over `harness` (the lowest failing rank's error wins)
+// and throws it on every rank: PointSkipped for a SkipPoint when
+// `skip_allowed`, else PointError naming the step and the rank. Returns
+// when no rank failed.
+void throw_first(const char* what, const StepError& local, MPI_Comm harness,
+                 int rank, bool skip_allowed);
+
+// Agrees on the steps' outcome on every rank (throw_first). A rank that
+// failed waits here as the culprit: if the others never arrive (stuck in a
+// plugin collective it left), its watchdog names the fault.
+void agree(const char* what, const StepError& local, MPI_Comm harness, int rank,
+           double bound);
+
+// A step of plugin code on every rank, under the watchdog, then agreement.
+template <class F>
+void collective_step(const char* what, F&& step, MPI_Comm harness, int rank,
+                     double bound) {
+  StepError error;
+  {
+    Armed armed(what, bound, Role::plugin);
+    error = run_caught(step);
+  }
+  agree(what, error, harness, rank, bound);
+}
+
+// One timed run of `iters` operations, reduced over ranks. Totals of the
+// run (seconds), not per operation.
+struct Sample {
+  double max = 0, min = 0, avg = 0;
+  std::vector<double> per_rank;  // each rank's run time, by rank
+  // Per phase: max, min, avg over ranks of the phase's total in the run.
+  std::vector<double> phase_max, phase_min, phase_avg;
+};
+
+struct Runner {
+  Strategy& s;
+  MPI_Comm harness;
+  int rank, nranks;
+  bool sleep_when_waiting;
+  PhaseTimer& timer;
+  int nphases;
+  double timeout;  // base bound of a step
+  std::string part_label;
+
+  // A step that runs `seconds_expected` (0: unknown) is bounded by the
+  // timeout plus ten times that.
+  double bound(double seconds_expected) const {
+    return timeout + 10 * seconds_expected;
+  }
+
+  // One timed run: every rank together after a barrier, each rank's loop
+  // timed alone, then reduced (MAX, MIN, AVG, phases) over the ranks. A
+  // fault in the loop is agreed on at the end of the sample.
+  Sample run(std::int64_t iters, double expected, const char* what);
+};
+
+}  // namespace mpiarena::timing

@@ -1,0 +1,54 @@
+// What every rank of a run must agree on (options.hpp: run_settings), and
+// the list splitting the options share.
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "options.hpp"
+
+namespace mpiarena {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ',')) {
+    const auto b = item.find_first_not_of(" \t");
+    const auto e = item.find_last_not_of(" \t");
+    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> run_settings(
+    const Options& o) {
+  auto list = [](const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& i : items) out += (out.empty() ? "" : ",") + i;
+    return out;
+  };
+  std::vector<std::string> sizes;
+  for (const SizePoint& p : o.sizes) sizes.push_back(p.label);
+  // The shortest text that reads back as the same double ("0.005").
+  const std::string min_time = nlohmann::json(o.min_time).dump();
+  return {{"--methods", list(o.methods)},
+          {"--payloads", list(o.payloads)},
+          {"--sizes", list(sizes)},
+          {"--pairs", o.all_pairs ? "all" : "one"},
+          {"--wait", o.wait},
+          {"--ranks", o.ranks_spec},
+          {"--test-every", std::to_string(o.test_every)},
+          {"--exchanges", std::to_string(o.exchanges)},
+          {"--stride", std::to_string(o.stride)},
+          {"--size-basis", o.size_total ? "total" : "per-rank"},
+          {"--min-time", min_time},
+          {"--repetitions", std::to_string(o.repetitions)},
+          {"--warmup", std::to_string(o.warmup)},
+          {"--max-memory", std::to_string(o.max_memory)},
+          {"--plugin-dir", list(o.plugin_dirs)},
+          {"--no-verify", o.verify ? "no" : "yes"}};
+}
+
+}  // namespace mpiarena
