@@ -132,7 +132,9 @@ Options parse_options(int argc, const char* const* argv) {
     ("pairs", po::value<std::string>(&pairs)->default_value("one"),
      "pairwise methods (ping-pong): 'one' = ranks 0 and 1, the others idle; "
      "'all' = every disjoint pair (0,1), (2,3)... at once, with the "
-     "aggregate bandwidth")
+     "aggregate bandwidth; 'intra' = rank 0 and the next rank on its node; "
+     "'inter' = rank 0 and the first rank on another node (points skipped, "
+     "with the reason, where the ranks offer no such pair)")
     ("wait", po::value<std::string>(&o.wait)->default_value(o.wait),
      "how a rank waits for the others around a sample: 'poll' (as MPI "
      "does), 'sleep' (an untimed sleeping barrier, so a rank that is done or "
@@ -287,10 +289,11 @@ Options parse_options(int argc, const char* const* argv) {
     reject_foreign_options(vm, "validate", {});
   if (o.command == Command::validate) return o;  // it takes no option
   o.verify = vm.count("no-verify") == 0;
-  if (pairs != "one" && pairs != "all")
+  if (pairs != "one" && pairs != "all" && pairs != "intra" && pairs != "inter")
     throw UsageError("--pairs '" + pairs +
-                     "' is not supported; accepted: one, all");
+                     "' is not supported; accepted: one, all, intra, inter");
   o.all_pairs = pairs == "all";
+  if (pairs == "intra" || pairs == "inter") o.pair_placement = pairs;
   if (o.wait != "auto" && o.wait != "poll" && o.wait != "sleep")
     throw UsageError("--wait '" + o.wait +
                      "' is not supported; accepted: auto, poll, sleep");

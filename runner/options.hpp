@@ -39,6 +39,7 @@ struct Options {
   std::vector<std::string> plugin_dirs;
   bool verify = true;
   bool all_pairs = false;          // --pairs all (pairwise methods)
+  std::string pair_placement;      // --pairs intra|inter; empty: one or all
   std::string wait = "auto";       // --wait auto|poll|sleep (around samples)
   std::string ranks_spec;          // --ranks; empty: the launch's ranks only
   bool size_total = false;         // --size-basis total (per-rank suites)
@@ -70,6 +71,9 @@ Options parse_options(int argc, const char* const* argv);
 // Every rank must have the same, or a collective deadlocks. Not in it: what
 // only rank 0 does (--output, --format, --per-rank) and how much each rank
 // logs (--log-level, --quiet), which may differ between ranks.
+// --pairs as given: one, all, intra or inter.
+std::string pairs_setting(const Options& o);
+
 std::vector<std::pair<std::string, std::string>> run_settings(
     const Options& options);
 

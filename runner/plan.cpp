@@ -2,8 +2,11 @@
 #include "plan.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <functional>
 #include <boost/mpi/collectives.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
@@ -21,10 +24,11 @@ namespace mpiarena {
 
 namespace {
 
-// The CPUs the ranks of this node may run on: the union of their affinity
+// The CPUs the ranks of a machine may run on: the union of their affinity
 // masks (a rank bound to one core sees one; a cpuset or cgroup limits all),
-// or the CPUs online when the masks cannot be read. Collective over `node`.
-int node_cpus(MPI_Comm node) {
+// or the CPUs online when the masks cannot be read. Collective over `node`
+// (the ranks of one machine).
+int machine_cpus(MPI_Comm node) {
   constexpr int kBits = 8 * sizeof(unsigned long);
   constexpr int kWords = CPU_SETSIZE / kBits;
   unsigned long mine[kWords] = {}, all[kWords] = {};
@@ -40,6 +44,21 @@ int node_cpus(MPI_Comm node) {
   return count > 0 ? count
                    : static_cast<int>(
                          std::max(1U, std::thread::hardware_concurrency()));
+}
+
+// The colour of this rank's machine for MPI_Comm_split: its kernel's boot
+// id, which the emulated nodes of one machine share (network and UTS
+// namespaces do not change it); the host name where it cannot be read.
+int machine_color() {
+  std::string id;
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::getline(in, id);
+  if (id.empty()) {
+    char host[256] = {0};
+    gethostname(host, sizeof host - 1);
+    id = host;
+  }
+  return static_cast<int>(std::hash<std::string>{}(id) & 0x7fffffff);
 }
 
 // Payload-sized buffers a rank of `info` holds: its declaration, except for
@@ -74,6 +93,21 @@ std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& i : items) out += (out.empty() ? "" : ", ") + i;
   return out;
+}
+
+int pair_partner(const std::string& placement, const Machine& machine,
+                 int ranks, std::string& why) {
+  const bool intra = placement == "intra";
+  for (int r = 1; r < ranks && r < static_cast<int>(machine.node_of.size());
+       ++r)
+    if ((machine.node_of[r] == machine.node_of[0]) == intra) return r;
+  why = "--pairs " + placement + ": " +
+        (intra ? "rank 0 has no other rank on its node among the first " +
+                     std::to_string(ranks) + " ranks"
+               : "the first " + std::to_string(ranks) +
+                     " ranks are all on one node (launch on several nodes, "
+                     "e.g. scripts/cluster run)");
+  return -1;
 }
 
 std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
@@ -115,14 +149,35 @@ Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
   int local_rank = 0, local_size = 1;
   MPIARENA_CHECK(MPI_Comm_rank(node, &local_rank));
   MPIARENA_CHECK(MPI_Comm_size(node, &local_size));
-  const int cpus = node_cpus(node);
+  // Each rank's node: the world rank of its node's first rank, then
+  // numbered in order of those.
+  int first = world.rank();
+  MPIARENA_CHECK(MPI_Bcast(&first, 1, MPI_INT, 0, node));
   MPIARENA_CHECK(MPI_Comm_free(&node));
-  const int leader = local_rank == 0 ? 1 : 0;
-  MPIARENA_CHECK(MPI_Allreduce(&leader, &m.nodes, 1, MPI_INT, MPI_SUM, world));
+  std::vector<int> firsts(static_cast<std::size_t>(world.size()));
+  MPIARENA_CHECK(
+      MPI_Allgather(&first, 1, MPI_INT, firsts.data(), 1, MPI_INT, world));
+  std::vector<int> order = firsts;
+  std::sort(order.begin(), order.end());
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  for (int f : firsts)
+    m.node_of.push_back(static_cast<int>(
+        std::lower_bound(order.begin(), order.end(), f) - order.begin()));
+  m.nodes = static_cast<int>(order.size());
   MPIARENA_CHECK(MPI_Allreduce(&local_size, &m.max_ranks_per_node, 1, MPI_INT,
                                MPI_MAX, world));
+  MPI_Comm machine = MPI_COMM_NULL;
+  MPIARENA_CHECK(MPI_Comm_split(world, machine_color(), world.rank(), &machine));
+  int machine_rank = 0, machine_size = 1;
+  MPIARENA_CHECK(MPI_Comm_rank(machine, &machine_rank));
+  MPIARENA_CHECK(MPI_Comm_size(machine, &machine_size));
+  const int cpus = machine_cpus(machine);
+  MPIARENA_CHECK(MPI_Comm_free(&machine));
+  const int leader = machine_rank == 0 ? 1 : 0;
+  MPIARENA_CHECK(
+      MPI_Allreduce(&leader, &m.machines, 1, MPI_INT, MPI_SUM, world));
   MPIARENA_CHECK(MPI_Allreduce(&cpus, &m.min_cpus, 1, MPI_INT, MPI_MIN, world));
-  const int over = local_size > cpus ? 1 : 0;
+  const int over = machine_size > cpus ? 1 : 0;
   int any_over = 0;
   MPIARENA_CHECK(MPI_Allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, world));
   m.oversubscribed = any_over != 0;
@@ -213,10 +268,17 @@ std::vector<Point> plan_points(
               std::find(options.payloads.begin(), options.payloads.end(),
                         payload) == options.payloads.end())
             continue;
-          points.push_back({s, payload, size,
-                            skip_reason(info, payload, size, machine, ranks,
-                                        copies_of(info, options)),
-                            ranks});
+          Point point{s, payload, size,
+                      skip_reason(info, payload, size, machine, ranks,
+                                  copies_of(info, options)),
+                      ranks};
+          if (info.pairwise && !options.pair_placement.empty()) {
+            std::string why;
+            point.partner =
+                pair_partner(options.pair_placement, machine, ranks, why);
+            if (point.skip_reason.empty()) point.skip_reason = why;
+          }
+          points.push_back(point);
         }
       }
   if (points.empty())

@@ -20,7 +20,11 @@ struct Point {
   SizePoint size;
   std::string skip_reason;
   int ranks = 1;  // the first `ranks` ranks of the launch run it (--ranks)
+  // --pairs intra|inter, pairwise methods: the rank that pairs with rank 0
+  // (it becomes rank 1 of the point's communicator); -1: ranks 0 and 1.
+  int partner = -1;
 };
+
 
 // What the skip rules and the waiting mode need to know of the job, the
 // same on every rank.
@@ -28,10 +32,21 @@ struct Machine {
   int ranks = 1;
   int nodes = 1;
   int max_ranks_per_node = 1;
-  int min_cpus = 1;               // CPUs of the node that has the fewest
-  bool oversubscribed = false;    // some node has more ranks than CPUs
+  int min_cpus = 1;               // CPUs of the machine that has the fewest
+  // Some machine has more ranks than CPUs. A machine is a running kernel
+  // (/proc/sys/kernel/random/boot_id): one per node on a real cluster, one
+  // for all the emulated nodes of scripts/cluster, which share its CPUs.
+  bool oversubscribed = false;
+  int machines = 1;
+  std::vector<int> node_of;       // each rank's node, numbered from 0
   std::size_t min_available = 0;  // bytes of MemAvailable, min over nodes
 };
+
+// --pairs intra|inter: the rank among the first `ranks` that pairs with rank
+// 0 (intra: the lowest on rank 0's node; inter: the lowest on another node),
+// or -1 with `why` set when there is none.
+int pair_partner(const std::string& placement, const Machine& machine,
+                 int ranks, std::string& why);
 
 // "a, b, c".
 std::string join(const std::vector<std::string>& items);

@@ -1,5 +1,6 @@
 // The run command: agree on the plan, measure every point, write records.
 #include <algorithm>
+#include <array>
 #include <boost/filesystem.hpp>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
@@ -72,6 +73,7 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
       {"hosts", std::vector<std::string>(distinct.begin(), distinct.end())},
       {"ranks", world.size()},
       {"nodes", static_cast<int>(distinct.size())},
+      {"machines", machine.machines},
       {"mpi_library", library},
       {"mpi_version", std::to_string(major) + "." + std::to_string(minor)},
       {"runner_version", MPIARENA_VERSION},
@@ -91,7 +93,7 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
         {"point_timeout_s", options.point_timeout},
         {"max_memory", options.max_memory},
         {"verify", options.verify},
-        {"pairs", options.all_pairs ? "all" : "one"},
+        {"pairs", pairs_setting(options)},
         {"ranks", options.ranks_spec.empty() ? "launch" : options.ranks_spec},
         {"size_basis", options.size_total ? "total" : "per-rank"},
         {"test_every", options.test_every},
@@ -99,6 +101,33 @@ nlohmann::json make_context(const boost::mpi::communicator& world,
         {"stride", options.stride},
         {"wait", options.wait},
         {"plugin_dirs", options.plugin_dirs}}}};
+}
+
+// Which ranks of the launch the pairs of a pairwise point were, and whether
+// they ran within a node or across nodes. Under --pairs intra|inter the
+// point's communicator put the partner at rank 1: per_rank goes back to the
+// ranks of the launch.
+void describe_pairs(Record& rec, const Point& p, const Machine& m) {
+  std::vector<std::array<int, 2>> pairs;
+  if (p.partner >= 0)
+    pairs.push_back({0, p.partner});
+  else
+    for (int i = 0; i < rec.pairs; ++i) pairs.push_back({2 * i, 2 * i + 1});
+  int intra = 0;
+  for (const auto& [a, b] : pairs)
+    if (m.node_of.at(a) == m.node_of.at(b)) ++intra;
+  rec.pair_ranks = pairs;
+  rec.pair_placement = intra == static_cast<int>(pairs.size()) ? "intra"
+                       : intra == 0                            ? "inter"
+                                                               : "mixed";
+  if (p.partner > 1 && rec.per_rank.size() > 1) {
+    std::vector<double> world_order;  // group rank 1 is the partner
+    for (std::size_t g = 2; g < rec.per_rank.size(); ++g)
+      world_order.push_back(rec.per_rank[g]);
+    world_order.insert(world_order.begin(), rec.per_rank[0]);
+    world_order.insert(world_order.begin() + p.partner, rec.per_rank[1]);
+    rec.per_rank = world_order;
+  }
 }
 
 std::string point_name(const Point& p) {
@@ -196,7 +225,7 @@ int command_run(const Options& options, int argc, char** argv) {
   MPI_Comm group = MPI_COMM_NULL, harness = MPI_COMM_NULL,
            between = MPI_COMM_NULL;
   MPIARENA_CHECK(MPI_Comm_dup(world, &between));
-  int group_ranks = 0;
+  int group_ranks = 0, group_partner = -1;
   auto free_group = [&] {
     if (harness != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_free(&harness));
     if (group != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_free(&group));
@@ -222,12 +251,17 @@ int command_run(const Options& options, int argc, char** argv) {
       save();
       continue;
     }
-    if (p.ranks != group_ranks) {
+    if (p.ranks != group_ranks || p.partner != group_partner) {
       free_group();
+      // --pairs intra|inter: the partner of rank 0 becomes rank 1.
+      const int key = p.partner < 0 || rank == 0 ? rank
+                      : rank == p.partner        ? 1
+                                                 : rank + 1;
       MPIARENA_CHECK(MPI_Comm_split(world, rank < p.ranks ? 0 : MPI_UNDEFINED,
-                                    rank, &group));
+                                    key, &group));
       if (group != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_dup(group, &harness));
       group_ranks = p.ranks;
+      group_partner = p.partner;
     }
     if (group == MPI_COMM_NULL) {  // outside this point's ranks: idle
       sleeping_barrier(between);
@@ -238,7 +272,7 @@ int command_run(const Options& options, int argc, char** argv) {
     MPIARENA_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
     RunContext ctx;
     ctx.comm = comm;
-    ctx.rank = rank;
+    MPIARENA_CHECK(MPI_Comm_rank(comm, &ctx.rank));
     ctx.size = p.ranks;
     ctx.payload = p.payload;
     ctx.bytes = p.size.bytes;
@@ -270,7 +304,10 @@ int command_run(const Options& options, int argc, char** argv) {
       rec.method = info.name;
       rec.size_label = p.size.label;
       rec.moves_data = info.moves_data;
-      if (info.pairwise) rec.pairs = options.all_pairs ? p.ranks / 2 : 1;
+      if (info.pairwise) {
+        rec.pairs = options.all_pairs ? p.ranks / 2 : 1;
+        describe_pairs(rec, p, machine);
+      }
       rec.size_total = ctx.size_total;
       rec.plugin_file = p.strategy->file;
       rec.plugin_abi = p.strategy->abi;

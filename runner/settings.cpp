@@ -22,6 +22,11 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+std::string pairs_setting(const Options& o) {
+  if (!o.pair_placement.empty()) return o.pair_placement;
+  return o.all_pairs ? "all" : "one";
+}
+
 std::vector<std::pair<std::string, std::string>> run_settings(
     const Options& o) {
   auto list = [](const std::vector<std::string>& items) {
@@ -36,7 +41,7 @@ std::vector<std::pair<std::string, std::string>> run_settings(
   return {{"--methods", list(o.methods)},
           {"--payloads", list(o.payloads)},
           {"--sizes", list(sizes)},
-          {"--pairs", o.all_pairs ? "all" : "one"},
+          {"--pairs", pairs_setting(o)},
           {"--wait", o.wait},
           {"--ranks", o.ranks_spec},
           {"--test-every", std::to_string(o.test_every)},

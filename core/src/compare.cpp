@@ -29,7 +29,8 @@ const char* verdict_name(Outcome v) {
 std::string point_name(const PointKey& k) {
   return k.suite + "/" + k.method + "/" + k.payload + "/" +
          std::to_string(k.bytes) + "/np" + std::to_string(k.ranks) +
-         (k.pairs > 1 ? "/" + std::to_string(k.pairs) + "pairs" : "");
+         (k.pairs > 1 ? "/" + std::to_string(k.pairs) + "pairs" : "") +
+         (k.placement.empty() ? "" : "/" + k.placement);
 }
 
 int Comparison::count(Outcome v) const {
@@ -46,18 +47,31 @@ int Comparison::exit_code() const {
 namespace {
 
 // Suite, method, payload, ranks, bytes and, for pairwise methods, the pairs
-// that ran at once (--pairs one and all measure different things).
+// that ran at once (--pairs one and all measure different things) and
+// whether they crossed nodes (--pairs intra and inter do too).
 using Key =
     std::tuple<std::string, std::string, std::string, int, std::size_t, int>;
 
 // One pair (and records written before `pairs` existed) count as 0.
 int several_pairs(int pairs) { return pairs > 1 ? pairs : 0; }
 
+// Pairs within a node (and records written before pair_placement existed,
+// all from one node) have none.
+std::string across_nodes(const Record& r) {
+  return r.pair_placement == "intra" ? "" : r.pair_placement;
+}
+
 // A size in total (--size-basis total) is not the same point as that size
 // per rank.
 Key key_of(const Record& r) {
-  return {r.suite, r.method, r.payload + (r.size_total ? "/total" : ""),
-          r.ranks, r.bytes,  several_pairs(r.pairs)};
+  const std::string across = across_nodes(r);
+  return {r.suite,
+          r.method,
+          r.payload + (r.size_total ? "/total" : "") +
+              (across.empty() ? "" : "/" + across),
+          r.ranks,
+          r.bytes,
+          several_pairs(r.pairs)};
 }
 
 Key key_of(const Skip& s) {  // a skip does not know its pairs: one
@@ -65,8 +79,8 @@ Key key_of(const Skip& s) {  // a skip does not know its pairs: one
 }
 
 PointKey point_key(const Record& r) {
-  return {r.suite, r.method, r.payload, r.size_label,
-          r.bytes, r.ranks,  r.pairs};
+  return {r.suite, r.method, r.payload,         r.size_label,
+          r.bytes, r.ranks,  r.pairs, across_nodes(r)};
 }
 
 double relative_change(double base, double now) {
@@ -290,7 +304,8 @@ json key_json(const PointKey& k) {
   return {{"name", point_name(k)},      {"suite", k.suite},
           {"method", k.method},         {"payload", k.payload},
           {"size_label", k.size_label}, {"bytes", k.bytes},
-          {"ranks", k.ranks},           {"pairs", k.pairs}};
+          {"ranks", k.ranks},           {"pairs", k.pairs},
+          {"placement", k.placement.empty() ? "intra" : k.placement}};
 }
 
 json only_json(const std::vector<OnlyIn>& items, const char* field) {

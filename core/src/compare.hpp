@@ -76,9 +76,12 @@ struct PointKey {
   std::size_t bytes = 0;
   int ranks = 0;
   int pairs = 0;  // pairwise methods: pairs at once; 0 otherwise
+  // Pairwise methods whose pairs crossed nodes: "inter" or "mixed"; empty
+  // within a node (and in files written before pair_placement existed).
+  std::string placement;
 };
 // "transfer/bcast/2d/1100000/np4"; "pingpong/mpi_bytes/bytes/1024/np4/2pairs"
-// for 2 or more pairs at once.
+// for 2 or more pairs at once; ".../np4/inter" for a pair across nodes.
 std::string point_name(const PointKey& k);
 
 struct PointComparison {

@@ -81,7 +81,8 @@ std::string to_csv(const Document& doc) {
 
 std::string benchmark_name(const Record& r) {
   return point_name(
-      {r.suite, r.method, r.payload, r.size_label, r.bytes, r.ranks, r.pairs});
+      {r.suite, r.method, r.payload, r.size_label, r.bytes, r.ranks, r.pairs,
+       r.pair_placement == "intra" ? "" : r.pair_placement});
 }
 
 json to_gbench(const Document& doc) {

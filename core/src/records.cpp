@@ -84,6 +84,10 @@ json to_json(const Record& r) {
     j["pairs"] = r.pairs;
     j["aggregate_bandwidth_Bps"] = r.pairs * r.bandwidth;
   }
+  if (!r.pair_placement.empty()) {
+    j["pair_placement"] = r.pair_placement;
+    j["pair_ranks"] = r.pair_ranks;
+  }
   if (!r.plugin_version.empty()) j["plugin"]["version"] = r.plugin_version;
   if (size_is_per_rank(r.suite)) {
     j["size_basis"] = r.size_total ? "total" : "per-rank";
@@ -158,6 +162,9 @@ Record record_from_json(const json& j) {
   r.time.n = r.samples_max.size();
   r.time_scale = j.value("time_scale", 1.0);
   r.pairs = j.value("pairs", 0);
+  r.pair_placement = j.value("pair_placement", "");
+  if (j.contains("pair_ranks"))
+    r.pair_ranks = j.at("pair_ranks").get<std::vector<std::array<int, 2>>>();
   r.size_total = j.value("size_basis", "per-rank") == "total";
   if (j.contains("notes"))
     r.notes = j.at("notes").get<std::vector<std::string>>();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <mpiarena/stats.hpp>
+#include <array>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -60,6 +61,10 @@ struct Record {
   // Pairwise methods: the pairs that ran concurrently (0: not pairwise).
   // The JSON then gives aggregate_bandwidth_Bps = pairs * bandwidth.
   int pairs = 0;
+  // Pairwise methods: the pairs (ranks of the launch) and where they ran:
+  // "intra" (each pair within a node), "inter" (across nodes) or "mixed".
+  std::vector<std::array<int, 2>> pair_ranks;
+  std::string pair_placement;
   // Suites whose size is per rank, under --size-basis total: `bytes` and
   // `payload_bytes` are the whole array over the ranks, not each rank's.
   bool size_total = false;

@@ -24,6 +24,11 @@ std::string render_header(const Document& doc) {
       << ranks << (ranks == 1 ? " rank" : " ranks") << " on " << nodes
       << (nodes == 1 ? " node, " : " nodes, ")
       << library.substr(0, library.find_first_of(",\n")) << "\n";
+  const int machines = c.value("machines", nodes);
+  if (machines < nodes)
+    out << "emulated nodes: the " << nodes << " nodes run on " << machines
+        << (machines == 1 ? " machine" : " machines")
+        << " and share its CPUs and memory (scripts/cluster)\n";
   if (c.value("oversubscribed", false))
     out << "oversubscribed: more ranks than the " << c.value("cpus_per_node", 0)
         << " CPUs of a node; ranks waiting between samples "

@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -18,6 +19,12 @@ class MpiError : public std::runtime_error {
 // Throws MpiError naming the call, file, line and MPI_Error_string.
 [[noreturn]] void throw_mpi_error(int code, const char* call, const char* file,
                                   int line);
+
+// MPI_Win_create over `count` ints at `base` on `comm` (displacement unit:
+// one int), collective over `comm`. A failure throws MpiError; from Open
+// MPI, the message adds what makes windows work across nodes over TCP
+// (Open MPI 4.1's default osc/rdma needs an RDMA network: docs/clusters.md).
+MPI_Win create_int_window(int* base, std::size_t count, MPI_Comm comm);
 
 }  // namespace mpiarena
 

@@ -44,10 +44,7 @@ class Rdma final : public mpiarena::TransferStrategy {
   }
 
   void expose(int* base, std::size_t count) {
-    wins_.push_back(MPI_WIN_NULL);
-    MPIARENA_CHECK(
-        MPI_Win_create(base, static_cast<MPI_Aint>(count * sizeof(int)),
-                       sizeof(int), MPI_INFO_NULL, comm(), &wins_.back()));
+    wins_.push_back(mpiarena::create_int_window(base, count, comm()));
   }
 
   void get(std::vector<int>& into, MPI_Win win) {

@@ -72,10 +72,7 @@ class RdmaPassive final : public mpiarena::TransferStrategy {
   }
 
   void expose(int* base, std::size_t count) {
-    wins_.push_back(MPI_WIN_NULL);
-    MPIARENA_CHECK(
-        MPI_Win_create(base, static_cast<MPI_Aint>(count * sizeof(int)),
-                       sizeof(int), MPI_INFO_NULL, comm(), &wins_.back()));
+    wins_.push_back(mpiarena::create_int_window(base, count, comm()));
   }
 
   // MPI_Get of all of `into` from the root's window; then MPI_Win_flush
