@@ -338,6 +338,31 @@ TEST(Compare, OnePairAndAllPairsAreDifferentPoints) {
             1u);
 }
 
+TEST(Compare, APairAcrossNodesIsNeverMatchedWithOneWithinANode) {
+  auto intra = make_record("mpi_bytes", around(1e-6));
+  intra.suite = "pingpong";
+  intra.pairs = 1;
+  intra.pair_placement = "intra";
+  intra.pair_ranks = {{0, 1}};
+  auto inter = intra;
+  inter.pair_placement = "inter";
+  inter.pair_ranks = {{0, 2}};
+  const auto c = compare_documents(doc_of({intra}), doc_of({inter}));
+  EXPECT_TRUE(c.points.empty());
+  ASSERT_EQ(c.only_new.size(), 1u);
+  const std::string name = mpiarena::point_name(c.only_new[0].key);
+  EXPECT_EQ(name.substr(name.size() - 6), "/inter") << name;
+  EXPECT_EQ(c.exit_code(), 2);
+  EXPECT_EQ(compare_documents(doc_of({inter}), doc_of({inter})).points.size(),
+            1u);
+  // A record written before pair_placement existed ran on one node: intra.
+  auto old_style = intra;
+  old_style.pair_placement.clear();
+  old_style.pair_ranks.clear();
+  EXPECT_EQ(compare_documents(doc_of({old_style}), doc_of({intra})).points.size(),
+            1u);
+}
+
 TEST(Compare, FieldsAnOlderFileLacksDoNotWarn) {
   auto base = doc_of({make_record("bcast", around(1e-5))});
   auto now = doc_of({make_record("bcast", around(1e-5))});

@@ -87,6 +87,28 @@ TEST(Records, TimeScaleAndPerRankTimesRoundTripAndValidate) {
   expect_invalid(bad, {"records", "0", "time_scale"});
 }
 
+TEST(Records, PairPlacementRoundTripsAndValidates) {
+  auto doc = mpiarena_test::sample_document();
+  mpiarena::Record& r = doc.records[0];
+  EXPECT_FALSE(mpiarena::to_json(r).contains("pair_placement"));
+  r.pairs = 1;
+  r.pair_placement = "inter";
+  r.pair_ranks = {{0, 2}};
+  const json j = mpiarena::to_json(r);
+  EXPECT_EQ(j.at("pair_placement"), "inter");
+  EXPECT_EQ(j.at("pair_ranks"), json::parse("[[0, 2]]"));
+  const mpiarena::Record back = mpiarena::record_from_json(j);
+  EXPECT_EQ(back.pair_placement, "inter");
+  EXPECT_EQ(back.pair_ranks, r.pair_ranks);
+  EXPECT_EQ(joined(validate_results(mpiarena::to_json(doc))), "");
+  json bad = mpiarena::to_json(doc);
+  bad["records"][0]["pair_placement"] = "remote";
+  expect_invalid(bad, {"records", "0", "pair_placement"});
+  bad = mpiarena::to_json(doc);
+  bad["records"][0]["pair_ranks"] = json::parse("[[0, 1, 2]]");
+  expect_invalid(bad, {"records", "0", "pair_ranks"});
+}
+
 // Contract v4: parts, phases and metrics of a record, to JSON and back, valid.
 mpiarena::Record with_parts() {
   auto doc = mpiarena_test::sample_document();

@@ -212,7 +212,7 @@ void context_warnings(const json& b, const json& n,
        {"mpi_library", "mpi_version", "ranks", "nodes", "hosts"})
     differs(field, b.value(field, json()), n.value(field, json()));
   // Fields newer than some files: compared when both files have them.
-  for (const char* field : {"oversubscribed", "waiting"})
+  for (const char* field : {"oversubscribed", "waiting", "machines"})
     if (b.contains(field) && n.contains(field))
       differs(field, b[field], n[field]);
   // Options that only select points (the points missing are listed) do not
