@@ -5,11 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
-#include <functional>
 #include <boost/mpi/collectives.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
+#include <fstream>
+#include <functional>
 #include <map>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
@@ -58,7 +58,7 @@ int machine_color() {
     gethostname(host, sizeof host - 1);
     id = host;
   }
-  return static_cast<int>(std::hash<std::string>{}(id) & 0x7fffffff);
+  return static_cast<int>(std::hash<std::string>{}(id)&0x7fffffff);
 }
 
 // Payload-sized buffers a rank of `info` holds: its declaration, except for
@@ -167,7 +167,8 @@ Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
   MPIARENA_CHECK(MPI_Allreduce(&local_size, &m.max_ranks_per_node, 1, MPI_INT,
                                MPI_MAX, world));
   MPI_Comm machine = MPI_COMM_NULL;
-  MPIARENA_CHECK(MPI_Comm_split(world, machine_color(), world.rank(), &machine));
+  MPIARENA_CHECK(
+      MPI_Comm_split(world, machine_color(), world.rank(), &machine));
   int machine_rank = 0, machine_size = 1;
   MPIARENA_CHECK(MPI_Comm_rank(machine, &machine_rank));
   MPIARENA_CHECK(MPI_Comm_size(machine, &machine_size));

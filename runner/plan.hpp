@@ -25,14 +25,13 @@ struct Point {
   int partner = -1;
 };
 
-
 // What the skip rules and the waiting mode need to know of the job, the
 // same on every rank.
 struct Machine {
   int ranks = 1;
   int nodes = 1;
   int max_ranks_per_node = 1;
-  int min_cpus = 1;               // CPUs of the machine that has the fewest
+  int min_cpus = 1;  // CPUs of the machine that has the fewest
   // Some machine has more ranks than CPUs. A machine is a running kernel
   // (/proc/sys/kernel/random/boot_id): one per node on a real cluster, one
   // for all the emulated nodes of scripts/cluster, which share its CPUs.

@@ -359,8 +359,9 @@ TEST(Compare, APairAcrossNodesIsNeverMatchedWithOneWithinANode) {
   auto old_style = intra;
   old_style.pair_placement.clear();
   old_style.pair_ranks.clear();
-  EXPECT_EQ(compare_documents(doc_of({old_style}), doc_of({intra})).points.size(),
-            1u);
+  EXPECT_EQ(
+      compare_documents(doc_of({old_style}), doc_of({intra})).points.size(),
+      1u);
 }
 
 TEST(Compare, FieldsAnOlderFileLacksDoNotWarn) {
@@ -460,8 +461,8 @@ mpiarena::Record with_metric(double value, bool higher_is_better) {
   m.unit = "%";
   m.higher_is_better = higher_is_better;
   m.value = value;
-  for (double s : around(value == 0 ? 1 : value)) m.samples.push_back(
-      value == 0 ? s - 1 : s);
+  for (double s : around(value == 0 ? 1 : value))
+    m.samples.push_back(value == 0 ? s - 1 : s);
   r.metrics = {m};
   return r;
 }

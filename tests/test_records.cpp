@@ -140,7 +140,8 @@ mpiarena::Record with_parts() {
 mpiarena::StrategyInfo overlap_info() {
   mpiarena::StrategyInfo info;
   info.metrics = {
-      {"overlap", "%", true, [](const mpiarena::MetricInput& in) {
+      {"overlap", "%", true,
+       [](const mpiarena::MetricInput& in) {
          const double tmin = std::min(in.part("comm"), in.part("compute"));
          return 100 *
                 std::max(0.0, std::min(in.part("comm") + in.part("compute") -

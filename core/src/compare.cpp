@@ -79,8 +79,8 @@ Key key_of(const Skip& s) {  // a skip does not know its pairs: one
 }
 
 PointKey point_key(const Record& r) {
-  return {r.suite, r.method, r.payload,         r.size_label,
-          r.bytes, r.ranks,  r.pairs, across_nodes(r)};
+  return {r.suite, r.method, r.payload, r.size_label,
+          r.bytes, r.ranks,  r.pairs,   across_nodes(r)};
 }
 
 double relative_change(double base, double now) {
@@ -301,10 +301,14 @@ Comparison compare_documents(const Document& base, const Document& now,
 namespace {
 
 json key_json(const PointKey& k) {
-  return {{"name", point_name(k)},      {"suite", k.suite},
-          {"method", k.method},         {"payload", k.payload},
-          {"size_label", k.size_label}, {"bytes", k.bytes},
-          {"ranks", k.ranks},           {"pairs", k.pairs},
+  return {{"name", point_name(k)},
+          {"suite", k.suite},
+          {"method", k.method},
+          {"payload", k.payload},
+          {"size_label", k.size_label},
+          {"bytes", k.bytes},
+          {"ranks", k.ranks},
+          {"pairs", k.pairs},
           {"placement", k.placement.empty() ? "intra" : k.placement}};
 }
 

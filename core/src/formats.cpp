@@ -1,7 +1,5 @@
 #include "formats.hpp"
 
-#include "breakdown.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +7,8 @@
 #include <mpiarena/sizes.hpp>
 #include <sstream>
 #include <tuple>
+
+#include "breakdown.hpp"
 
 namespace mpiarena {
 
@@ -80,9 +80,9 @@ std::string to_csv(const Document& doc) {
 }
 
 std::string benchmark_name(const Record& r) {
-  return point_name(
-      {r.suite, r.method, r.payload, r.size_label, r.bytes, r.ranks, r.pairs,
-       r.pair_placement == "intra" ? "" : r.pair_placement});
+  return point_name({r.suite, r.method, r.payload, r.size_label, r.bytes,
+                     r.ranks, r.pairs,
+                     r.pair_placement == "intra" ? "" : r.pair_placement});
 }
 
 json to_gbench(const Document& doc) {
@@ -269,8 +269,8 @@ std::string render_comparison(const Comparison& c, const std::string& base,
     }
   if (!extra.empty()) {
     out << heading("Phases, parts and metrics of points in both files");
-    out << render_grid({"point", "what", ">base", ">new", ">change",
-                        "better", ">p", "verdict"},
+    out << render_grid({"point", "what", ">base", ">new", ">change", "better",
+                        ">p", "verdict"},
                        extra, style);
   }
   if (!c.only_base.empty()) {

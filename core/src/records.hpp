@@ -1,8 +1,8 @@
 // Result records and the result document (schemas/results.schema.json).
 #pragma once
 
-#include <mpiarena/stats.hpp>
 #include <array>
+#include <mpiarena/stats.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

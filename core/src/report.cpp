@@ -170,12 +170,13 @@ std::string group_note(const std::vector<const Record*>& recs) {
   for (const Record* r : recs)
     if (!r->pair_placement.empty() && r->pair_ranks.size() == 1) {
       const auto& [a, b] = r->pair_ranks.front();
-      placement = "ranks " + std::to_string(a) + " and " + std::to_string(b) +
-                  (r->pair_placement == "inter" ? ", across nodes"
-                                                : ", within a node");
+      placement =
+          "ranks " + std::to_string(a) + " and " + std::to_string(b) +
+          (r->pair_placement == "inter" ? ", across nodes" : ", within a node");
     } else if (r->pair_placement == "inter" || r->pair_placement == "mixed") {
-      placement = r->pair_placement == "inter" ? "every pair across nodes"
-                                               : "pairs within and across nodes";
+      placement = r->pair_placement == "inter"
+                      ? "every pair across nodes"
+                      : "pairs within and across nodes";
     }
   if (!placement.empty() && placement != "ranks 0 and 1, within a node")
     note += (note.empty() ? "" : "; ") + placement;

@@ -59,7 +59,8 @@ class Rdma final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Rdma>(mpiarena::transfer_info(
-        "rdma",
-        "Root exposes the data in MPI_Win_create windows built once (1d: one; 2d: "
-     "one per row, "
-     "sizes by MPI_Bcast); MPI_Win_fence, receivers MPI_Get, MPI_Win_fence", {"1d", "2d"})))
+    "rdma",
+    "Root exposes the data in MPI_Win_create windows built once (1d: one; 2d: "
+    "one per row, "
+    "sizes by MPI_Bcast); MPI_Win_fence, receivers MPI_Get, MPI_Win_fence",
+    {"1d", "2d"})))

@@ -91,8 +91,9 @@ class RdmaPassive final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<RdmaPassive>(mpiarena::transfer_info(
-        "rdma_passive",
-        "Passive target on MPI_Win_create windows built and MPI_Win_lock_all'ed "
-     "once: root MPI_Win_sync, MPI_Barrier, receivers MPI_Get + "
-     "MPI_Win_flush (2d: header {count, sizes} Get + flush first, then one "
-     "Get per row window), MPI_Barrier", {"1d", "2d"})))
+    "rdma_passive",
+    "Passive target on MPI_Win_create windows built and MPI_Win_lock_all'ed "
+    "once: root MPI_Win_sync, MPI_Barrier, receivers MPI_Get + "
+    "MPI_Win_flush (2d: header {count, sizes} Get + flush first, then one "
+    "Get per row window), MPI_Barrier",
+    {"1d", "2d"})))
