@@ -4,9 +4,6 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <boost/mpi/collectives.hpp>
-#include <boost/serialization/string.hpp>
-#include <boost/serialization/vector.hpp>
 #include <map>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
@@ -14,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "collective.hpp"
 #include "memory.hpp"
 #include "suite_info.hpp"
 
@@ -106,11 +104,13 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
   return out;
 }
 
-Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
+Machine survey(MPI_Comm world, std::size_t max_memory) {
   Machine m;
-  m.ranks = world.size();
+  int rank = 0;
+  MPIARENA_CHECK(MPI_Comm_rank(world, &rank));
+  MPIARENA_CHECK(MPI_Comm_size(world, &m.ranks));
   MPI_Comm node = MPI_COMM_NULL;
-  MPIARENA_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, world.rank(),
+  MPIARENA_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank,
                                      MPI_INFO_NULL, &node));
   int local_rank = 0, local_size = 1;
   MPIARENA_CHECK(MPI_Comm_rank(node, &local_rank));
@@ -225,22 +225,22 @@ std::vector<Point> plan_points(
   return points;
 }
 
-std::string options_mismatch(const Options& options,
-                             const boost::mpi::communicator& world) {
+std::string options_mismatch(const Options& options, MPI_Comm world) {
   std::vector<std::string> names, values;
   for (const auto& [name, value] : run_settings(options)) {
     names.push_back(name);
     values.push_back(value);
   }
-  std::vector<std::string> root_values = values;
-  boost::mpi::broadcast(world, root_values, 0);
+  const std::vector<std::string> root_values = bcast_strings(values, 0, world);
   if (root_values == values) return {};
   // A value may be a long ladder: enough of it to see the difference.
   auto brief = [](const std::string& v) {
     const std::string s = v.size() > 60 ? v.substr(0, 57) + "..." : v;
     return "'" + s + "'";
   };
-  const std::string rank = std::to_string(world.rank());
+  int world_rank = 0;
+  MPIARENA_CHECK(MPI_Comm_rank(world, &world_rank));
+  const std::string rank = std::to_string(world_rank);
   std::string diff;
   if (root_values.size() != values.size()) {
     diff = "another set of options (another runner version?)";
