@@ -26,7 +26,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env  # noqa: E402
+from e2e import Fail, add_mpi_args, check, env, launch, parse_args  # noqa: E402
 
 TIMEOUT = 2  # --point-timeout of every case
 # Bound on the time a faulty run may take: the point timeout, the watchdog's
@@ -77,10 +77,9 @@ def run_case(a, step, kind, ranks=None):
     out = os.path.join(a.workdir, f"fault_np{a.np}{tag}_{step}_{kind}.json")
     if os.path.exists(out):
         os.remove(out)
-    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
-           "--plugin-dir", a.fault_plugins, "-m", "fault",
-           "--sizes", "1KiB,2KiB,4KiB", "--point-timeout", str(TIMEOUT),
-           "--min-time", "0.001", "-r", "3", "-o", out]
+    cmd = launch(a) + [a.runner, "--plugin-dir", a.fault_plugins, "-m", "fault",
+                       "--sizes", "1KiB,2KiB,4KiB", "--point-timeout", str(TIMEOUT),
+                       "--min-time", "0.001", "-r", "3", "-o", out]
     culprit = a.np - 1 if ranks is None else 2
     if ranks is not None:
         cmd += ["--ranks", ranks]
@@ -151,9 +150,8 @@ def test_faults(a, which):
 
 
 def run_probe(a, out, extra=None):
-    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
-           "--plugin-dir", a.fault_plugins, "-m", "probe,probe_marks",
-           "--sizes", "1KiB,16KiB", "--min-time", "0.001", "-r", "5", "-o", out]
+    cmd = launch(a) + [a.runner, "--plugin-dir", a.fault_plugins, "-m", "probe,probe_marks",
+                       "--sizes", "1KiB,16KiB", "--min-time", "0.001", "-r", "5", "-o", out]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=240,
                        env=env(extra))
     print(p.stdout[-3000:])
@@ -248,11 +246,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test", choices=["matrix", "quick", "ladder", "probe"])
     ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--mpiexec", required=True)
+    add_mpi_args(ap)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--fault-plugins", required=True)
     ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args(ap)
     try:
         if a.test == "probe":
             test_probe(a)
