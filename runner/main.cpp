@@ -2,7 +2,6 @@
 // its commands. Usage errors exit 2 on every rank with one message (rank 0).
 #include <mpi.h>
 
-#include <boost/mpi/environment.hpp>
 #include <iostream>
 #include <optional>
 #include <mpiarena/plugin.hpp>
@@ -12,6 +11,7 @@
 #include "collective.hpp"
 #include "commands.hpp"
 #include "log.hpp"
+#include "mpi_session.hpp"
 
 namespace {
 
@@ -159,11 +159,10 @@ int main(int argc, char** argv) {
   }
 
   // Under mpirun or srun: MPI from here on, so that the ranks can agree
-  // before any of them takes a path of its own. The run's own
-  // boost::mpi::environment finds MPI initialised and leaves it to this
-  // one, whose destructor frees Boost.MPI's cached datatypes and finalises.
-  std::optional<boost::mpi::environment> env;
-  env.emplace(argc, argv, /*abort_on_exception=*/false);
+  // before any of them takes a path of its own. The run's own MpiSession
+  // finds MPI initialised and leaves it to this one, which finalises.
+  std::optional<MpiSession> env;
+  env.emplace(argc, argv);
   int code = agree_on_command(usage_error, options.command);
   if (code < 0) {
     int rank = 0;

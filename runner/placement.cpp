@@ -5,13 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/mpi/collectives.hpp>
-#include <boost/serialization/string.hpp>
-#include <boost/serialization/vector.hpp>
 #include <fstream>
+#include <mpiarena/mpi_check.hpp>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "collective.hpp"
 
 namespace mpiarena {
 
@@ -112,12 +112,14 @@ bool overlap(const nlohmann::json& a, const nlohmann::json& b,
 
 }  // namespace
 
-nlohmann::json placement(const boost::mpi::communicator& world) {
+nlohmann::json placement(MPI_Comm world) {
   char name[256] = {0};
   gethostname(name, sizeof name - 1);
-  std::vector<std::string> all;
-  boost::mpi::gather(world, mine(name).dump(), all, 0);
-  if (world.rank() != 0) return {};
+  const std::vector<std::string> all =
+      gather_strings(mine(name).dump(), 0, world);
+  int rank = 0;
+  MPIARENA_CHECK(MPI_Comm_rank(world, &rank));
+  if (rank != 0) return {};
   nlohmann::json ranks = nlohmann::json::array();
   for (std::size_t r = 0; r < all.size(); ++r) {
     nlohmann::json j = nlohmann::json::parse(all[r]);

@@ -3,7 +3,8 @@
 // result document's context.
 #pragma once
 
-#include <boost/mpi/communicator.hpp>
+#include <mpi.h>
+
 #include <nlohmann/json.hpp>
 
 namespace mpiarena {
@@ -15,6 +16,6 @@ namespace mpiarena {
 //                "share_l3", "share_package"}}
 // from sched_getaffinity and /sys/devices/system/cpu (a field the machine
 // does not expose is absent).
-nlohmann::json placement(const boost::mpi::communicator& world);
+nlohmann::json placement(MPI_Comm world);
 
 }  // namespace mpiarena

@@ -5,9 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/mpi/collectives.hpp>
-#include <boost/serialization/string.hpp>
-#include <boost/serialization/vector.hpp>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -17,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "collective.hpp"
 #include "memory.hpp"
 #include "suite_info.hpp"
 
@@ -140,21 +138,23 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
   return out;
 }
 
-Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
+Machine survey(MPI_Comm world, std::size_t max_memory) {
   Machine m;
-  m.ranks = world.size();
+  int rank = 0;
+  MPIARENA_CHECK(MPI_Comm_rank(world, &rank));
+  MPIARENA_CHECK(MPI_Comm_size(world, &m.ranks));
   MPI_Comm node = MPI_COMM_NULL;
-  MPIARENA_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, world.rank(),
+  MPIARENA_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank,
                                      MPI_INFO_NULL, &node));
   int local_rank = 0, local_size = 1;
   MPIARENA_CHECK(MPI_Comm_rank(node, &local_rank));
   MPIARENA_CHECK(MPI_Comm_size(node, &local_size));
   // Each rank's node: the world rank of its node's first rank, then
   // numbered in order of those.
-  int first = world.rank();
+  int first = rank;
   MPIARENA_CHECK(MPI_Bcast(&first, 1, MPI_INT, 0, node));
   MPIARENA_CHECK(MPI_Comm_free(&node));
-  std::vector<int> firsts(static_cast<std::size_t>(world.size()));
+  std::vector<int> firsts(static_cast<std::size_t>(m.ranks));
   MPIARENA_CHECK(
       MPI_Allgather(&first, 1, MPI_INT, firsts.data(), 1, MPI_INT, world));
   std::vector<int> order = firsts;
@@ -168,7 +168,7 @@ Machine survey(const boost::mpi::communicator& world, std::size_t max_memory) {
                                MPI_MAX, world));
   MPI_Comm machine = MPI_COMM_NULL;
   MPIARENA_CHECK(
-      MPI_Comm_split(world, machine_color(), world.rank(), &machine));
+      MPI_Comm_split(world, machine_color(), rank, &machine));
   int machine_rank = 0, machine_size = 1;
   MPIARENA_CHECK(MPI_Comm_rank(machine, &machine_rank));
   MPIARENA_CHECK(MPI_Comm_size(machine, &machine_size));
@@ -288,22 +288,22 @@ std::vector<Point> plan_points(
   return points;
 }
 
-std::string options_mismatch(const Options& options,
-                             const boost::mpi::communicator& world) {
+std::string options_mismatch(const Options& options, MPI_Comm world) {
   std::vector<std::string> names, values;
   for (const auto& [name, value] : run_settings(options)) {
     names.push_back(name);
     values.push_back(value);
   }
-  std::vector<std::string> root_values = values;
-  boost::mpi::broadcast(world, root_values, 0);
+  const std::vector<std::string> root_values = bcast_strings(values, 0, world);
   if (root_values == values) return {};
   // A value may be a long ladder: enough of it to see the difference.
   auto brief = [](const std::string& v) {
     const std::string s = v.size() > 60 ? v.substr(0, 57) + "..." : v;
     return "'" + s + "'";
   };
-  const std::string rank = std::to_string(world.rank());
+  int world_rank = 0;
+  MPIARENA_CHECK(MPI_Comm_rank(world, &world_rank));
+  const std::string rank = std::to_string(world_rank);
   std::string diff;
   if (root_values.size() != values.size()) {
     diff = "another set of options (another runner version?)";

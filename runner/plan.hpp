@@ -2,7 +2,8 @@
 // (nodes, CPUs, memory), agreed on by every rank before anything is timed.
 #pragma once
 
-#include <boost/mpi/communicator.hpp>
+#include <mpi.h>
+
 #include <cstddef>
 #include <mpiarena/sizes.hpp>
 #include <string>
@@ -57,7 +58,7 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
                                                   std::string& error);
 
 // Collective over `world`.
-Machine survey(const boost::mpi::communicator& world, std::size_t max_memory);
+Machine survey(MPI_Comm world, std::size_t max_memory);
 
 // Every (rank count, size, method, payload) selected, rank counts outermost
 // (--ranks; default: the launch's), with the reason it is skipped if it
@@ -72,8 +73,7 @@ std::vector<Point> plan_points(
 // (an MPMD command line, a wrapper script that reads the environment).
 // Collective over `world`. Empty when they are the same; else one sentence
 // naming the rank and every option that differs, for rank 0 to print.
-std::string options_mismatch(const Options& options,
-                             const boost::mpi::communicator& world);
+std::string options_mismatch(const Options& options, MPI_Comm world);
 
 // --wait: whether ranks sleep while they wait around a sample.
 bool sleep_when_waiting(const Options& options, const Machine& machine);

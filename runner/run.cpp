@@ -2,11 +2,6 @@
 #include <algorithm>
 #include <array>
 #include <boost/filesystem.hpp>
-#include <boost/mpi/collectives.hpp>
-#include <boost/mpi/communicator.hpp>
-#include <boost/mpi/environment.hpp>
-#include <boost/serialization/string.hpp>
-#include <boost/serialization/vector.hpp>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -20,6 +15,7 @@
 #include "commands.hpp"
 #include "engine.hpp"
 #include "log.hpp"
+#include "mpi_session.hpp"
 #include "output.hpp"
 #include "placement.hpp"
 #include "plan.hpp"
@@ -48,15 +44,13 @@ std::string output_problem(const std::string& path, ResultFile& file) {
   return file.open(path);
 }
 
-nlohmann::json make_context(const boost::mpi::communicator& world,
-                            const Options& options, const Machine& machine,
-                            int argc, char** argv) {
+nlohmann::json make_context(const World& world, const Options& options,
+                            const Machine& machine, int argc, char** argv) {
   char name[MPI_MAX_PROCESSOR_NAME] = {0};
   int len = 0;
   MPIARENA_CHECK(MPI_Get_processor_name(name, &len));
-  std::vector<std::string> hosts;
-  boost::mpi::gather(world, std::string(name, static_cast<std::size_t>(len)),
-                     hosts, 0);
+  const std::vector<std::string> hosts = gather_strings(
+      std::string(name, static_cast<std::size_t>(len)), 0, world);
   std::set<std::string> distinct(hosts.begin(), hosts.end());
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
   MPIARENA_CHECK(MPI_Get_library_version(lib, &len));
@@ -142,8 +136,8 @@ std::string point_name(const Point& p) {
 }  // namespace
 
 int command_run(const Options& options, int argc, char** argv) {
-  boost::mpi::environment env(argc, argv, /*abort_on_exception=*/false);
-  boost::mpi::communicator world;
+  MpiSession env(argc, argv);
+  const World world;
   const int rank = world.rank();
   auto log = make_rank_logger(rank, options.quiet);
 

@@ -1,5 +1,6 @@
 # Shared by scripts/demo and scripts/test: set-up, MPI environment, build.
-# Source it; it defines ROOT, BUILD and the function build_mpiarena.
+# Source it; it defines ROOT, BUILD and the functions build_mpiarena and
+# build_mpiarena_in.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${MPIARENA_BUILD_DIR:-$ROOT/build}
@@ -12,8 +13,14 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 
 build_mpiarena() {
-  local jobs
+  build_mpiarena_in "$BUILD" "$@"
+}
+
+# build_mpiarena_in <build dir> [cmake options...]
+build_mpiarena_in() {
+  local dir=$1 jobs
+  shift
   jobs=$(nproc 2>/dev/null || echo 2)
-  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
-  cmake --build "$BUILD" -j "$jobs"
+  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+  cmake --build "$dir" -j "$jobs"
 }

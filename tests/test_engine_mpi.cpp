@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <boost/mpi/environment.hpp>
 #include <cstdio>
 #include <ctime>
 #include <mpiarena/mpi_check.hpp>
@@ -20,7 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "collective.hpp"
 #include "engine.hpp"
+#include "mpi_session.hpp"
 #include "registry.hpp"
 
 using mpiarena::MeasureOptions;
@@ -156,6 +157,46 @@ TEST_F(Engine, WorldHasTwoRanks) {
   EXPECT_EQ(size, 2);
   EXPECT_NE(registry_->find("test_ok"), nullptr);
   EXPECT_NE(registry_->find("corrupt"), nullptr);
+}
+
+// The runner's string collectives (host names, placement, options), which
+// replaced Boost.MPI's gather and broadcast of strings.
+TEST(Strings, GatherPutsEveryRanksStringInRankOrderOnTheRoot) {
+  const mpiarena::World world;
+  const std::string mine = world.rank() == 0 ? "" : std::string("aaa\0b", 5);
+  for (int root : {0, 1}) {
+    const auto all = mpiarena::gather_strings(mine, root, world);
+    if (world.rank() != root) {
+      EXPECT_TRUE(all.empty());
+      continue;
+    }
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[0], "");
+    EXPECT_EQ(all[1], std::string("aaa\0b", 5));
+  }
+}
+
+TEST(Strings, BroadcastGivesEveryRankTheRootsList) {
+  const mpiarena::World world;
+  std::vector<std::string> mine = {"x", "",
+                                   "rank " + std::to_string(world.rank())};
+  if (world.rank() == 1) mine.push_back("only on rank 1");
+  const auto got = mpiarena::bcast_strings(mine, 1, world);
+  EXPECT_EQ(got,
+            (std::vector<std::string>{"x", "", "rank 1", "only on rank 1"}));
+  EXPECT_TRUE(mpiarena::bcast_strings({}, 0, world).empty());
+}
+
+// MPI_COMM_WORLD returns error codes (MpiSession), as Boost.MPI's
+// environment made it: a bad call throws MpiError through MPIARENA_CHECK.
+TEST(Session, WorldReturnsErrors) {
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  ASSERT_EQ(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &handler), MPI_SUCCESS);
+  EXPECT_TRUE(handler == MPI_ERRORS_RETURN);
+  MPI_Errhandler_free(&handler);
+  int v = 0;
+  EXPECT_THROW(MPIARENA_CHECK(MPI_Bcast(&v, 1, MPI_INT, 7, MPI_COMM_WORLD)),
+               mpiarena::MpiError);
 }
 
 TEST_F(Engine, CorrectPluginPasses1d) {
@@ -554,7 +595,7 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  boost::mpi::environment env(argc, argv);
+  mpiarena::MpiSession env(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   const int rank = world_rank();
   if (rank != 0) {

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mpiarena {
 
@@ -18,5 +19,13 @@ std::pair<int, std::string> first_failure(bool failed, std::string message,
 
 // `text` as rank `root` has it, on every rank.
 std::string bcast_string(std::string text, int root, MPI_Comm comm);
+
+// `items` as rank `root` has them, on every rank.
+std::vector<std::string> bcast_strings(std::vector<std::string> items,
+                                       int root, MPI_Comm comm);
+
+// Every rank's `mine`, in rank order, on rank `root`; empty elsewhere.
+std::vector<std::string> gather_strings(const std::string& mine, int root,
+                                        MPI_Comm comm);
 
 }  // namespace mpiarena

@@ -13,11 +13,20 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import launcher  # noqa: E402
+
 TRANSFER_METHODS = ["raw", "bcast", "pack", "datatype", "rdma", "boost", "boost_packed"]
 PINGPONG_METHODS = ["mpi_bytes", "mpi_datatype", "boost_bytes", "boost_datatype",
                     "boost_serialized", "pingpong_ssend", "pingpong_bsend",
                     "pingpong_isend", "pingpong_rsend"]
 FANIN_METHODS = ["send", "ssend", "bsend", "rsend", "isend"]
+# The methods built only when Boost.MPI fits the build's MPI (CMake's
+# MPIARENA_BOOST_MPI: not with MPICH on Debian; --boost-mpi off).
+BOOST_MPI_METHODS = {"boost", "boost_packed", "boost_skeleton", "boost_bytes",
+                     "boost_datatype", "boost_serialized"}
+# The launcher family of --mpiexec (launcher.py), set by parse_args().
+LAUNCHER = "openmpi"
 
 
 class Fail(Exception):
@@ -30,14 +39,45 @@ def check(cond, what):
 
 
 def env(extra=None):
-    """The environment of every e2e run (shared by the other e2e scripts)."""
-    e = dict(os.environ)
-    if os.geteuid() == 0:
-        e["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        e["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    e["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
-    e.update(extra or {})
-    return e
+    """The environment of every e2e run (shared by the other e2e scripts):
+    what the launcher needs (launcher.py), and `extra`."""
+    return launcher.environment(LAUNCHER, extra)
+
+
+def add_mpi_args(ap):
+    """--mpiexec and --launcher (openmpi or mpich; default: asked of
+    --mpiexec) on an e2e script's argument parser."""
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--launcher", choices=launcher.LAUNCHERS)
+
+
+def parse_args(ap):
+    """ap.parse_args(), with the launcher settled for launch() and env()."""
+    global LAUNCHER
+    a = ap.parse_args()
+    if not a.launcher:
+        a.launcher = launcher.detect(a.mpiexec)
+    LAUNCHER = a.launcher
+    return a
+
+
+def launch_prefix(a):
+    """mpiexec and its flags: what comes before the -np of each program
+    (one, or several in an MPMD command line)."""
+    return [a.mpiexec] + launcher.flags(getattr(a, "launcher", None) or LAUNCHER)
+
+
+def launch(a, np=None):
+    """The launcher's command line up to the program, at a.np ranks unless
+    np is given."""
+    return launch_prefix(a) + ["-np", str(a.np if np is None else np)]
+
+
+def expected_methods(a, methods):
+    """`methods` without the Boost.MPI ones when the build has none."""
+    if getattr(a, "boost_mpi", "on") == "on":
+        return list(methods)
+    return [m for m in methods if m not in BOOST_MPI_METHODS]
 
 
 def run_np(a, args, out, reps="3", min_time="0.001", timeout=280):
@@ -46,8 +86,7 @@ def run_np(a, args, out, reps="3", min_time="0.001", timeout=280):
     its output and returns the CompletedProcess."""
     if os.path.exists(out):
         os.remove(out)
-    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner,
-           "--min-time", min_time, "-r", reps, "-o", out] + args
+    cmd = launch(a) + [a.runner, "--min-time", min_time, "-r", reps, "-o", out] + args
     print("$", " ".join(cmd), flush=True)
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env())
     print(p.stdout[-4000:])
@@ -62,11 +101,11 @@ def suite_main(tests):
     ap = argparse.ArgumentParser()
     ap.add_argument("test", choices=sorted(tests))
     ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--mpiexec", required=True)
+    add_mpi_args(ap)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--fault-plugins", required=True)
     ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args(ap)
     try:
         tests[a.test](a)
     except Fail as e:
@@ -77,7 +116,7 @@ def suite_main(tests):
 
 
 def mpirun(a, np, args, timeout=240, extra_env=None):
-    cmd = [a.mpiexec, "-np", str(np), "--oversubscribe", a.runner] + args
+    cmd = launch(a, np) + [a.runner] + args
     e = env()
     if extra_env:
         e.update(extra_env)
@@ -133,8 +172,12 @@ def test_all_methods(a):
     check(doc["context"]["ranks"] == a.np, "context.ranks differs from -np")
     got = {(r["method"], r["payload"], r["size_label"]) for r in doc["records"]}
     listed = listed_methods(a)
-    for m in TRANSFER_METHODS:
+    for m in expected_methods(a, TRANSFER_METHODS):
         check(m in listed, f"--list lacks the seed method {m}")
+    # The run used the MPI the build was configured with (MPIARENA_MPI).
+    library = doc["context"]["mpi_library"]
+    want = {"openmpi": "Open MPI", "mpich": "MPICH"}[a.launcher]
+    check(want in library, f"mpi_library is {library!r}, expected {want}")
     for m, (suite, payloads) in listed.items():
         for payload in payloads:
             for size in ("small", "medium"):
@@ -275,6 +318,14 @@ def test_broken_plugin(a):
     with open(os.path.join(d, "mpiarena_garbage.so"), "w") as f:
         f.write("this is not an ELF file\n")
     shutil.copy(os.path.join(a.test_plugins, "mpiarena_wrong_abi.so"), d)
+    # Built against the other MPI's mpi.h (tests/CMakeLists.txt), when its
+    # headers are installed.
+    other = os.path.join(os.path.dirname(a.test_plugins), "plugins_bad",
+                         "mpiarena_other_mpi.so")
+    if os.path.exists(other):
+        shutil.copy(other, d)
+    else:
+        print(f"note: {other} not built (the other MPI's headers are missing)")
     out = out_path(a, "broken.json")
     p = mpirun(a, a.np, ["--plugin-dir", d, "--methods", "bcast", "--sizes", "small",
                          "-o", out] + FAST)
@@ -285,13 +336,20 @@ def test_broken_plugin(a):
           "no warning naming the wrong-ABI file")
     lines = [l for l in p.stderr.splitlines() if "mpiarena_garbage.so" in l]
     check(len(lines) == 1, f"the warning must be printed once, got {len(lines)}")
+    if os.path.exists(other):
+        mine, theirs = (("Open MPI", "MPICH") if a.launcher == "openmpi"
+                        else ("MPICH", "Open MPI"))
+        lines = [l for l in p.stderr.splitlines() if "mpiarena_other_mpi.so" in l]
+        check(len(lines) == 1 and f"was built against {theirs}" in lines[0]
+              and f"this runner against {mine}" in lines[0],
+              f"no single warning naming the other MPI's plugin and both MPIs: {lines}")
     doc = validate(a, out)
     check(len(doc["records"]) == 2, "bcast 1d and 2d must still run")
 
 
 def test_interrupted(a):
     out = out_path(a, "interrupted.json")
-    cmd = [a.mpiexec, "-np", str(a.np), "--oversubscribe", a.runner, "--methods", "all",
+    cmd = launch(a) + [a.runner, "--methods", "all",
            "--sizes", "small,medium,large,xlarge,xxlarge", "-o", out, "--quiet"]
     proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
@@ -317,9 +375,12 @@ def test_interrupted(a):
 def test_list_help(a):
     p = runner(a, ["--list"])
     check(p.returncode == 0, "--list failed")
-    for m in TRANSFER_METHODS + ["null"]:
-        check(any(line.split()[:1] == [m] for line in p.stdout.splitlines()),
-              f"--list lacks {m}")
+    names = [line.split()[0] for line in p.stdout.splitlines() if line.split()]
+    for m in expected_methods(a, TRANSFER_METHODS) + ["null"]:
+        check(m in names, f"--list lacks {m}")
+    if a.boost_mpi == "off":  # built without Boost.MPI: none of its methods
+        check(not BOOST_MPI_METHODS & set(names),
+              f"--list has Boost.MPI methods: {sorted(BOOST_MPI_METHODS & set(names))}")
     check("transfer" in p.stdout and "1d,2d" in p.stdout, "--list lacks suite/payloads")
     p = runner(a, ["--help"])
     check(p.returncode == 0 and "--min-time" in p.stdout and "validate" in p.stdout,
@@ -363,7 +424,8 @@ def test_pingpong(a):
     doc = validate(a, out)
     want_sizes = {0, 1021, 1024, 1027, 65536}
     got = {(r["method"], r["bytes"]) for r in doc["records"]}
-    for m in PINGPONG_METHODS:
+    methods = expected_methods(a, PINGPONG_METHODS)
+    for m in methods:
         for b in want_sizes:
             check((m, b) in got, f"no record for {m} at {b} B")
     for r in doc["records"]:
@@ -376,7 +438,7 @@ def test_pingpong(a):
         check(r["ranks"] == a.np, "record ranks differs from -np")
     check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
     fits = {f["method"]: f for f in doc["summary"]["fits"]}
-    for m in PINGPONG_METHODS:
+    for m in methods:
         check(m in fits, f"no fitted model for {m}")
         check(fits[m]["points"] == len(want_sizes), "the fit uses every size")
     check("L + n / B" in p.stdout, "no fit table after the run")
@@ -456,11 +518,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
     ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--mpiexec", required=True)
+    add_mpi_args(ap)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--test-plugins", required=True)
     ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    ap.add_argument("--boost-mpi", choices=["on", "off"], default="on",
+                    help="whether the build has the Boost.MPI methods")
+    a = parse_args(ap)
     tests = {
         "all-methods": test_all_methods,
         "corrupt": test_corrupt,

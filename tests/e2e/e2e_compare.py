@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env, mpirun, out_path, runner, validate  # noqa: E402
+from e2e import Fail, add_mpi_args, check, env, mpirun, out_path, parse_args, runner, validate  # noqa: E402
 
 SKIP = 77
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -294,12 +294,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
     ap.add_argument("--np", type=int, default=2)
-    ap.add_argument("--mpiexec", required=True)
+    add_mpi_args(ap)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--test-plugins", required=True)
     ap.add_argument("--slow-plugins", required=True)
     ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args(ap)
     tests = {
         "compare-synthetic": test_compare_synthetic,
         "compare-runs": test_compare_runs,

@@ -27,7 +27,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env  # noqa: E402
+from e2e import Fail, add_mpi_args, check, env, launch, parse_args  # noqa: E402
 
 SKIP = 77
 
@@ -36,7 +36,7 @@ SKIP = 77
 
 
 def command(a, args, np=2):
-    return [a.mpiexec, "-np", str(np), "--oversubscribe", a.runner] + args
+    return launch(a, np) + [a.runner] + args
 
 
 def mpirun(a, args, timeout=240, extra_env=None):
@@ -409,11 +409,11 @@ def test_disk_full(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
-    ap.add_argument("--mpiexec", required=True)
+    add_mpi_args(ap)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--slow-plugins", required=True)
     ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args(ap)
     tests = {
         "nonregular": test_nonregular,
         "lock": test_lock,

@@ -15,7 +15,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check  # noqa: E402
+from e2e import Fail, add_mpi_args, check, launch_prefix, parse_args  # noqa: E402
 from e2e import env as base_env  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -45,7 +45,7 @@ def runner(a, args, timeout=60):
 
 def mpirun(a, contexts, timeout=120):
     """contexts: a list of (np, args); several make an MPMD command line."""
-    cmd = [a.mpiexec, "--oversubscribe"]
+    cmd = launch_prefix(a)
     for i, (np, args) in enumerate(contexts):
         cmd += ([":"] if i else []) + ["-np", str(np), a.runner] + args
     return show(cmd, subprocess.run(cmd, capture_output=True, text=True,
@@ -294,11 +294,11 @@ def test_log_level(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
-    ap.add_argument("--mpiexec", required=True)
+    add_mpi_args(ap)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--test-plugins", required=True)
     ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args(ap)
     tests = {
         "deep-nesting": test_deep_nesting,
         "unreadable": test_unreadable,

@@ -4,8 +4,11 @@
 # against it with find_package(mpiarena), and runs the installed runner with
 # the new plugin found in its build directory through MPIARENA_PLUGIN_PATH.
 # (out_of_tree_mpi_only.sh installs it next to the runner instead.)
+# Arguments: build dir, work dir, mpiexec, launcher (openmpi or mpich:
+# launcher.py). find_package(mpiarena) finds the MPI mpiarena was built with.
 set -euo pipefail
-build=$1 work=$2 mpiexec=$3
+build=$1 work=$2 mpiexec=$3 launcher=$4
+here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/install" > "$work/install.log"
 src=$work/install/share/mpiarena/examples/third_party
@@ -16,14 +19,11 @@ cmake --build "$work/build"
 plugin=$(find "$work/build" -name 'mpiarena_third_party.so')
 [ -n "$plugin" ] || { echo "FAIL: plugin not built"; exit 1; }
 export MPIARENA_PLUGIN_PATH=$(dirname "$plugin")
-if [ "$(id -u)" -eq 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 runner=$work/install/bin/runner
 "$runner" --list | tee "$work/list.txt"
 grep -q '^third_party ' "$work/list.txt" || { echo "FAIL: --list lacks third_party"; exit 1; }
 grep -q '^bcast ' "$work/list.txt" || { echo "FAIL: installed plugins missing"; exit 1; }
-"$mpiexec" -np 2 --oversubscribe "$runner" --methods third_party --sizes small,medium \
+python3 "$here/launcher.py" "$mpiexec" "$launcher" 2 "$runner" --methods third_party --sizes small,medium \
   --min-time 0.001 --repetitions 3 -o "$work/r.json"
 "$runner" validate "$work/r.json"
 python3 - "$work/r.json" <<'PY'

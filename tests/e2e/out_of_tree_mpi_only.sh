@@ -12,8 +12,11 @@
 #   4. runs the installed runner with no MPIARENA_PLUGIN_PATH: --list shows
 #      the plugin from <prefix>/lib/mpiarena/plugins, and a 2-rank run of it
 #      passes verification.
+# Arguments: build dir, work dir, mpiexec, launcher (openmpi or mpich:
+# launcher.py).
 set -euo pipefail
-build=$1 work=$2 mpiexec=$3
+build=$1 work=$2 mpiexec=$3 launcher=$4
+here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work"
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
@@ -83,13 +86,10 @@ if ldd "$installed" | grep -q 'libmpiarena.* not found'; then
 fi
 
 unset MPIARENA_PLUGIN_PATH
-if [ "$(id -u)" -eq 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 runner=$prefix/bin/runner
 "$runner" --list | tee "$work/list.txt"
 grep -q '^third_party ' "$work/list.txt" || { echo "FAIL: --list lacks third_party"; exit 1; }
-"$mpiexec" -np 2 --oversubscribe "$runner" --methods third_party --sizes small \
+python3 "$here/launcher.py" "$mpiexec" "$launcher" 2 "$runner" --methods third_party --sizes small \
   --min-time 0.001 --repetitions 3 -o "$work/r.json"
 "$runner" validate "$work/r.json"
 python3 - "$work/r.json" "$installed" <<'PY'

@@ -1,6 +1,7 @@
-// Checked MPI calls. boost::mpi::environment sets MPI_ERRORS_RETURN, and the
-// core hands plugins a communicator with the same handler, so an unchecked
-// return code would fail silently. Wrap every raw MPI call in MPIARENA_CHECK.
+// Checked MPI calls. The runner sets MPI_ERRORS_RETURN on MPI_COMM_WORLD (as
+// boost::mpi::environment did), and the core hands plugins a communicator
+// with the same handler, so an unchecked return code would fail silently.
+// Wrap every raw MPI call in MPIARENA_CHECK.
 #pragma once
 
 #include <mpi.h>
