@@ -11,9 +11,10 @@ cluster needs (root, network namespaces), every test exits 77 (skipped)
 with one line saying why.
 
   suites   transfer, ping-pong and the collective suites verified on 2 x 2
-           (one-sided methods with --mca osc ucx; without it, the error
-           names that fix); the context names 2 nodes and their hosts;
-           single-node methods (shm, stencil_shm) skipped with their reason
+           (Open MPI: one-sided methods with --mca osc ucx; without it,
+           the error names that fix. MPICH needs nothing); the context
+           names 2 nodes and their hosts; single-node methods (shm,
+           stencil_shm) skipped with their reason
   pairs    --pairs intra and inter: the pair, its hosts and placement in
            the records and the tables; report and compare read the files;
            inter on one node is skipped with its reason
@@ -32,7 +33,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env  # noqa: E402
+from e2e import Fail, add_mpi_args, check, env, launch, parse_args  # noqa: E402
 
 FAST = ["--min-time", "0.001", "-r", "3"]
 
@@ -44,7 +45,8 @@ class Cluster:
         self.a = a
         self.nodes = nodes
         self.name = f"e2e{os.getpid()}"
-        self.env = env({"MPIARENA_CLUSTER": self.name})
+        self.env = env({"MPIARENA_CLUSTER": self.name,
+                        "MPIARENA_CLUSTER_MPIEXEC": a.mpiexec})
 
     def call(self, *args, timeout=120, check_rc=True):
         cmd = [self.a.cluster] + list(args)
@@ -126,15 +128,19 @@ def check_context(d, c):
 
 def test_suites(a):
     with Cluster(a) as c:
-        # Open MPI 4.1's default one-sided component cannot make a window
-        # across nodes over TCP: the error says so and names the fix.
-        p = c.runner(4, ["-m", "rdma", "--payloads", "1d", "--sizes", "small"] + FAST)
-        check(p.returncode == 1 and "--mca osc ucx" in p.stdout + p.stderr,
-              f"rdma over TCP with the default osc: exit {p.returncode}, the hint")
+        osc = []
+        if a.launcher == "openmpi":
+            # Open MPI 4.1's default one-sided component cannot make a
+            # window across nodes over TCP: the error says so and names
+            # the fix.
+            p = c.runner(4, ["-m", "rdma", "--payloads", "1d", "--sizes", "small"] + FAST)
+            check(p.returncode == 1 and "--mca osc ucx" in p.stdout + p.stderr,
+                  f"rdma over TCP with the default osc: exit {p.returncode}, the hint")
+            osc = ["--mca", "osc", "ucx"]
         path = out(a, "cluster_suites.json")
         p = c.runner(4, ["-m", "transfer,pingpong,distribution,combination,collective,"
                          "stencil_shm", "--sizes", "small", "-o", path] + FAST,
-                     mpirun_args=["--mca", "osc", "ucx"])
+                     mpirun_args=osc)
         check(p.returncode == 0, f"run on 2 x 2 exited {p.returncode}")
         d = validated(a, path)
         check_context(d, c)
@@ -197,7 +203,7 @@ def test_pairs(a):
           f"compare intra inter must match no point (exit 2), got {p.returncode}")
     # On one node, --pairs inter has no pair: skipped with the reason.
     path = out(a, "cluster_pairs_onenode.json")
-    p = subprocess.run([a.mpiexec, "-np", "2", "--oversubscribe", a.runner, "-m", "mpi_bytes",
+    p = subprocess.run(launch(a, 2) + [a.runner, "-m", "mpi_bytes",
                         "--pairs", "inter", "--sizes", "1KiB", "-o", path] + FAST,
                        capture_output=True, text=True, env=env(), timeout=120)
     print(p.stdout[-1500:], p.stderr[-1500:])
@@ -213,7 +219,7 @@ def test_memory(a):
     # tiny --max-memory tells the need of 4 ranks on a node and the share.
     args = ["-m", "bcast", "--payloads", "1d", "--sizes", "1MiB"] + FAST
     probe = out(a, "cluster_memory_probe.json")
-    host = [a.mpiexec, "-np", "4", "--oversubscribe", a.runner] + args
+    host = launch(a, 4) + [a.runner] + args
     p = subprocess.run(host + ["--max-memory", "1KiB", "-o", probe], capture_output=True,
                        text=True, env=env(), timeout=120)
     check(p.returncode == 0, f"probe run exited {p.returncode}: {p.stderr[-800:]}")
@@ -279,11 +285,11 @@ TESTS = {"suites": test_suites, "pairs": test_pairs, "memory": test_memory,
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test", choices=sorted(TESTS))
-    ap.add_argument("--mpiexec", required=True)
+    add_mpi_args(ap)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--cluster", required=True, help="scripts/cluster")
     ap.add_argument("--workdir", required=True)
-    a = ap.parse_args()
+    a = parse_args(ap)
     p = subprocess.run([a.cluster, "check"], capture_output=True, text=True)
     if p.returncode != 0:
         print((p.stdout + p.stderr).strip() or "cluster: cannot run here")
