@@ -10,6 +10,7 @@
 #pragma once
 
 #include <boost/mpi/communicator.hpp>
+#include <boost/mpi/detail/mpi_datatype_cache.hpp>
 #include <cstddef>
 #include <mpiarena/pingpong.hpp>
 
@@ -23,7 +24,14 @@ class BoostPingPong : public PingPongStrategy {
   void setup() override {
     bc_ = boost::mpi::communicator(comm(), boost::mpi::comm_attach);
   }
-  void teardown() override { bc_ = boost::mpi::communicator(); }
+  // Boost.MPI keeps the datatypes it builds (an is_mpi_datatype T's) in a
+  // cache that only boost::mpi::environment's destructor frees before
+  // MPI_Finalize; the runner has no environment (it uses the MPI C API),
+  // so they are freed here, and the next strategy builds them again.
+  void teardown() override {
+    bc_ = boost::mpi::communicator();
+    boost::mpi::detail::mpi_datatype_cache().clear();
+  }
   // A 0-byte message has no buffer (data is null), but Boost.MPI's array
   // send / recv dereference the pointer to get the MPI datatype
   // (get_mpi_datatype<T>(*values), communicator.hpp), which is undefined
