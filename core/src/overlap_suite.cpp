@@ -34,7 +34,9 @@ double median_of(std::vector<double> v) {
 double nob_overlap_percent(double pure, double comp, double ovrl) {
   const double tmin = std::min(pure, comp);
   if (!(tmin > 0)) return 0;
-  return 100 * std::max(0.0, std::min(pure + comp - ovrl, tmin)) / tmin;
+  // The fraction first: t / t is exactly 1, while 100 * t / t can round
+  // above 100 (100.00000000000001 for t = 0.0013445080768799).
+  return 100 * (std::max(0.0, std::min(pure + comp - ovrl, tmin)) / tmin);
 }
 
 double osu_overlap_percent(double pure, double comp, double ovrl) {

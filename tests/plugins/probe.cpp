@@ -29,7 +29,9 @@ double overlap_percent(const mpiarena::MetricInput& in) {
                ovrl = in.part("both");
   const double tmin = std::min(pure, comp);
   if (tmin <= 0) return 0;
-  return 100 * std::max(0.0, std::min(pure + comp - ovrl, tmin)) / tmin;
+  // The fraction first, so that full overlap is exactly 100 (100 * t / t
+  // can round above it).
+  return 100 * (std::max(0.0, std::min(pure + comp - ovrl, tmin)) / tmin);
 }
 
 class Probe final : public mpiarena::Strategy {
