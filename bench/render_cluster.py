@@ -183,19 +183,23 @@ for payload, b in points:
                 row += ["", "", ""]
         w("| " + " | ".join(row) + " |")
     common = [x for x in order["1x4"] if x in order["2x2"]]
-    same = common == [x for x in order["2x2"] if x in order["1x4"]]
-    first_same = order["1x4"][0] == order["2x2"][0]
+    common2 = [x for x in order["2x2"] if x in order["1x4"]]
+    same = common == common2
+    first_same = common[0] == common2[0]
     agree += first_same
     w("")
-    w(f"Fastest: {order['1x4'][0]} on 1 x 4, {order['2x2'][0]} on 2 x 2"
+    w(f"Fastest: {order['1x4'][0]} on 1 x 4, {order['2x2'][0]} on 2 x 2. "
+      f"Of the methods both ran: {common[0]} on 1 x 4, {common2[0]} on 2 x 2"
       + (" (the same)" if first_same else " (it changes)")
-      + "; the order of the methods both ran is "
-      + ("the same." if same else "different."))
+      + "; their order is " + ("the same." if same else "different: " +
+                              " < ".join(common) + " on 1 x 4, " +
+                              " < ".join(common2) + " on 2 x 2."))
     w("")
 for cfg, label in (("2x2", "2 nodes x 2"), ("1x4", "1 node x 4")):
     if skipped[cfg]:
         w(f"Skipped on {label}: " + "; ".join(f"{m} ({why})" for m, why in skipped[cfg]) + ".")
         w("")
-w(f"The fastest method is the same on both layouts at {agree} of {len(points)} points.")
+w(f"Of the methods both layouts ran, the fastest is the same at {agree} of "
+  f"{len(points)} points.")
 w("")
 open(target, "w").write("\n".join(lines))
