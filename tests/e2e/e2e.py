@@ -106,8 +106,13 @@ def suite_main(tests):
     ap.add_argument("--fault-plugins", required=True)
     ap.add_argument("--workdir", required=True)
     a = parse_args(ap)
+    return run_test(tests[a.test], a)
+
+
+def run_test(test, a):
+    """Runs test(a): prints PASS or FAIL: why, returns the exit code."""
     try:
-        tests[a.test](a)
+        test(a)
     except Fail as e:
         print(f"FAIL: {e}")
         return 1

@@ -33,7 +33,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, add_mpi_args, check, env, launch, parse_args  # noqa: E402
+from e2e import Fail, add_mpi_args, check, env, launch, parse_args, run_test  # noqa: E402
 
 FAST = ["--min-time", "0.001", "-r", "3"]
 
@@ -296,13 +296,7 @@ def main():
         print("SKIPPED: needs an emulated cluster")
         return 77
     remove_stale(a)
-    try:
-        TESTS[a.test](a)
-    except Fail as e:
-        print(f"FAIL: {e}")
-        return 1
-    print("PASS")
-    return 0
+    return run_test(TESTS[a.test], a)
 
 
 if __name__ == "__main__":

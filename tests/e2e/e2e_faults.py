@@ -26,7 +26,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, add_mpi_args, check, env, launch, parse_args  # noqa: E402
+from e2e import Fail, add_mpi_args, check, env, launch, parse_args, run_test  # noqa: E402
 
 TIMEOUT = 2  # --point-timeout of every case
 # Bound on the time a faulty run may take: the point timeout, the watchdog's
@@ -254,16 +254,8 @@ def main():
     ap.add_argument("--fault-plugins", required=True)
     ap.add_argument("--workdir", required=True)
     a = parse_args(ap)
-    try:
-        if a.test == "probe":
-            test_probe(a)
-        else:
-            test_faults(a, a.test)
-    except Fail as e:
-        print(f"FAIL: {e}")
-        return 1
-    print("PASS")
-    return 0
+    return run_test(test_probe if a.test == "probe"
+                    else lambda a: test_faults(a, a.test), a)
 
 
 if __name__ == "__main__":

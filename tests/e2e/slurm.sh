@@ -9,6 +9,7 @@
 # usage: slurm.sh SOURCE_DIR RUNNER. Exit 77 (skipped): not root, or Slurm
 # or munge not installed.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/slurm_lib.sh"
 src=${1:?usage: slurm.sh SOURCE_DIR RUNNER}
 runner=${2:?usage: slurm.sh SOURCE_DIR RUNNER}
 slurm=$src/scripts/slurm
@@ -67,28 +68,12 @@ echo "up in $(($(date +%s) - start)) s: node $node, daemons $(echo $pids)"
 
 # submit LAUNCHER: run the job script with that launcher; sets $job.
 submit() {
-  local launcher=$1 state="" t0 info
+  local launcher=$1
   job=$(cd "$work" && LAUNCHER=$launcher RUNNER=$runner METHODS=bcast,raw SIZES=small \
         EXTRA="-r 3 --min-time 0.001" sbatch --parsable "$job_script") \
     || fail "sbatch $job_script (LAUNCHER=$launcher) failed"
   job=${job%%;*}
-  t0=$(date +%s)
-  while :; do
-    info=$(scontrol -o show job "$job" 2>/dev/null || true)
-    state=$(sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' <<<"$info")
-    case $state in
-      COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED) break ;;
-    esac
-    if [ $(($(date +%s) - t0)) -ge "$bound" ]; then
-      scancel "$job" || true
-      fail "job $job ($launcher) not finished within $bound s (state ${state:-unknown})"
-    fi
-    sleep 0.5
-  done
-  exit_code=$(sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p' <<<"$info")
-  echo "job $job ($launcher): $state, exit code $exit_code, $(($(date +%s) - t0)) s"
-  [ "$state" = COMPLETED ] && [ "$exit_code" = 0:0 ] \
-    || fail "job $job ($launcher) ended $state with exit code $exit_code"
+  wait_job "$launcher"
 }
 
 # check LAUNCHER: the job's output and result document.

@@ -12,6 +12,7 @@
 # usage: slurm_cluster.sh SOURCE_DIR RUNNER. Exit 77 (skipped): not root,
 # Slurm or munge not installed, or no namespaces here.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/slurm_lib.sh"
 src=${1:?usage: slurm_cluster.sh SOURCE_DIR RUNNER}
 runner=${2:?usage: slurm_cluster.sh SOURCE_DIR RUNNER}
 slurm=$src/scripts/slurm
@@ -83,28 +84,12 @@ echo "up in $(($(date +%s) - start)) s: $nodes; daemons $(echo $pids)"
 
 # submit LAUNCHER: run the job script with that launcher on both nodes; sets $job.
 submit() {
-  local launcher=$1 state="" t0 info
+  local launcher=$1
   job=$(cd "$work" && on1 LAUNCHER="$launcher" RUNNER="$runner" METHODS=$methods SIZES=small \
         EXTRA="-r 3 --min-time 0.001" sbatch --parsable --nodes=2 --ntasks-per-node=1 "$job_script") \
     || fail "sbatch $job_script (LAUNCHER=$launcher) on node 1 failed"
   job=${job%%;*}
-  t0=$(date +%s)
-  while :; do
-    info=$(on1 scontrol -o show job "$job" 2>/dev/null || true)
-    state=$(sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' <<<"$info")
-    case $state in
-      COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED) break ;;
-    esac
-    if [ $(($(date +%s) - t0)) -ge "$bound" ]; then
-      on1 scancel "$job" || true
-      fail "job $job ($launcher) not finished within $bound s (state ${state:-unknown})"
-    fi
-    sleep 0.5
-  done
-  exit_code=$(sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p' <<<"$info")
-  echo "job $job ($launcher): $state, exit code $exit_code, $(($(date +%s) - t0)) s"
-  [ "$state" = COMPLETED ] && [ "$exit_code" = 0:0 ] \
-    || fail "job $job ($launcher) ended $state with exit code $exit_code"
+  wait_job "$launcher" on1
 }
 
 # check LAUNCHER: the job's output and result document.
