@@ -50,33 +50,7 @@ void parse_compare_options(Options& o, const std::string* threshold,
       throw UsageError("--threshold and --alpha apply to 'compare' only");
     return;
   }
-  if (threshold) {
-    std::string text = *threshold;
-    const bool sign = !text.empty() && text.back() == '%';
-    if (sign) text.pop_back();
-    std::size_t used = 0;
-    double percent = -1;
-    try {
-      percent = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != text.size() || !(percent >= 0 && percent < 1000))
-      throw UsageError("--threshold '" + *threshold +
-                       "' is not a percentage; give e.g. 5% or 2.5 (percent, "
-                       "0 to 1000)");
-    // A bare fraction is most likely meant as one (0.05 for 5%): ask.
-    if (!sign && percent > 0 && percent < 1) {
-      std::ostringstream as_percent;
-      as_percent << percent * 100;
-      throw UsageError("--threshold '" + *threshold +
-                       "' is ambiguous: it is in percent; write " +
-                       as_percent.str() + "% for a fraction of " + *threshold +
-                       ", or " + *threshold + "% for " + *threshold +
-                       " percent");
-    }
-    o.threshold = percent / 100;
-  }
+  if (threshold) o.threshold = parse_percent("--threshold", *threshold, 1000);
   if (!(o.alpha > 0 && o.alpha < 1)) {
     std::ostringstream got;
     got << o.alpha;
@@ -107,10 +81,43 @@ void reject_foreign_options(const po::variables_map& vm, const char* command,
 
 }  // namespace
 
+double parse_percent(const std::string& option, const std::string& given,
+                     double max_percent) {
+  std::string text = given;
+  const bool sign = !text.empty() && text.back() == '%';
+  if (sign) text.pop_back();
+  std::size_t used = 0;
+  double percent = -1;
+  try {
+    percent = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::ostringstream top;
+  top << max_percent;
+  if (used == 0 || used != text.size() ||
+      !(percent >= 0 && percent < max_percent))
+    throw UsageError(option + " '" + given +
+                     "' is not a percentage; give e.g. 5% or 2.5 (percent, "
+                     "0 to " +
+                     top.str() + ")");
+  // A bare fraction is most likely meant as one (0.05 for 5%): ask.
+  if (!sign && percent > 0 && percent < 1) {
+    std::ostringstream as_percent;
+    as_percent << percent * 100;
+    throw UsageError(option + " '" + given +
+                     "' is ambiguous: it is in percent; write " +
+                     as_percent.str() + "% for a fraction of " + given +
+                     ", or " + given + "% for " + given + " percent");
+  }
+  return percent / 100;
+}
+
 Options parse_options(int argc, const char* const* argv) {
   Options o;
   std::string methods = "all", payloads, max_memory, threshold, pairs = "one",
-              size_basis = "per-rank";
+              size_basis = "per-rank", interleave = "on", noise = "on",
+              target_rse, cache = "hot", buffers = "separate";
   po::options_description desc(kUsage);
   // clang-format off
   desc.add_options()
@@ -161,6 +168,46 @@ Options parse_options(int argc, const char* const* argv) {
      "stencil suite: bytes between two elements of the application array "
      "that pack and unpack touch (seed 004's BUF_STRIDE); a multiple of 8, "
      "8 to 4096")
+    ("interleave", po::value<std::string>(&interleave)->default_value(interleave),
+     "'on': the methods that compete at a size (same suite, ranks and "
+     "size) are prepared together and their samples run in rounds, one "
+     "sample of each per round in a seeded random order, so a slow spell of "
+     "the machine hits them alike (Google Benchmark's random interleaving); "
+     "falls back to one method at a time, and says so, where their buffers "
+     "would not fit in memory together. 'off': each point measured whole, "
+     "one after the other")
+    ("seed", po::value<std::uint64_t>(&o.seed),
+     "seed of the interleaved order (default: drawn by rank 0; the context "
+     "records it, so the order can be replayed)")
+    ("noise", po::value<std::string>(&noise)->default_value(noise),
+     "'on': record per sample the steal time of the node (/proc/stat), the "
+     "involuntary context switches of the ranks (getrusage) and the CPU "
+     "frequency where the system exposes it, outside the timed loop; a "
+     "point whose samples were stolen from or preempted is marked noisy. "
+     "'off': record nothing (the cost of the record, bench/noise)")
+    ("retry-noisy", po::value<int>(&o.retry_noisy)->default_value(o.retry_noisy),
+     "re-measure a noisy sample up to N times (0 to 100) before keeping it; "
+     "the record counts the retries")
+    ("target-rse", po::value<std::string>(&target_rse),
+     "precision-targeted stopping (SKaMPI): after --repetitions samples, add "
+     "samples until the relative standard error of the mean of the samples "
+     "is at most this (e.g. 1%) or --max-time is spent on the point; the "
+     "record says which stopped it")
+    ("max-time", po::value<double>(&o.max_time)->default_value(o.max_time, "10"),
+     "with --target-rse: seconds of samples one point may take at most")
+    ("cache", po::value<std::string>(&cache)->default_value(cache),
+     "'hot': every operation reuses the same buffers (as OSU); 'cold': "
+     "ping-pong suite, each operation uses the next of a set of buffers "
+     "larger than twice the last-level cache, so no message starts in "
+     "cache (IMB's -off_cache, NetPIPE's -I); the context records the "
+     "sizes; other suites run hot and the records say so")
+    ("buffers", po::value<std::string>(&buffers)->default_value(buffers),
+     "ping-pong suite: 'separate' = each rank sends from a buffer it never "
+     "writes and receives into another (osu_latency's scheme); 'shared' = "
+     "one buffer per rank receives the ping and sends the pong (NetPIPE's)")
+    ("iterations,i", po::value<std::int64_t>(&o.iterations),
+     "operations per sample, fixed (OSU's -i): skips calibration and "
+     "--min-time (1 to 10^9)")
     ("output,o", po::value<std::string>(&o.output),
      "write the JSON result document here (rewritten after every point, so "
      "an interrupted run keeps what it measured)")
@@ -317,6 +364,52 @@ Options parse_options(int argc, const char* const* argv) {
         "--test-every must be between 1 and 64 (slices of the "
         "computation between two MPI_Testall calls), got " +
         std::to_string(o.test_every));
+  if (interleave != "on" && interleave != "off")
+    throw UsageError("--interleave '" + interleave +
+                     "' is not supported; accepted: on, off");
+  o.interleave = interleave == "on";
+  o.seed_given = vm.count("seed") > 0;
+  if (noise != "on" && noise != "off")
+    throw UsageError("--noise '" + noise +
+                     "' is not supported; accepted: on, off");
+  o.noise = noise == "on";
+  if (o.retry_noisy < 0 || o.retry_noisy > 100)
+    throw UsageError("--retry-noisy must be between 0 and 100, got " +
+                     std::to_string(o.retry_noisy));
+  if (o.retry_noisy > 0 && !o.noise && !vm["retry-noisy"].defaulted())
+    throw UsageError(
+        "--retry-noisy needs the noise record; it does nothing with --noise "
+        "off");
+  if (vm.count("target-rse")) {
+    o.target_rse = parse_percent("--target-rse", target_rse, 100);
+    if (o.target_rse <= 0)
+      throw UsageError("--target-rse must be above 0%, e.g. 1%");
+  }
+  if (!(o.max_time > 0 && o.max_time <= 86400))
+    throw UsageError(
+        "--max-time must be a number of seconds in (0, 86400], got " +
+        std::to_string(o.max_time));
+  if (!vm["max-time"].defaulted() && o.target_rse == 0)
+    throw UsageError(
+        "--max-time bounds --target-rse; give --target-rse too (e.g. "
+        "--target-rse 1% --max-time 10)");
+  if (cache != "hot" && cache != "cold")
+    throw UsageError("--cache '" + cache +
+                     "' is not supported; accepted: hot, cold");
+  o.cache_cold = cache == "cold";
+  if (buffers != "separate" && buffers != "shared")
+    throw UsageError("--buffers '" + buffers +
+                     "' is not supported; accepted: separate, shared");
+  o.separate_buffers = buffers == "separate";
+  if (vm.count("iterations")) {
+    if (o.iterations < 1 || o.iterations > 1000000000)
+      throw UsageError("--iterations must be between 1 and 1000000000, got " +
+                       std::to_string(o.iterations));
+    if (!vm["min-time"].defaulted())
+      throw UsageError(
+          "--iterations fixes the operations per sample, --min-time "
+          "calibrates them; give one of the two");
+  }
   o.quiet = vm.count("quiet") > 0;
   if (vm.count("log-level")) {
     spdlog::level::level_enum level = spdlog::level::info;

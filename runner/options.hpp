@@ -2,6 +2,7 @@
 // every rank parses the same argv and reaches the same verdict.
 #pragma once
 
+#include <cstdint>
 #include <mpiarena/sizes.hpp>
 #include <stdexcept>
 #include <string>
@@ -38,14 +39,25 @@ struct Options {
   std::size_t max_memory = 0;  // bytes per node the run may count on; 0: all
   std::vector<std::string> plugin_dirs;
   bool verify = true;
-  bool all_pairs = false;          // --pairs all (pairwise methods)
-  std::string pair_placement;      // --pairs intra|inter; empty: one or all
-  std::string wait = "auto";       // --wait auto|poll|sleep (around samples)
-  std::string ranks_spec;          // --ranks; empty: the launch's ranks only
-  bool size_total = false;         // --size-basis total (per-rank suites)
-  int test_every = 8;              // --test-every (overlap "_test" methods)
-  int exchanges = 4;               // --exchanges (stencil suite, even)
-  int stride = 8;                  // --stride bytes (stencil suite)
+  bool all_pairs = false;      // --pairs all (pairwise methods)
+  std::string pair_placement;  // --pairs intra|inter; empty: one or all
+  std::string wait = "auto";   // --wait auto|poll|sleep (around samples)
+  std::string ranks_spec;      // --ranks; empty: the launch's ranks only
+  bool size_total = false;     // --size-basis total (per-rank suites)
+  int test_every = 8;          // --test-every (overlap "_test" methods)
+  int exchanges = 4;           // --exchanges (stencil suite, even)
+  int stride = 8;              // --stride bytes (stencil suite)
+  // Issue 16: numbers that hold on a noisy machine (docs/methodology.md).
+  bool interleave = true;          // --interleave on|off (competing methods)
+  std::uint64_t seed = 0;          // --seed of the interleaved order
+  bool seed_given = false;         // else rank 0 draws one (recorded)
+  bool noise = true;               // --noise on|off: record steal, preemption
+  int retry_noisy = 2;             // --retry-noisy N: re-measure noisy samples
+  double target_rse = 0;           // --target-rse (fraction); 0: fixed count
+  double max_time = 10;            // --max-time seconds per point (target-rse)
+  bool cache_cold = false;         // --cache hot|cold
+  bool separate_buffers = true;    // --buffers separate|shared (ping-pong)
+  std::int64_t iterations = 0;     // --iterations N; 0: calibrate
   bool quiet = false;              // --quiet: the same as --log-level warn
   std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time
@@ -67,7 +79,9 @@ Options parse_options(int argc, const char* const* argv);
 // The options that decide what every rank of a run does, each as (option,
 // canonical value): methods, payloads, sizes (the expanded ladder), pairs,
 // wait, ranks, size-basis, min-time, repetitions, warmup, max-memory,
-// plugin-dir, no-verify.
+// plugin-dir, no-verify, and the measurement options of issue 16
+// (interleave, seed, noise, retry-noisy, target-rse, max-time, cache,
+// buffers, iterations).
 // Every rank must have the same, or a collective deadlocks. Not in it: what
 // only rank 0 does (--output, --format, --per-rank) and how much each rank
 // logs (--log-level, --quiet), which may differ between ranks.
@@ -83,6 +97,12 @@ std::vector<std::pair<std::string, std::string>> run_settings(
 // error; with launched == 0 only the syntax is checked ('all' is left out).
 // Throws UsageError naming the item and what is accepted.
 std::vector<int> parse_ranks(const std::string& spec, int launched);
+
+// A percentage as the user wrote it: "5%", or "5" (percent). Returns the
+// fraction (0.05); throws UsageError naming `option`, with fractions below
+// 1 without a % sign refused as ambiguous (0.05 -> did you mean 5%?).
+double parse_percent(const std::string& option, const std::string& text,
+                     double max_percent);
 
 // Splits "a,b, c" into {"a","b","c"}; empty items are dropped.
 std::vector<std::string> split_list(const std::string& text);

@@ -167,8 +167,7 @@ Machine survey(MPI_Comm world, std::size_t max_memory) {
   MPIARENA_CHECK(MPI_Allreduce(&local_size, &m.max_ranks_per_node, 1, MPI_INT,
                                MPI_MAX, world));
   MPI_Comm machine = MPI_COMM_NULL;
-  MPIARENA_CHECK(
-      MPI_Comm_split(world, machine_color(), rank, &machine));
+  MPIARENA_CHECK(MPI_Comm_split(world, machine_color(), rank, &machine));
   int machine_rank = 0, machine_size = 1;
   MPIARENA_CHECK(MPI_Comm_rank(machine, &machine_rank));
   MPIARENA_CHECK(MPI_Comm_size(machine, &machine_size));
@@ -189,6 +188,10 @@ Machine survey(MPI_Comm world, std::size_t max_memory) {
   MPIARENA_CHECK(
       MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, world));
   m.min_available = static_cast<std::size_t>(least);
+  unsigned long long llc = last_level_cache_bytes(&m.llc_source), largest = 0;
+  MPIARENA_CHECK(
+      MPI_Allreduce(&llc, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world));
+  m.llc_bytes = static_cast<std::size_t>(largest);
   return m;
 }
 
@@ -269,10 +272,31 @@ std::vector<Point> plan_points(
               std::find(options.payloads.begin(), options.payloads.end(),
                         payload) == options.payloads.end())
             continue;
+          const int copies = copies_of(info, options);
           Point point{s, payload, size,
-                      skip_reason(info, payload, size, machine, ranks,
-                                  copies_of(info, options)),
+                      skip_reason(info, payload, size, machine, ranks, copies),
                       ranks};
+          point.memory_bytes =
+              info.moves_data
+                  ? static_cast<double>(payload_bytes(payload, size.bytes)) *
+                        copies
+                  : 0;
+          if (options.cache_cold && honours_cold_cache(info.suite)) {
+            const double set =
+                static_cast<double>(cold_set_bytes(machine.llc_bytes));
+            point.memory_bytes += set;
+            if (point.skip_reason.empty() && machine.min_available > 0 &&
+                set * machine.max_ranks_per_node >
+                    kMemoryShare * static_cast<double>(machine.min_available))
+              point.skip_reason =
+                  "--cache cold: the buffer sets (" + format_bytes(set) +
+                  " per rank, twice the last-level "
+                  "cache) of " +
+                  std::to_string(machine.max_ranks_per_node) +
+                  " ranks do not fit in " +
+                  std::to_string(static_cast<int>(kMemoryShare * 100)) +
+                  "% of the available memory";
+          }
           if (info.pairwise && !options.pair_placement.empty()) {
             std::string why;
             point.partner =
@@ -318,6 +342,51 @@ std::string options_mismatch(const Options& options, MPI_Comm world) {
          " was started with other options than rank 0, so the ranks would "
          "not run the same points: " +
          diff + ". Give every rank the same command line";
+}
+
+std::vector<std::vector<const Point*>> point_groups(
+    const std::vector<Point>& points) {
+  std::vector<std::vector<const Point*>> groups;
+  std::size_t block = 0;  // first group of the current (ranks, size)
+  for (const Point& p : points) {
+    auto same = [&](const Point* q) {
+      return q->ranks == p.ranks && q->size.bytes == p.size.bytes &&
+             q->size.label == p.size.label &&
+             q->strategy->entry.info.suite == p.strategy->entry.info.suite &&
+             q->partner == p.partner;
+    };
+    if (!groups.empty()) {
+      const Point* last = groups.back().front();
+      if (last->ranks != p.ranks || last->size.bytes != p.size.bytes ||
+          last->size.label != p.size.label)
+        block = groups.size();
+    }
+    auto it = std::find_if(groups.begin() + static_cast<std::ptrdiff_t>(block),
+                           groups.end(),
+                           [&](const auto& g) { return same(g.front()); });
+    if (it == groups.end())
+      groups.push_back({&p});
+    else
+      it->push_back(&p);
+  }
+  return groups;
+}
+
+bool group_fits(const std::vector<const Point*>& group, const Machine& machine,
+                std::string& why) {
+  if (machine.min_available == 0) return true;
+  double per_rank = 0;
+  for (const Point* p : group) per_rank += p->memory_bytes;
+  const double need = per_rank * machine.max_ranks_per_node;
+  const double budget =
+      kMemoryShare * static_cast<double>(machine.min_available);
+  if (need <= budget) return true;
+  why = "the " + std::to_string(group.size()) +
+        " points prepared together would hold about " + format_bytes(need) +
+        " on one node, more than " +
+        std::to_string(static_cast<int>(kMemoryShare * 100)) + "% of the " +
+        format_bytes(static_cast<double>(machine.min_available)) + " available";
+  return false;
 }
 
 bool sleep_when_waiting(const Options& options, const Machine& machine) {

@@ -24,6 +24,9 @@ struct Point {
   // --pairs intra|inter, pairwise methods: the rank that pairs with rank 0
   // (it becomes rank 1 of the point's communicator); -1: ranks 0 and 1.
   int partner = -1;
+  // Bytes one rank holds for the point (its payload copies, and the cold
+  // cache's buffer set): what interleaving adds up over a group.
+  double memory_bytes = 0;
 };
 
 // What the skip rules and the waiting mode need to know of the job, the
@@ -40,6 +43,10 @@ struct Machine {
   int machines = 1;
   std::vector<int> node_of;       // each rank's node, numbered from 0
   std::size_t min_available = 0;  // bytes of MemAvailable, min over nodes
+  // The largest last-level cache of the ranks' CPUs (0: unknown) and where
+  // rank 0 read it; runner --cache cold rotates over cold_set_bytes of it.
+  std::size_t llc_bytes = 0;
+  std::string llc_source;
 };
 
 // --pairs intra|inter: the rank among the first `ranks` that pairs with rank
@@ -74,6 +81,19 @@ std::vector<Point> plan_points(
 // Collective over `world`. Empty when they are the same; else one sentence
 // naming the rank and every option that differs, for rank 0 to print.
 std::string options_mismatch(const Options& options, MPI_Comm world);
+
+// The points in groups measured together (runner --interleave): the
+// points of one rank count, size, suite and pair partner, in plan order;
+// a group of one where nothing competes.
+std::vector<std::vector<const Point*>> point_groups(
+    const std::vector<Point>& points);
+
+// Whether the points of a group (the methods competing at one size) may be
+// prepared at once: their memory_bytes summed over the ranks of the busiest
+// node fit in the share of the available memory the guard allows. Else
+// `why` says, with the figures.
+bool group_fits(const std::vector<const Point*>& group, const Machine& machine,
+                std::string& why);
 
 // --wait: whether ranks sleep while they wait around a sample.
 bool sleep_when_waiting(const Options& options, const Machine& machine);

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
+#include <random>
 #include <set>
 
 #include "breakdown.hpp"
@@ -15,7 +16,9 @@
 #include "commands.hpp"
 #include "engine.hpp"
 #include "log.hpp"
+#include "memory.hpp"
 #include "mpi_session.hpp"
+#include "noise.hpp"
 #include "output.hpp"
 #include "placement.hpp"
 #include "plan.hpp"
@@ -176,8 +179,40 @@ int command_run(const Options& options, int argc, char** argv) {
     error = output_problem(options.output, output);
   if (!agree(error)) return 2;
 
+  // The seed of the interleaved order: --seed, or drawn by rank 0.
+  std::uint64_t seed = options.seed;
+  if (!options.seed_given) {
+    unsigned long long drawn = 0;
+    if (rank == 0)
+      drawn = (static_cast<unsigned long long>(std::random_device{}()) << 32) ^
+              std::random_device{}();
+    drawn &= (1ULL << 53) - 1;  // exact in every JSON reader
+    MPIARENA_CHECK(MPI_Bcast(&drawn, 1, MPI_UNSIGNED_LONG_LONG, 0, world));
+    seed = drawn;
+  }
+
   Document doc;
   doc.context = make_context(world, options, machine, argc, argv);
+  doc.context["interleave"] = {{"enabled", options.interleave},
+                               {"seed", seed},
+                               {"seed_given", options.seed_given}};
+  doc.context["noise"] = {
+      {"recorded", options.noise},
+      {"retry_noisy", options.retry_noisy},
+      {"noisy_steal_fraction", kNoisySteal},
+      {"noisy_preemptions_per_s", kNoisyPreemptions},
+      {"preemption_counts", !machine.oversubscribed},
+      {"cpu_frequency",
+       cpu_frequency_exposed() ? "scaling_cur_freq" : "not exposed"}};
+  doc.context["cache"] = {
+      {"mode", options.cache_cold ? "cold" : "hot"},
+      {"llc_bytes", machine.llc_bytes},
+      {"llc_source", machine.llc_source},
+      {"cold_set_bytes", cold_set_bytes(machine.llc_bytes)}};
+  doc.context["stopping"] = {{"target_rse", options.target_rse},
+                             {"max_time_s", options.max_time},
+                             {"iterations", options.iterations}};
+  doc.context["buffers"] = options.separate_buffers ? "separate" : "shared";
   const nlohmann::json where = placement(world);
   if (rank == 0) doc.context["placement"] = where;
   {
@@ -216,84 +251,160 @@ int command_run(const Options& options, int argc, char** argv) {
   // (MPI_COMM_NULL on the ranks outside it) and `harness` the engine's
   // duplicate of it; `between` joins every rank of the launch after each
   // point, so the ranks outside sleep while the others measure.
-  MPI_Comm group = MPI_COMM_NULL, harness = MPI_COMM_NULL,
+  MPI_Comm group_comm = MPI_COMM_NULL, harness = MPI_COMM_NULL,
            between = MPI_COMM_NULL;
   MPIARENA_CHECK(MPI_Comm_dup(world, &between));
   int group_ranks = 0, group_partner = -1;
   auto free_group = [&] {
     if (harness != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_free(&harness));
-    if (group != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_free(&group));
+    if (group_comm != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_free(&group_comm));
   };
   MeasureOptions mopt{options.min_time, options.repetitions, options.warmup,
                       options.verify};
   mopt.point_timeout = options.point_timeout;
+  mopt.noise = options.noise;
+  mopt.retry_noisy = options.retry_noisy;
+  mopt.cpus = machine.min_cpus;
+  mopt.oversubscribed = machine.oversubscribed;
+  mopt.target_rse = options.target_rse;
+  mopt.max_time = options.max_time;
+  mopt.iterations = options.iterations;
   SpdlogLog plugin_log(log.get());
   mopt.sleep_when_waiting = sleep_when_waiting(options, machine);
   bool failed = false;
-  int index = 0;
-  for (const Point& p : points) {
-    ++index;
-    const StrategyInfo& info = p.strategy->entry.info;
-    const std::string progress = "[" + std::to_string(index) + "/" +
-                                 std::to_string(points.size()) + "] " +
-                                 point_name(p);
-    Skip skip{info.suite,   info.name, p.payload,    p.size.label,
-              p.size.bytes, p.ranks,   p.skip_reason};
-    if (!skip.reason.empty()) {
-      doc.skipped.push_back(skip);
-      log->info("{}: skipped: {}", progress, skip.reason);
+  int index = 0, group_index = 0;
+  std::vector<std::string> fallbacks;  // groups measured one at a time
+  for (const std::vector<const Point*>& members : point_groups(points)) {
+    const Point& first_point = *members.front();
+    std::vector<const Point*> group;  // the members that are not skipped
+    for (const Point* pp : members) {
+      const Point& p = *pp;
+      ++index;
+      if (p.skip_reason.empty()) {
+        group.push_back(pp);
+        continue;
+      }
+      const StrategyInfo& info = p.strategy->entry.info;
+      doc.skipped.push_back({info.suite, info.name, p.payload, p.size.label,
+                             p.size.bytes, p.ranks, p.skip_reason});
+      log->info("[{}/{}] {}: skipped: {}", index, points.size(), point_name(p),
+                p.skip_reason);
       save();
-      continue;
     }
-    if (p.ranks != group_ranks || p.partner != group_partner) {
+    if (group.empty()) continue;
+    if (first_point.ranks != group_ranks ||
+        first_point.partner != group_partner) {
       free_group();
       // --pairs intra|inter: the partner of rank 0 becomes rank 1.
-      const int key = p.partner < 0 || rank == 0 ? rank
-                      : rank == p.partner        ? 1
-                                                 : rank + 1;
-      MPIARENA_CHECK(MPI_Comm_split(world, rank < p.ranks ? 0 : MPI_UNDEFINED,
-                                    key, &group));
-      if (group != MPI_COMM_NULL) MPIARENA_CHECK(MPI_Comm_dup(group, &harness));
-      group_ranks = p.ranks;
-      group_partner = p.partner;
+      const int partner = first_point.partner;
+      const int key = partner < 0 || rank == 0 ? rank
+                      : rank == partner        ? 1
+                                               : rank + 1;
+      MPIARENA_CHECK(
+          MPI_Comm_split(world, rank < first_point.ranks ? 0 : MPI_UNDEFINED,
+                         key, &group_comm));
+      if (group_comm != MPI_COMM_NULL)
+        MPIARENA_CHECK(MPI_Comm_dup(group_comm, &harness));
+      group_ranks = first_point.ranks;
+      group_partner = partner;
     }
-    if (group == MPI_COMM_NULL) {  // outside this point's ranks: idle
+    if (group_comm == MPI_COMM_NULL) {  // outside this point's ranks: idle
       sleeping_barrier(between);
       continue;
     }
-    MPI_Comm comm = MPI_COMM_NULL;
-    MPIARENA_CHECK(MPI_Comm_dup(group, &comm));
-    MPIARENA_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-    RunContext ctx;
-    ctx.comm = comm;
-    MPIARENA_CHECK(MPI_Comm_rank(comm, &ctx.rank));
-    ctx.size = p.ranks;
-    ctx.payload = p.payload;
-    ctx.bytes = p.size.bytes;
-    ctx.log = &plugin_log;
-    ctx.all_pairs = options.all_pairs;
-    ctx.size_total = options.size_total && size_is_per_rank(info.suite);
-    ctx.test_every = options.test_every;
-    ctx.exchanges = options.exchanges;
-    ctx.stride = static_cast<std::size_t>(options.stride);
-    Watchdog::instance().set_point(point_name(p));
-    std::unique_ptr<Strategy> strategy;
-    std::string create_error;
-    try {
-      strategy = p.strategy->entry.create();
-      if (!strategy) create_error = "the plugin's factory returned no strategy";
-    } catch (const std::exception& e) {
-      create_error = e.what();
+    // Interleaved when the members' buffers fit in memory together.
+    MeasureOptions gopt = mopt;
+    std::string alone;
+    gopt.interleave = options.interleave && group.size() > 1 &&
+                      group_fits(group, machine, alone);
+    if (options.interleave && group.size() > 1 && !gopt.interleave) {
+      alone = "measured one method at a time, not interleaved: " + alone;
+      fallbacks.push_back(first_point.strategy->entry.info.suite + " " +
+                          first_point.size.label + ": " + alone);
+      log->warn("{} {}: {}", first_point.strategy->entry.info.suite,
+                first_point.size.label, alone);
     }
-    auto [first, message] =
-        first_failure(!create_error.empty(), create_error, harness, rank);
-    try {
-      if (first != kNobody)
-        throw PointError("creating the strategy failed on rank " +
-                         std::to_string(first) + ": " + message);
-      mopt.time_scale = info.time_scale;
-      mopt.info = &info;
-      Record rec = measure_point(*strategy, ctx, mopt, harness);
+    // Create every member's strategy and communicator; one that fails to
+    // be created is reported, the others are measured.
+    std::vector<GroupMember> ready;
+    std::vector<const Point*> ready_points;
+    std::vector<std::unique_ptr<Strategy>> strategies;
+    std::vector<MPI_Comm> comms;
+    for (const Point* pp : group) {
+      const Point& p = *pp;
+      const StrategyInfo& info = p.strategy->entry.info;
+      std::unique_ptr<Strategy> strategy;
+      std::string create_error;
+      try {
+        strategy = p.strategy->entry.create();
+        if (!strategy)
+          create_error = "the plugin's factory returned no strategy";
+      } catch (const std::exception& e) {
+        create_error = e.what();
+      }
+      auto [first, message] =
+          first_failure(!create_error.empty(), create_error, harness, rank);
+      if (first != kNobody) {
+        failed = true;
+        const std::string reason =
+            "error: creating the strategy failed on "
+            "rank " +
+            std::to_string(first) + ": " + message;
+        doc.skipped.push_back({info.suite, info.name, p.payload, p.size.label,
+                               p.size.bytes, p.ranks, reason});
+        if (rank == 0) log->error("{}: {}", point_name(p), reason);
+        continue;
+      }
+      MPI_Comm comm = MPI_COMM_NULL;
+      MPIARENA_CHECK(MPI_Comm_dup(group_comm, &comm));
+      MPIARENA_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+      GroupMember m;
+      m.strategy = strategy.get();
+      m.ctx.comm = comm;
+      MPIARENA_CHECK(MPI_Comm_rank(comm, &m.ctx.rank));
+      m.ctx.size = p.ranks;
+      m.ctx.payload = p.payload;
+      m.ctx.bytes = p.size.bytes;
+      m.ctx.log = &plugin_log;
+      m.ctx.all_pairs = options.all_pairs;
+      m.ctx.size_total = options.size_total && size_is_per_rank(info.suite);
+      m.ctx.test_every = options.test_every;
+      m.ctx.exchanges = options.exchanges;
+      m.ctx.stride = static_cast<std::size_t>(options.stride);
+      m.ctx.cache_cold = options.cache_cold && honours_cold_cache(info.suite);
+      m.ctx.cache_set_bytes = cold_set_bytes(machine.llc_bytes);
+      m.ctx.separate_buffers = options.separate_buffers;
+      m.info = &info;
+      m.time_scale = info.time_scale;
+      m.name = point_name(p);
+      ready.push_back(std::move(m));
+      ready_points.push_back(pp);
+      strategies.push_back(std::move(strategy));
+      comms.push_back(comm);
+    }
+    std::vector<GroupResult> results =
+        measure_group(ready, gopt, harness, seed, group_index++);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const Point& p = *ready_points[i];
+      const StrategyInfo& info = p.strategy->entry.info;
+      const std::string progress = point_name(p);
+      Skip skip{info.suite,   info.name, p.payload, p.size.label,
+                p.size.bytes, p.ranks,   ""};
+      GroupResult& r = results[i];
+      if (r.kind == GroupResult::skipped) {
+        skip.reason = r.reason;
+        doc.skipped.push_back(skip);
+        log->info("{}: skipped: {}", progress, skip.reason);
+        continue;
+      }
+      if (r.kind == GroupResult::failed) {
+        failed = true;
+        skip.reason = "error: " + r.reason;
+        doc.skipped.push_back(skip);
+        if (rank == 0) log->error("{}: {}", progress, skip.reason);
+        continue;
+      }
+      Record& rec = r.record;
       rec.suite = info.suite;
       rec.method = info.name;
       rec.size_label = p.size.label;
@@ -302,7 +413,11 @@ int command_run(const Options& options, int argc, char** argv) {
         rec.pairs = options.all_pairs ? p.ranks / 2 : 1;
         describe_pairs(rec, p, machine);
       }
-      rec.size_total = ctx.size_total;
+      rec.size_total = ready[i].ctx.size_total;
+      rec.cache = ready[i].ctx.cache_cold ? "cold" : "hot";
+      if (honours_buffers(info.suite))
+        rec.buffers = options.separate_buffers ? "separate" : "shared";
+      if (!alone.empty()) rec.notes.push_back(alone + ".");
       rec.plugin_file = p.strategy->file;
       rec.plugin_abi = p.strategy->abi;
       rec.plugin_version = info.version;
@@ -312,26 +427,21 @@ int command_run(const Options& options, int argc, char** argv) {
           log->error("{}: VERIFICATION FAILED: {}", progress,
                      rec.verification_message);
       } else {
-        log->info("{}: {} median, CV {:.1f}%, {} x {}, {}", progress,
+        log->info("{}: {} median, CV {:.1f}%, {} x {}, {}{}", progress,
                   format_seconds(rec.time.median), rec.time.cv * 100,
-                  rec.inner_iterations, rec.repetitions, rec.verification);
+                  rec.inner_iterations, rec.repetitions, rec.verification,
+                  rec.noise.noisy ? ", noisy: " + rec.noise.reason : "");
       }
       doc.records.push_back(std::move(rec));
-    } catch (const PointSkipped& e) {
-      skip.reason = e.what();
-      doc.skipped.push_back(skip);
-      log->info("{}: skipped: {}", progress, skip.reason);
-    } catch (const PointError& e) {
-      failed = true;
-      skip.reason = std::string("error: ") + e.what();
-      doc.skipped.push_back(skip);
-      if (rank == 0) log->error("{}: {}", progress, skip.reason);
     }
-    Watchdog::instance().set_point({});
-    strategy.reset();
-    MPIARENA_CHECK(MPI_Comm_free(&comm));
+    strategies.clear();
+    for (MPI_Comm& c : comms) MPIARENA_CHECK(MPI_Comm_free(&c));
     save();
-    if (p.ranks < world.size()) sleeping_barrier(between);
+    if (first_point.ranks < world.size()) sleeping_barrier(between);
+  }
+  if (!fallbacks.empty()) {
+    doc.context["interleave"]["fallbacks"] = fallbacks;
+    save();
   }
   free_group();
   MPIARENA_CHECK(MPI_Comm_free(&between));

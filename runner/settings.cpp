@@ -53,7 +53,16 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--warmup", std::to_string(o.warmup)},
           {"--max-memory", std::to_string(o.max_memory)},
           {"--plugin-dir", list(o.plugin_dirs)},
-          {"--no-verify", o.verify ? "no" : "yes"}};
+          {"--no-verify", o.verify ? "no" : "yes"},
+          {"--interleave", o.interleave ? "on" : "off"},
+          {"--seed", o.seed_given ? std::to_string(o.seed) : "drawn"},
+          {"--noise", o.noise ? "on" : "off"},
+          {"--retry-noisy", std::to_string(o.retry_noisy)},
+          {"--target-rse", nlohmann::json(o.target_rse).dump()},
+          {"--max-time", nlohmann::json(o.max_time).dump()},
+          {"--cache", o.cache_cold ? "cold" : "hot"},
+          {"--buffers", o.separate_buffers ? "separate" : "shared"},
+          {"--iterations", std::to_string(o.iterations)}};
 }
 
 }  // namespace mpiarena

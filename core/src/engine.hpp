@@ -1,8 +1,11 @@
 // The measurement engine: the only timed loop of mpiarena.
 #pragma once
 
+#include <cstdint>
 #include <mpiarena/plugin.hpp>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "records.hpp"
 
@@ -23,6 +26,24 @@ struct MeasureOptions {
   double point_timeout = 60;
   // Phases, parts and metrics of the strategy (null: none, one part).
   const StrategyInfo* info = nullptr;
+  // Issue 16 (docs/methodology.md) ------------------------------------
+  // Record per sample what the machine did (NoiseProbe), and measure a
+  // noisy sample again up to retry_noisy times. `cpus` (of a node) and
+  // `oversubscribed` judge it (noisy_sample).
+  bool noise = true;
+  int retry_noisy = 2;
+  int cpus = 1;
+  bool oversubscribed = false;
+  // After `repetitions` samples, add samples until the relative standard
+  // error of their mean is at most target_rse, or their time passes
+  // max_time seconds (0: the fixed count).
+  double target_rse = 0;
+  double max_time = 10;
+  // Operations per sample, fixed (no calibration); 0: calibrate.
+  std::int64_t iterations = 0;
+  // Interleave the members of a group (measure_group); false: one after
+  // the other.
+  bool interleave = true;
 };
 
 // A point that could not be measured on some rank (prepare or verify threw).
@@ -68,6 +89,50 @@ void compute_metrics(Record& rec, const StrategyInfo& info);
 // one message and exit code kExitFault.
 Record measure_point(Strategy& strategy, const RunContext& ctx,
                      const MeasureOptions& options, MPI_Comm harness);
+
+// One point of a group measured together (measure_group): the strategy,
+// its context (comm, rank... set by the caller; the engine sets the phase
+// timer and the part fields), its declaration, and its name for the
+// watchdog and the messages.
+struct GroupMember {
+  Strategy* strategy = nullptr;
+  RunContext ctx;
+  const StrategyInfo* info = nullptr;  // null: no phases, one part
+  double time_scale = 1.0;
+  std::string name;
+};
+
+// What became of a member: its record, or why it was skipped or failed.
+struct GroupResult {
+  enum Kind { measured, skipped, failed } kind = measured;
+  Record record;
+  std::string reason;
+};
+
+// Measures the members (the methods competing at one size, on the same
+// ranks) collectively over `harness`. With options.interleave and more
+// than one member: every member is prepared, warmed up and calibrated,
+// then the samples run in rounds, one sample of each member (each of its
+// parts) per round, in an order drawn from (`seed`, `group`) and recorded
+// in each record (Record::slots); a member that has its samples leaves the
+// rounds; then each is verified and released. Without interleaving, each
+// member is measured whole in turn (as measure_point). A member whose
+// prepare, sample or verification fails on some rank is released and
+// reported (kind failed or skipped) on every rank alike; the others go on.
+std::vector<GroupResult> measure_group(std::vector<GroupMember>& members,
+                                       const MeasureOptions& options,
+                                       MPI_Comm harness, std::uint64_t seed,
+                                       int group);
+
+// The order of the members in round `round` of group `group`: a
+// permutation of 0..n-1 drawn from splitmix64 of (seed, group, round), the
+// same on every platform (no std::shuffle, whose algorithm the standard
+// leaves open).
+std::vector<int> round_order(std::uint64_t seed, int group, int round, int n);
+
+// The relative standard error of the mean of `samples` (s / sqrt(n) /
+// mean); 0 with fewer than two samples or a zero mean.
+double relative_standard_error(const std::vector<double>& samples);
 
 // A barrier over `comm` that sleeps while it waits instead of polling
 // (after 50 us of polling): a rank that is done, or idle as the ranks

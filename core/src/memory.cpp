@@ -1,5 +1,7 @@
 #include "memory.hpp"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <mpiarena/sizes.hpp>
 #include <sstream>
@@ -33,6 +35,50 @@ std::string memory_problem(std::size_t payload_bytes, int copies,
       << static_cast<int>(kMemoryShare * 100) << "% of the "
       << format_bytes(static_cast<double>(available)) << " available";
   return out.str();
+}
+
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+}  // namespace
+
+std::size_t last_level_cache_bytes(std::string* source) {
+  int best_level = 0;
+  std::size_t best = 0;
+  std::string where;
+  for (int i = 0; i < 16; ++i) {
+    const std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    const std::string level = read_line(dir + "level");
+    if (level.empty()) break;
+    if (read_line(dir + "type") == "Instruction") continue;
+    std::size_t bytes = 0;
+    try {
+      bytes = parse_bytes(read_line(dir + "size") + "iB");  // "32768K"
+    } catch (const SizeSpecError&) {
+      continue;
+    }
+    if (std::stoi(level) > best_level) {
+      best_level = std::stoi(level);
+      best = bytes;
+      where = dir + "size";
+    }
+  }
+  if (best == 0) {
+    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l3 > 0) {
+      best = static_cast<std::size_t>(l3);
+      where = "sysconf(_SC_LEVEL3_CACHE_SIZE)";
+    }
+  }
+  if (source) *source = best > 0 ? where : "unknown";
+  return best;
 }
 
 }  // namespace mpiarena

@@ -109,6 +109,23 @@ json to_json(const Record& r) {
     j["headline_part"] = r.headline_part;
   }
   if (!r.notes.empty()) j["notes"] = r.notes;
+  if (r.noise.recorded) {
+    json n = {{"steal_s", r.noise.steal_s},
+              {"preemptions", r.noise.preemptions},
+              {"retries", r.noise.retries},
+              {"noisy_samples", r.noise.noisy_samples},
+              {"noisy", r.noise.noisy}};
+    if (!r.noise.cpu_mhz.empty()) n["cpu_mhz"] = r.noise.cpu_mhz;
+    if (!r.noise.reason.empty()) n["reason"] = r.noise.reason;
+    j["noise"] = std::move(n);
+  }
+  j["stopping"] = {{"by", r.stopped_by}, {"rse", r.rse}};
+  if (!r.cache.empty()) j["cache"] = r.cache;
+  if (!r.buffers.empty()) j["buffers"] = r.buffers;
+  if (r.interleave_group >= 0)
+    j["interleave"] = {{"group", r.interleave_group},
+                       {"points", r.interleave_points},
+                       {"slots", r.slots}};
   if (!r.metrics.empty()) {
     json metrics = json::array();
     for (const MetricValue& m : r.metrics)
@@ -168,6 +185,30 @@ Record record_from_json(const json& j) {
   r.size_total = j.value("size_basis", "per-rank") == "total";
   if (j.contains("notes"))
     r.notes = j.at("notes").get<std::vector<std::string>>();
+  if (j.contains("noise")) {
+    const json& n = j.at("noise");
+    r.noise.recorded = true;
+    r.noise.steal_s = n.at("steal_s").get<std::vector<double>>();
+    r.noise.preemptions = n.at("preemptions").get<std::vector<int>>();
+    if (n.contains("cpu_mhz"))
+      r.noise.cpu_mhz = n.at("cpu_mhz").get<std::vector<double>>();
+    r.noise.retries = n.at("retries").get<int>();
+    r.noise.noisy_samples = n.at("noisy_samples").get<int>();
+    r.noise.noisy = n.at("noisy").get<bool>();
+    r.noise.reason = n.value("reason", "");
+  }
+  if (j.contains("stopping")) {
+    r.stopped_by = j.at("stopping").at("by").get<std::string>();
+    r.rse = j.at("stopping").at("rse").get<double>();
+  }
+  r.cache = j.value("cache", "");
+  r.buffers = j.value("buffers", "");
+  if (j.contains("interleave")) {
+    const json& i = j.at("interleave");
+    r.interleave_group = i.at("group").get<int>();
+    r.interleave_points = i.at("points").get<int>();
+    r.slots = i.at("slots").get<std::vector<int>>();
+  }
   if (j.contains("per_rank_s"))
     r.per_rank = j.at("per_rank_s").get<std::vector<double>>();
   const json& bw = j.at("bandwidth_Bps");

@@ -39,6 +39,27 @@ struct MetricValue {
   std::vector<double> samples;
 };
 
+// What the machine did during each recorded sample (runner --noise on,
+// docs/methodology.md): the steal time of the node (/proc/stat, max over
+// nodes), the involuntary context switches of the ranks (getrusage, max
+// over ranks) and the CPU clock (min over ranks; empty where the system
+// does not expose it). A sample is noisy when steal took over
+// kNoisySteal of its wall time, or, on a machine that is not
+// oversubscribed, a rank was preempted kNoisyPreemptions times per second
+// of it (at least once).
+struct Noise {
+  bool recorded = false;
+  std::vector<double> steal_s;
+  std::vector<int> preemptions;
+  std::vector<double> cpu_mhz;
+  int retries = 0;        // samples measured again because they were noisy
+  int noisy_samples = 0;  // recorded samples that are noisy all the same
+  bool noisy = false;     // the point: some recorded sample is noisy
+  std::string reason;     // why, with the figures (empty when not noisy)
+};
+inline constexpr double kNoisySteal = 0.05;
+inline constexpr double kNoisyPreemptions = 100;  // per second
+
 // One measured point: (suite, method, payload, size, ranks).
 struct Record {
   std::string suite, method, payload, size_label;
@@ -85,6 +106,24 @@ struct Record {
   // What the core noticed about the point (point_notes.hpp), a sentence
   // each; written to JSON only when there is one.
   std::vector<std::string> notes;
+  // Issue 16 ----------------------------------------------------------
+  Noise noise;
+  // What ended the repetitions: "repetitions" (the fixed count),
+  // "target_rse" (runner --target-rse reached) or "max_time" (--max-time
+  // spent first), and the relative standard error of the mean at the end.
+  std::string stopped_by = "repetitions";
+  double rse = 0;
+  // "hot" or "cold" (runner --cache): what the point ran; empty in files
+  // written before it existed (hot).
+  std::string cache;
+  // Ping-pong suite: "separate" or "shared" (runner --buffers).
+  std::string buffers;
+  // Interleaved points (runner --interleave on): the group of points that
+  // ran together (its index in the run), how many they were, and this
+  // point's slot in each round (0: first), one per recorded sample.
+  int interleave_group = -1;
+  int interleave_points = 0;
+  std::vector<int> slots;
 };
 
 struct Skip {

@@ -54,6 +54,17 @@ inline bool methods_are_alternatives(const std::string& suite) {
   return suite != "collective" && suite != "overlap" && suite != "harness";
 }
 
+// Suites whose base class rotates its buffers under runner --cache cold and
+// chooses its buffer scheme by --buffers (RunContext::cache_cold,
+// separate_buffers): the ping-pong suite (pingpong.hpp). Other suites run
+// hot whatever --cache says, and their records say so.
+inline bool honours_cold_cache(const std::string& suite) {
+  return suite == "pingpong";
+}
+inline bool honours_buffers(const std::string& suite) {
+  return suite == "pingpong";
+}
+
 // Empty when `info` is a valid declaration, else one sentence naming the
 // field, what it holds and what is accepted.
 std::string check_strategy_info(const StrategyInfo& info);

@@ -40,6 +40,7 @@ void agree(const char* what, const StepError& local, MPI_Comm harness, int rank,
 }
 
 Sample Runner::run(std::int64_t iters, double expected, const char* what) {
+  if (noise) noise->start();
   {
     Armed armed(what, bound(0), Role::waiting);
     // The sleeping barrier lets every rank arrive; the polling one then
@@ -64,6 +65,7 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
     // Phase ticks to seconds: this run's wall time over its ticks.
     seconds_per_tick = c1 > c0 ? local / static_cast<double>(c1 - c0) : 0.0;
   }
+  const NoiseReading seen = noise ? noise->stop() : NoiseReading{};
   // An exception in the loop is agreed on here, at the end of the
   // sample, where every rank that finished its loop comes too.
   Armed waiting(what, bound(expected),
@@ -71,8 +73,9 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
                 error.message);
   if (sleep_when_waiting) sleeping_barrier(harness);
   const std::size_t np = static_cast<std::size_t>(nphases);
-  // [t, phases..., -t, -phases..., failed] reduced with MAX in one call.
-  std::vector<double> mx(2 * (np + 1) + 1), rmx(mx.size());
+  // [t, phases..., -t, -phases..., steal, preemptions, -MHz, failed]
+  // reduced with MAX in one call.
+  std::vector<double> mx(2 * (np + 1) + 4), rmx(mx.size());
   std::vector<double> sum(np + 1), rsum(np + 1);
   mx[0] = local;
   sum[0] = local;
@@ -82,6 +85,10 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
     sum[1 + k] = mx[1 + k];
   }
   for (std::size_t k = 0; k <= np; ++k) mx[np + 1 + k] = -mx[k];
+  const std::size_t nz = 2 * (np + 1);  // the noise figures
+  mx[nz] = seen.steal_s;
+  mx[nz + 1] = seen.preemptions;
+  mx[nz + 2] = seen.cpu_mhz > 0 ? -seen.cpu_mhz : -1e300;
   mx.back() = error.kind != StepError::none ? 1 : 0;
   MPIARENA_CHECK(MPI_Allreduce(mx.data(), rmx.data(),
                                static_cast<int>(mx.size()), MPI_DOUBLE, MPI_MAX,
@@ -97,6 +104,9 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
   out.max = rmx[0];
   out.min = -rmx[np + 1];
   out.avg = rsum[0] / nranks;
+  out.steal_s = rmx[nz];
+  out.preemptions = rmx[nz + 1];
+  out.cpu_mhz = rmx[nz + 2] > -1e299 ? -rmx[nz + 2] : -1;
   out.per_rank.resize(static_cast<std::size_t>(nranks));
   MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, out.per_rank.data(), 1,
                                MPI_DOUBLE, harness));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine.hpp"
+#include "noise.hpp"
 #include "watchdog.hpp"
 
 namespace mpiarena::timing {
@@ -68,6 +69,10 @@ struct Sample {
   std::vector<double> per_rank;  // each rank's run time, by rank
   // Per phase: max, min, avg over ranks of the phase's total in the run.
   std::vector<double> phase_max, phase_min, phase_avg;
+  // What the machine did meanwhile (NoiseProbe): the node's steal time and
+  // the preemptions of the most preempted rank (max over ranks), the
+  // slowest CPU clock (min over ranks; -1: not exposed).
+  double steal_s = 0, preemptions = 0, cpu_mhz = -1;
 };
 
 struct Runner {
@@ -79,6 +84,7 @@ struct Runner {
   int nphases;
   double timeout;  // base bound of a step
   std::string part_label;
+  NoiseProbe* noise = nullptr;  // null: no noise record
 
   // A step that runs `seconds_expected` (0: unknown) is bounded by the
   // timeout plus ten times that.

@@ -35,7 +35,7 @@ namespace mpiarena {
 // Raised whenever a public header changes what a built plugin depends on
 // (StrategyInfo, the entry, the base classes' layout). 4: phases, parts,
 // metrics, version, the Log facade, SkipPoint, mpiarena_mpi_implementation.
-inline constexpr std::uint32_t kAbiVersion = 4;
+inline constexpr std::uint32_t kAbiVersion = 5;
 
 // ---------------------------------------------------------------- logging
 // The core's rank-aware logger, handed to the plugin in RunContext::log: a
@@ -246,6 +246,17 @@ struct RunContext {
   // array in bytes (runner --stride, a multiple of 8).
   int exchanges = 4;
   std::size_t stride = 8;
+  // Contract v5 (issue 16) ---------------------------------------------
+  // runner --cache cold: each operation should use the next of a set of
+  // buffers of cache_set_bytes in all (over twice the last-level cache), so
+  // that no message starts in cache. Suites that honour it say so in their
+  // records (Record::cache); the ping-pong base does it for its plugins.
+  bool cache_cold = false;
+  std::size_t cache_set_bytes = 0;
+  // runner --buffers: ping-pong suite, true = send from a buffer the rank
+  // never writes and receive into another (osu_latency), false = one
+  // buffer receives the ping and sends the pong (NetPIPE).
+  bool separate_buffers = true;
 };
 
 struct Verdict {

@@ -1,0 +1,54 @@
+// Internal: what the machine did during a sample (runner --noise on,
+// docs/methodology.md): the node's steal time, the rank's involuntary
+// context switches and its CPU clock, read outside the timed loop.
+#pragma once
+
+#include <string>
+
+namespace mpiarena {
+
+// One rank's figures over one sample.
+struct NoiseReading {
+  double steal_s = 0;      // the node's steal time, all CPUs (0: not read)
+  double preemptions = 0;  // involuntary context switches of this rank
+  double cpu_mhz = -1;     // this rank's CPU clock; -1: not exposed
+};
+
+// Reads the figures before and after a sample: start() before the
+// barrier, stop() after the loop. Only `read_steal` ranks (one per node)
+// read /proc/stat; a disabled probe reads nothing and returns zeros.
+class NoiseProbe {
+ public:
+  NoiseProbe(bool enabled, bool read_steal);
+  ~NoiseProbe();
+  NoiseProbe(const NoiseProbe&) = delete;
+  NoiseProbe& operator=(const NoiseProbe&) = delete;
+  bool enabled() const { return enabled_; }
+  void start();
+  NoiseReading stop();
+
+ private:
+  bool enabled_;
+  int stat_fd_ = -1;
+  double steal0_ = 0;
+  long nivcsw0_ = 0;
+};
+
+// The steal time of all CPUs since boot (the "cpu" line of /proc/stat,
+// read through `fd`), seconds; 0 when it cannot be read.
+double steal_seconds(int fd);
+// The current clock of the CPU this thread runs on (cpufreq's
+// scaling_cur_freq), MHz; -1 when the system does not expose it.
+double cpu_mhz_now();
+// Whether a kernel exposes the CPU clock at all (the context says).
+bool cpu_frequency_exposed();
+
+// Whether a sample of `wall_s` seconds (the slowest rank's loop) is noisy:
+// steal took over kNoisySteal of the node's CPU time (`cpus` CPUs), or, on
+// a machine that is not oversubscribed, the most preempted rank was
+// preempted at kNoisyPreemptions per second (at least once). `why` gets
+// the figures.
+bool noisy_sample(double steal_s, double preemptions, double wall_s, int cpus,
+                  bool oversubscribed, std::string* why = nullptr);
+
+}  // namespace mpiarena
