@@ -272,14 +272,21 @@ int command_run(const Options& options, int argc, char** argv) {
   SpdlogLog plugin_log(log.get());
   mopt.sleep_when_waiting = sleep_when_waiting(options, machine);
   bool failed = false;
-  int index = 0, group_index = 0;
+  int group_index = 0;
+  // "[7/30] transfer/raw 1d small (11.0 kB)": the point's place in the plan.
+  auto progress_of = [&](const Point& p) {
+    return "[" + std::to_string(&p - points.data() + 1) + "/" +
+           std::to_string(points.size()) + "] " + point_name(p);
+  };
   std::vector<std::string> fallbacks;  // groups measured one at a time
   for (const std::vector<const Point*>& members : point_groups(points)) {
     const Point& first_point = *members.front();
+    // Counted on every rank, the ranks outside a point's group too: the
+    // order of a group's rounds is drawn from its index.
+    const int this_group = group_index++;
     std::vector<const Point*> group;  // the members that are not skipped
     for (const Point* pp : members) {
       const Point& p = *pp;
-      ++index;
       if (p.skip_reason.empty()) {
         group.push_back(pp);
         continue;
@@ -287,8 +294,7 @@ int command_run(const Options& options, int argc, char** argv) {
       const StrategyInfo& info = p.strategy->entry.info;
       doc.skipped.push_back({info.suite, info.name, p.payload, p.size.label,
                              p.size.bytes, p.ranks, p.skip_reason});
-      log->info("[{}/{}] {}: skipped: {}", index, points.size(), point_name(p),
-                p.skip_reason);
+      log->info("{}: skipped: {}", progress_of(p), p.skip_reason);
       save();
     }
     if (group.empty()) continue;
@@ -352,7 +358,7 @@ int command_run(const Options& options, int argc, char** argv) {
             std::to_string(first) + ": " + message;
         doc.skipped.push_back({info.suite, info.name, p.payload, p.size.label,
                                p.size.bytes, p.ranks, reason});
-        if (rank == 0) log->error("{}: {}", point_name(p), reason);
+        if (rank == 0) log->error("{}: {}", progress_of(p), reason);
         continue;
       }
       MPI_Comm comm = MPI_COMM_NULL;
@@ -383,11 +389,11 @@ int command_run(const Options& options, int argc, char** argv) {
       comms.push_back(comm);
     }
     std::vector<GroupResult> results =
-        measure_group(ready, gopt, harness, seed, group_index++);
+        measure_group(ready, gopt, harness, seed, this_group);
     for (std::size_t i = 0; i < results.size(); ++i) {
       const Point& p = *ready_points[i];
       const StrategyInfo& info = p.strategy->entry.info;
-      const std::string progress = point_name(p);
+      const std::string progress = progress_of(p);
       Skip skip{info.suite,   info.name, p.payload, p.size.label,
                 p.size.bytes, p.ranks,   ""};
       GroupResult& r = results[i];

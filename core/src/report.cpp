@@ -221,6 +221,18 @@ void render_skips(std::ostream& out, const std::vector<const Skip*>& skips,
   }
 }
 
+// The points of a group measured in a noisy state (Record::noise), a line
+// each with the figures, under the group's table.
+void render_noisy(std::ostream& out, const std::vector<const Record*>& recs,
+                  Style style) {
+  for (const Record* r : recs)
+    if (r->noise.noisy)
+      out << (style == Style::markdown ? "\n- " : "  ")
+          << "noisy: " << r->method
+          << (r->payload.empty() ? "" : " " + r->payload) << " "
+          << r->size_label << ": " << r->noise.reason << "\n";
+}
+
 }  // namespace
 
 std::string render_table(const Document& doc, Style style) {
@@ -268,6 +280,7 @@ std::string render_table(const Document& doc, Style style) {
       for (const Record* r : series)
         t.add(record_row(size_text(r->size_label, r->bytes), r, nullptr));
       out << t.render(style);
+      render_noisy(out, series, style);
       continue;
     }
     out << heading(
@@ -288,6 +301,7 @@ std::string render_table(const Document& doc, Style style) {
         t.add(std::move(row));
       }
       if (!t.empty()) out << t.render(style);
+      render_noisy(out, recs, style);
       render_skips(out, skips[key], style);
       continue;
     }
@@ -301,6 +315,7 @@ std::string render_table(const Document& doc, Style style) {
       t.add(record_row(std::to_string(place++), r, &x_best));
     }
     if (!t.empty()) out << t.render(style);
+    render_noisy(out, recs, style);
     render_skips(out, skips[key], style);
   }
   return out.str();

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the measurement options of issue 16 (numbers that hold
+on a noisy machine), each subcommand one ctest test:
+
+  order       --seed replays the interleaved order (records' slots), another
+              seed draws another; --interleave off records none; the context
+              records the seed; the records validate.
+  retry       noise injected through MPIARENA_TEST_NOISE is retried, and a
+              sample still noisy after the retries marks the point noisy in
+              the record and in the table.
+  stopping    --target-rse stops on the target and on --max-time; the record
+              says which; --iterations runs exactly N operations per sample.
+  bad-input   every bad value of the new options exits 2 with one message
+              naming the option and what is accepted.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import Fail, add_mpi_args, check, launch_prefix, parse_args  # noqa: E402
+from e2e import env as base_env  # noqa: E402
+
+FAST = ["--min-time", "0.001", "--repetitions", "3"]
+
+
+def env(extra=None):
+    e = base_env()
+    e.pop("SPDLOG_LEVEL", None)
+    e.pop("MPIARENA_TEST_NOISE", None)
+    e.update(extra or {})
+    return e
+
+
+def show(cmd, p):
+    print("$", " ".join(cmd), "->", p.returncode, flush=True)
+    print(p.stdout[-3000:])
+    print(p.stderr[-3000:], file=sys.stderr)
+    return p
+
+
+def run(a, args, np=2, extra_env=None, timeout=240):
+    cmd = launch_prefix(a) + ["-np", str(np), a.runner] + args
+    return show(cmd, subprocess.run(cmd, capture_output=True, text=True,
+                                    timeout=timeout, env=env(extra_env)))
+
+
+def measured(a, name, args, np=2, extra_env=None):
+    path = os.path.join(a.workdir, name)
+    if os.path.exists(path):
+        os.remove(path)
+    p = run(a, args + ["-o", path], np=np, extra_env=extra_env)
+    check(p.returncode == 0, f"{name}: exit {p.returncode}")
+    v = subprocess.run([a.runner, "validate", path], capture_output=True,
+                       text=True, env=env())
+    check(v.returncode == 0, f"{name}: does not validate: {v.stdout}{v.stderr}")
+    with open(path) as f:
+        return json.load(f), p
+
+
+def slots(doc):
+    return {(r["method"], r["payload"], r["size_label"]): r["interleave"]["slots"]
+            for r in doc["records"]}
+
+
+def test_order(a):
+    args = ["-m", "transfer", "-s", "small", "-p", "1d"] + FAST
+    one, _ = measured(a, "seed42a.json", args + ["--seed", "42"])
+    two, _ = measured(a, "seed42b.json", args + ["--seed", "42"])
+    other, _ = measured(a, "seed43.json", args + ["--seed", "43"])
+    check(one["context"]["interleave"]["seed"] == 42, "context: seed 42")
+    check(one["context"]["interleave"]["seed_given"] is True, "seed_given")
+    n = len(one["records"])
+    check(n >= 5, f"{n} transfer methods measured")
+    for r in one["records"]:
+        i = r["interleave"]
+        check(i["points"] == n, f"{r['method']}: {i['points']} points in its group, {n} measured")
+        check(len(i["slots"]) == r["repetitions"] == 3, f"{r['method']}: a slot per sample")
+        check(all(0 <= s < n for s in i["slots"]), f"{r['method']}: slots {i['slots']}")
+    # Every round places each point once.
+    for k in range(3):
+        check(sorted(s[k] for s in slots(one).values()) == list(range(n)),
+              f"round {k}: every slot once")
+    check(slots(one) == slots(two), "the same seed replays the same order")
+    check(slots(one) != slots(other), "another seed draws another order")
+    drawn, _ = measured(a, "drawn.json", args)
+    check(drawn["context"]["interleave"]["seed_given"] is False, "drawn seed")
+    check(isinstance(drawn["context"]["interleave"]["seed"], int), "drawn seed recorded")
+    off, _ = measured(a, "off.json", args + ["--interleave", "off"])
+    check(off["context"]["interleave"]["enabled"] is False, "context: off")
+    check(all("interleave" not in r for r in off["records"]), "off: no slots")
+
+
+def test_retry(a):
+    # The 2nd..4th timed samples of each rank read as stolen: with
+    # --retry-noisy 1 the 2nd is retried (the 3rd), kept noisy as the 3rd
+    # is noisy too, then the 4th is retried once more.
+    doc, p = measured(a, "retry.json",
+                      ["-m", "null", "-p", "1d", "-s", "small", "--repetitions", "4",
+                       "--min-time", "0.001", "--retry-noisy", "1", "--wait", "sleep"],
+                      extra_env={"MPIARENA_TEST_NOISE": "2,3,4"})
+    r = doc["records"][0]
+    n = r["noise"]
+    check(n["retries"] >= 2, f"retries {n['retries']}")
+    check(n["noisy"] is True and n["noisy_samples"] >= 1, f"noisy: {n}")
+    check(len(n["steal_s"]) == 4 and len(n["preemptions"]) == 4, "a figure per sample")
+    check("steal" in n["reason"], f"reason names the steal: {n['reason']}")
+    check("noisy: null" in p.stdout, "the table marks the noisy point")
+    quiet, p = measured(a, "quiet.json",
+                        ["-m", "null", "-p", "1d", "-s", "small", "--repetitions", "4",
+                         "--min-time", "0.001", "--retry-noisy", "0", "--wait", "sleep"],
+                        extra_env={"MPIARENA_TEST_NOISE": "2"})
+    q = quiet["records"][0]["noise"]
+    check(q["retries"] == 0, "--retry-noisy 0: no retry")
+    check(q["noisy_samples"] >= 1, "--retry-noisy 0: kept noisy")
+    off, _ = measured(a, "noise_off.json", ["-m", "null", "-p", "1d", "-s", "small",
+                                            "--noise", "off"] + FAST,
+                      extra_env={"MPIARENA_TEST_NOISE": "2"})
+    check("noise" not in off["records"][0], "--noise off: no noise record")
+    check(off["context"]["noise"]["recorded"] is False, "context: noise off")
+
+
+def test_stopping(a):
+    base = ["-m", "null", "-p", "1d", "-s", "small", "--min-time", "0.001", "-r", "3"]
+    doc, _ = measured(a, "rse_reached.json", base + ["--target-rse", "50%"])
+    r = doc["records"][0]
+    check(r["stopping"]["by"] == "target_rse", f"stopped by {r['stopping']}")
+    check(r["stopping"]["rse"] <= 0.5, "rse under the target")
+    doc, _ = measured(a, "rse_capped.json",
+                      base + ["--target-rse", "0.0001%", "--max-time", "0.05",
+                             "--retry-noisy", "0"])
+    r = doc["records"][0]
+    check(r["stopping"]["by"] == "max_time", f"stopped by {r['stopping']}")
+    check(r["repetitions"] > 3, f"{r['repetitions']} samples: more than -r 3")
+    spent = sum(r["samples_s"]["max"]) * r["inner_iterations"]
+    check(spent >= 0.045, f"{spent:.3f} s of samples: the cap was reached")
+    doc, _ = measured(a, "iterations.json", ["-m", "null,test_ok", "-p", "1d",
+                                             "-s", "small", "--iterations", "17",
+                                             "-r", "3",
+                                             "--plugin-dir", a.test_plugins])
+    for r in doc["records"]:
+        check(r["inner_iterations"] == 17, f"{r['method']}: {r['inner_iterations']} per sample")
+        check(r["stopping"]["by"] == "repetitions", "fixed count")
+    check(doc["context"]["stopping"]["iterations"] == 17, "context: iterations")
+
+
+def test_bad_input(a):
+    cases = [
+        (["--interleave", "maybe"], ["--interleave 'maybe'", "on, off"]),
+        (["--noise", "loud"], ["--noise 'loud'", "on, off"]),
+        (["--retry-noisy", "-1"], ["--retry-noisy", "0 and 100"]),
+        (["--noise", "off", "--retry-noisy", "3"], ["--retry-noisy", "--noise off"]),
+        (["--target-rse", "0.5"], ["--target-rse '0.5'", "ambiguous"]),
+        (["--target-rse", "abc"], ["--target-rse 'abc'", "percentage"]),
+        (["--target-rse", "0%"], ["--target-rse", "above 0%"]),
+        (["--max-time", "5"], ["--max-time", "--target-rse"]),
+        (["--target-rse", "1%", "--max-time", "0"], ["--max-time", "(0, 86400]"]),
+        (["--cache", "warm"], ["--cache 'warm'", "hot, cold"]),
+        (["--buffers", "both"], ["--buffers 'both'", "separate, shared"]),
+        (["--iterations", "0"], ["--iterations", "1 and 1000000000"]),
+        (["--iterations", "5", "--min-time", "0.01"], ["--iterations", "--min-time"]),
+        (["--seed", "x"], ["seed"]),
+    ]
+    for args, needles in cases:
+        p = run(a, ["-m", "null", "-s", "small"] + args)
+        check(p.returncode == 2, f"{args}: exit {p.returncode}, expected 2")
+        errors = [l for l in p.stderr.splitlines() if "error" in l.lower()]
+        check(len(errors) == 1, f"{args}: one error line, got {errors}")
+        for needle in needles:
+            check(needle in p.stderr, f"{args}: '{needle}' not in: {p.stderr.strip()}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    add_mpi_args(ap)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--test-plugins", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = parse_args(ap)
+    tests = {"order": test_order, "retry": test_retry, "stopping": test_stopping,
+             "bad-input": test_bad_input}
+    try:
+        tests[a.test](a)
+    except Fail as e:
+        print(f"FAIL: {e}", file=sys.stderr)
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
