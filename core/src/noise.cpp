@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -15,6 +16,12 @@
 namespace mpiarena {
 
 namespace {
+
+double now_seconds() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 long involuntary_switches() {
   rusage ru{};
@@ -73,6 +80,11 @@ NoiseProbe::~NoiseProbe() {
 
 void NoiseProbe::start() {
   if (!enabled_) return;
+  if (last_stop_ >= 0 && now_seconds() - last_stop_ < kChainSeconds) {
+    steal0_ = last_steal_;
+    nivcsw0_ = last_nivcsw_;
+    return;
+  }
   steal0_ = steal_seconds(stat_fd_);
   nivcsw0_ = involuntary_switches();
 }
@@ -80,10 +92,13 @@ void NoiseProbe::start() {
 NoiseReading NoiseProbe::stop() {
   NoiseReading r;
   if (!enabled_) return r;
-  r.preemptions = static_cast<double>(involuntary_switches() - nivcsw0_);
-  r.steal_s = steal_seconds(stat_fd_) - steal0_;
+  last_nivcsw_ = involuntary_switches();
+  last_steal_ = steal_seconds(stat_fd_);
+  r.preemptions = static_cast<double>(last_nivcsw_ - nivcsw0_);
+  r.steal_s = last_steal_ - steal0_;
   if (r.steal_s < 0) r.steal_s = 0;
   r.cpu_mhz = cpu_mhz_now();
+  last_stop_ = now_seconds();
   return r;
 }
 

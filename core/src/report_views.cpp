@@ -61,9 +61,47 @@ std::string render_header(const Document& doc) {
   if (!doc.complete)
     out << "incomplete run: it stopped before its end; these are the "
         << doc.records.size() << " points it measured\n";
+  // Issue 16: how the samples were taken and what the machine did.
+  if (c.contains("interleave") && c["interleave"].value("enabled", false))
+    out << "competing methods interleaved: one sample of each per round, "
+           "seeded order (--seed "
+        << c["interleave"].value("seed", std::uint64_t{0}) << ")\n";
+  if (c.contains("noise") && c["noise"].value("recorded", false)) {
+    int noisy = 0, retries = 0;
+    double steal = 0;
+    for (const Record& r : doc.records) {
+      noisy += r.noise.noisy ? 1 : 0;
+      retries += r.noise.retries;
+      for (double s : r.noise.steal_s) steal += s;
+    }
+    std::ostringstream figures;
+    figures.precision(3);
+    figures << steal * 1e3;
+    out << "noise: " << noisy << " of " << doc.records.size()
+        << " points noisy after " << retries
+        << " retried samples; steal during the kept samples "
+        << figures.str() << " ms\n";
+  }
+  if (c.contains("cache") && c["cache"].value("mode", "hot") == "cold")
+    out << "cold cache: ping-pong buffers rotate over "
+        << format_bytes(c["cache"].value("cold_set_bytes", 0.0))
+        << " per rank (twice the last-level cache)\n";
   int repetitions = 0;
   if (c.contains("options") && c["options"].is_object())
     repetitions = c["options"].value("repetitions", 0);
+  if (c.contains("stopping") && c["stopping"].value("iterations", 0) > 0)
+    out << "fixed " << c["stopping"].value("iterations", 0)
+        << " operations per sample (--iterations)\n";
+  if (c.contains("stopping") && c["stopping"].value("target_rse", 0.0) > 0) {
+    int reached = 0, capped = 0;
+    for (const Record& r : doc.records)
+      (r.stopped_by == "target_rse" ? reached : capped) +=
+          r.stopped_by == "repetitions" ? 0 : 1;
+    out << "--target-rse " << c["stopping"].value("target_rse", 0.0) * 100
+        << "%: " << reached << " points reached it, " << capped
+        << " stopped at --max-time " << c["stopping"].value("max_time_s", 0.0)
+        << " s; at least " << repetitions << " samples each\n";
+  }
   out << "per-operation time of the slowest rank; median over " << repetitions
       << " samples\n";
   return out.str();
