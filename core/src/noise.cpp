@@ -70,12 +70,22 @@ double cpu_mhz_now() {
   return std::atof(buf) / 1000.0;  // kHz
 }
 
-NoiseProbe::NoiseProbe(bool enabled, bool read_steal) : enabled_(enabled) {
-  if (enabled_ && read_steal) stat_fd_ = open("/proc/stat", O_RDONLY);
+NoiseProbe::NoiseProbe(bool enabled, bool reads_steal) : enabled_(enabled) {
+  if (enabled_ && reads_steal) stat_fd_ = open("/proc/stat", O_RDONLY);
 }
 
 NoiseProbe::~NoiseProbe() {
   if (stat_fd_ >= 0) close(stat_fd_);
+}
+
+double NoiseProbe::read_steal() {
+  if (stat_fd_ < 0) return 0;
+  const double now = now_seconds();
+  if (stat_read_at_ < 0 || now - stat_read_at_ >= kChainSeconds) {
+    stat_value_ = steal_seconds(stat_fd_);
+    stat_read_at_ = now;
+  }
+  return stat_value_;
 }
 
 void NoiseProbe::start() {
@@ -85,7 +95,7 @@ void NoiseProbe::start() {
     nivcsw0_ = last_nivcsw_;
     return;
   }
-  steal0_ = steal_seconds(stat_fd_);
+  steal0_ = read_steal();
   nivcsw0_ = involuntary_switches();
 }
 
@@ -93,7 +103,7 @@ NoiseReading NoiseProbe::stop() {
   NoiseReading r;
   if (!enabled_) return r;
   last_nivcsw_ = involuntary_switches();
-  last_steal_ = steal_seconds(stat_fd_);
+  last_steal_ = read_steal();
   r.preemptions = static_cast<double>(last_nivcsw_ - nivcsw0_);
   r.steal_s = last_steal_ - steal0_;
   if (r.steal_s < 0) r.steal_s = 0;

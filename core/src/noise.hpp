@@ -16,15 +16,18 @@ struct NoiseReading {
 
 // Reads the figures before and after a sample: start() before the
 // barrier, stop() after the loop. Only `read_steal` ranks (one per node)
-// read /proc/stat; a disabled probe reads nothing and returns zeros.
-// Samples run back to back (the rounds of a group): a start() within
+// read /proc/stat (`reads_steal`); a disabled probe reads nothing and returns
+// zeros. Samples run back to back (the rounds of a group): a start() within
 // kChainSeconds of the last stop() takes that stop's figures instead of
 // reading again, which halves the cost (a /proc/stat read is about 6 us:
 // the kernel writes the whole file) and charges the short gap between the
-// samples to the next one.
+// samples to the next one. And /proc/stat counts steal in 10 ms ticks, so
+// it is read at most once per kChainSeconds: a sample shorter than that
+// (one operation of the null method) reuses the last reading, and the
+// steal of a tick is charged to the sample in which the next reading falls.
 class NoiseProbe {
  public:
-  NoiseProbe(bool enabled, bool read_steal);
+  NoiseProbe(bool enabled, bool reads_steal);
   ~NoiseProbe();
   NoiseProbe(const NoiseProbe&) = delete;
   NoiseProbe& operator=(const NoiseProbe&) = delete;
@@ -38,8 +41,10 @@ class NoiseProbe {
   int stat_fd_ = -1;
   double steal0_ = 0;
   long nivcsw0_ = 0;
+  double read_steal();  // /proc/stat, at most once per kChainSeconds
   double last_steal_ = 0, last_stop_ = -1;  // the last stop()'s reading
   long last_nivcsw_ = 0;
+  double stat_value_ = 0, stat_read_at_ = -1;  // the last /proc/stat read
 };
 
 // The steal time of all CPUs since boot (the "cpu" line of /proc/stat,
