@@ -15,7 +15,7 @@ struct NoiseReading {
 };
 
 // Reads the figures before and after a sample: start() before the
-// barrier, stop() after the loop. Only `read_steal` ranks (one per node)
+// barrier, stop() after the loop. Only `reads_steal` ranks (one per node)
 // read /proc/stat (`reads_steal`); a disabled probe reads nothing and returns
 // zeros. Samples run back to back (the rounds of a group): a start() within
 // kChainSeconds of the last stop() takes that stop's figures instead of
