@@ -364,6 +364,30 @@ TEST(Compare, APairAcrossNodesIsNeverMatchedWithOneWithinANode) {
       1u);
 }
 
+TEST(Compare, ColdCacheAndSeparateBuffersAreOtherPoints) {
+  auto hot = make_record("mpi_bytes", around(1e-6));
+  hot.suite = "pingpong";
+  hot.cache = "hot";
+  hot.buffers = "shared";
+  auto cold = hot;
+  cold.cache = "cold";
+  auto separate = hot;
+  separate.buffers = "separate";
+  for (const auto& other : {cold, separate}) {
+    const auto c = compare_documents(doc_of({hot}), doc_of({other}));
+    EXPECT_TRUE(c.points.empty());
+    ASSERT_EQ(c.only_new.size(), 1u);
+  }
+  EXPECT_EQ(compare_documents(doc_of({cold}), doc_of({cold})).points.size(),
+            1u);
+  // Older files: hot, and one buffer per rank (NetPIPE's scheme).
+  auto old_style = hot;
+  old_style.cache.clear();
+  old_style.buffers.clear();
+  EXPECT_EQ(compare_documents(doc_of({old_style}), doc_of({hot})).points.size(),
+            1u);
+}
+
 TEST(Compare, FieldsAnOlderFileLacksDoNotWarn) {
   auto base = doc_of({make_record("bcast", around(1e-5))});
   auto now = doc_of({make_record("bcast", around(1e-5))});

@@ -62,13 +62,17 @@ std::string across_nodes(const Record& r) {
 }
 
 // A size in total (--size-basis total) is not the same point as that size
-// per rank.
+// per rank; a cold cache (--cache cold) not the same as a hot one; a
+// ping-pong on separate buffers (--buffers separate) not the same as one on
+// a shared buffer (files written before --buffers existed used one).
 Key key_of(const Record& r) {
   const std::string across = across_nodes(r);
   return {r.suite,
           r.method,
           r.payload + (r.size_total ? "/total" : "") +
-              (across.empty() ? "" : "/" + across),
+              (across.empty() ? "" : "/" + across) +
+              (r.cache == "cold" ? "/cold" : "") +
+              (r.buffers == "separate" ? "/separate" : ""),
           r.ranks,
           r.bytes,
           several_pairs(r.pairs)};
