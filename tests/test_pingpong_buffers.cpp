@@ -46,9 +46,24 @@ TEST(PingPongBuffers, HotIsOneSlotOfEachAlignedTo16KiB) {
   const auto shared = PingPongBuffers::layout(1000, false, false, kSet);
   EXPECT_EQ(shared.slots, 1u);
   EXPECT_EQ(shared.bytes, mpiarena::kBufferAlign);  // one buffer
-  // A method that pre-posts its next receive asks for 2 slots.
-  EXPECT_EQ(PingPongBuffers::layout(1000, true, false, kSet, 2).slots, 2u);
+  // A method that pre-posts its next receive asks for 2 slots: 2 receive
+  // slots and still one send buffer (separate), or 2 slots (shared).
+  const auto two = PingPongBuffers::layout(1000, true, false, kSet, 2);
+  EXPECT_EQ(two.slots, 2u);
+  EXPECT_EQ(two.send_slots, 1u);
+  EXPECT_EQ(two.bytes, 3 * mpiarena::kBufferAlign);
+  const auto two_shared = PingPongBuffers::layout(1000, false, false, kSet, 2);
+  EXPECT_EQ(two_shared.slots, 2u);
+  EXPECT_EQ(two_shared.bytes, 2 * mpiarena::kBufferAlign);
   EXPECT_EQ(PingPongBuffers::layout(0, true, true, kSet).bytes, 0u);
+  PingPongBuffers b;
+  b.allocate(context(1000, true, false), 2);
+  EXPECT_EQ(b.send(0), b.send(1));  // one send buffer
+  EXPECT_NE(b.recv(0), b.recv(1));
+  EXPECT_NE(b.recv(0), b.send(0));
+  EXPECT_NE(b.recv(1), b.send(0));
+  EXPECT_TRUE(all_poison(b.recv(1), 1000));
+  EXPECT_EQ(b.check_send(), "");
 }
 
 TEST(PingPongBuffers, ColdSlotsRoundTo64BOr4KiBAndFillTheCacheSet) {
@@ -61,6 +76,7 @@ TEST(PingPongBuffers, ColdSlotsRoundTo64BOr4KiBAndFillTheCacheSet) {
       EXPECT_EQ(l.stride % unit, 0u) << n;
       EXPECT_GE(l.stride, n);
       EXPECT_LT(l.stride, n + unit);
+      EXPECT_EQ(l.send_slots, l.slots);
       EXPECT_EQ(l.bytes, kinds * l.slots * l.stride);
       EXPECT_GE(l.bytes, kSet) << n;                     // the whole set
       EXPECT_LT(l.bytes, kSet + kinds * l.stride) << n;  // not much more

@@ -75,13 +75,15 @@ PingPongBuffers::Layout PingPongBuffers::layout(std::size_t bytes,
   if (!cold) {
     l.stride = round_up(bytes, kBufferAlign);
     l.slots = min_slots;
+    l.send_slots = separate ? 1 : l.slots;
   } else {
     l.stride = round_up(bytes, bytes < 4096 ? 64 : 4096);
     const std::size_t fill = round_up(cache_set_bytes, kinds * l.stride) /
                              (kinds * l.stride);  // slots of each kind
     l.slots = std::max({fill, min_slots, separate ? std::size_t(1) : 2});
+    l.send_slots = l.slots;
   }
-  l.bytes = kinds * l.slots * l.stride;
+  l.bytes = (separate ? l.send_slots + l.slots : l.slots) * l.stride;
   return l;
 }
 
@@ -93,15 +95,15 @@ void PingPongBuffers::allocate(const RunContext& ctx, std::size_t min_slots) {
                    min_slots);
   if (bytes_ == 0) return;
   region_.allocate(layout_.bytes);
-  const std::size_t ring = layout_.slots * layout_.stride;
   if (separate_ || pair_initiator(ctx)) {
     fill_bytes(send(0), bytes_);
-    for (std::size_t k = 1; k < layout_.slots; ++k)
+    for (std::size_t k = 1; k < layout_.send_slots; ++k)
       std::memcpy(send(k), send(0), bytes_);
   } else {
-    std::memset(send(0), kPoisonByte, ring);
+    std::memset(send(0), kPoisonByte, layout_.slots * layout_.stride);
   }
-  if (separate_) std::memset(recv(0), kPoisonByte, ring);
+  if (separate_)
+    std::memset(recv(0), kPoisonByte, layout_.slots * layout_.stride);
 }
 
 void PingPongBuffers::reset() {
@@ -113,11 +115,11 @@ void PingPongBuffers::reset() {
 std::string PingPongBuffers::check_send() const {
   if (!separate_ || bytes_ == 0) return {};
   const unsigned char* first = region_.data();
-  const std::string where = layout_.slots > 1 ? "send buffer slot " : "";
+  const std::string where = layout_.send_slots > 1 ? "send buffer slot " : "";
   std::string diff = check_bytes(first, bytes_);
   if (!diff.empty())
     return (where.empty() ? "send buffer " : where + "0 ") + diff;
-  for (std::size_t k = 1; k < layout_.slots; ++k) {
+  for (std::size_t k = 1; k < layout_.send_slots; ++k) {
     const unsigned char* slot = first + k * layout_.stride;
     if (std::memcmp(slot, first, bytes_) != 0)
       return where + std::to_string(k) + " " + check_bytes(slot, bytes_);

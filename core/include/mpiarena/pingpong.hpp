@@ -125,27 +125,29 @@ class AlignedBytes {
 };
 
 // The message buffers of one rank of a pair, as the header comment
-// describes them: slots() send slots and as many receive slots, for
-// RunContext::bytes, separate_buffers, cache_cold and cache_set_bytes. Under
-// shared, send(k) == recv(k). allocate() fills every send slot with the
-// payload (shared: on the initiator only; the responder's slots receive
-// first) and the receive slots with kPoisonByte, so every page is touched
-// before anything is timed. A 0-byte message has no buffer: send(k) and
-// recv(k) are null (slots() is 1).
+// describes them: slots() receive slots, for RunContext::bytes,
+// separate_buffers, cache_cold and cache_set_bytes, and as many send slots
+// (under separate and --cache hot, one: send(k) is the same buffer for
+// every k). Under shared, send(k) == recv(k). allocate() fills every send
+// slot with the payload (shared: on the initiator only; the responder's
+// slots receive first) and the receive slots with kPoisonByte, so every
+// page is touched before anything is timed. A 0-byte message has no
+// buffer: send(k) and recv(k) are null (slots() is 1).
 class PingPongBuffers {
  public:
   struct Layout {
-    std::size_t slots = 1;   // send slots, and as many receive slots
-    std::size_t stride = 0;  // bytes from one slot to the next
-    std::size_t bytes = 0;   // what is allocated (before rounding to 16 KiB)
+    std::size_t slots = 1;       // receive slots (under shared: the slots)
+    std::size_t send_slots = 1;  // separate: send slots, 1 or `slots`
+    std::size_t stride = 0;      // bytes from one slot to the next
+    std::size_t bytes = 0;  // what is allocated (before rounding to 16 KiB)
   };
-  // The layout for these options, at least min_slots slots (a method that
-  // posts the next receive while the last one's data is still to be
-  // verified needs 2). Hot: min_slots slots of `bytes` rounded up to 16
-  // KiB. Cold: slots of `bytes` rounded up to 64 B (below 4 KiB) or 4 KiB,
-  // as many as make cache_set_bytes in all (both kinds), at least 2 in all
-  // and min_slots of each kind; at most cache_set_bytes + 2 slots, or 2 x
-  // min_slots slots.
+  // The layout for these options, at least min_slots receive slots (a
+  // method that posts the next receive while the last one's data is still
+  // to be verified needs 2). Hot: min_slots slots of `bytes` rounded up to
+  // 16 KiB (separate: and one send slot). Cold: slots of `bytes` rounded up
+  // to 64 B (below 4 KiB) or 4 KiB, as many send as receive slots, as many
+  // as make cache_set_bytes in all, at least 2 in all and min_slots of each
+  // kind; at most cache_set_bytes + 2 slots, or 2 x min_slots slots.
   static Layout layout(std::size_t bytes, bool separate, bool cold,
                        std::size_t cache_set_bytes, std::size_t min_slots = 1);
 
@@ -162,16 +164,19 @@ class PingPongBuffers {
   std::size_t allocated_bytes() const { return region_.size(); }
   // Slot k < slots().
   unsigned char* send(std::size_t k) {
-    return bytes_ ? region_.data() + k * layout_.stride : nullptr;
+    return bytes_ ? at(k < layout_.send_slots ? k : 0) : nullptr;
   }
   unsigned char* recv(std::size_t k) {
-    return separate_ && bytes_ ? send(layout_.slots + k) : send(k);
+    return !bytes_ ? nullptr : separate_ ? at(layout_.send_slots + k) : at(k);
   }
   // Under separate: empty when every send slot still holds the payload,
   // else the first difference. Empty under shared.
   std::string check_send() const;
 
  private:
+  unsigned char* at(std::size_t slot) {
+    return region_.data() + slot * layout_.stride;
+  }
   AlignedBytes region_;
   Layout layout_;
   std::size_t bytes_ = 0;

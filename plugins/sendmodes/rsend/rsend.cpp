@@ -12,14 +12,15 @@
 // the ping the responder answers; the responder posted the next ping's
 // receive before sending the pong the initiator waits for. The first ping's
 // receive is posted in prepare, announced by an empty message.
-// Buffers: mpiarena::PingPongBuffers with at least 2 slots, since a receive
-// is pending while another buffer is sent or verified. Round trip t uses
-// slot k = t mod slots(). --buffers separate: the initiator sends send slot
-// k and receives into receive slot k; the responder receives into receive
-// slot k (the next ping's receive is posted on slot k + 1) and sends its
-// send slot k. --buffers shared: the responder echoes the ping from slot k,
-// the next ping's receive on slot k + 1; the initiator sends slot k and
-// receives the pong into slot k + 1, which it sends in the next round trip.
+// Buffers: mpiarena::PingPongBuffers with at least 2 receive slots, since
+// a receive is pending while another buffer is sent or verified. Round trip
+// t uses slot k = t mod slots(). --buffers separate: the initiator sends
+// send slot k (the one send buffer unless --cache cold) and receives into
+// receive slot k; the responder receives into receive slot k (the next
+// ping's receive is posted on slot k + 1) and sends its send slot k.
+// --buffers shared: the responder echoes the ping from slot k, the next
+// ping's receive on slot k + 1; the initiator sends slot k and receives the
+// pong into slot k + 1, which it sends in the next round trip.
 #include <cstring>
 #include <mpiarena/fanin.hpp>
 #include <mpiarena/mpi_check.hpp>
@@ -165,5 +166,5 @@ MPIARENA_PLUGIN(
     mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
         "pingpong_rsend",
         "ping-pong with pre-posted receives, MPI_Rsend of MPI_BYTE both ways "
-        "(two slots per buffer)",
+        "(two receive slots)",
         /*payload_copies=*/4)))
