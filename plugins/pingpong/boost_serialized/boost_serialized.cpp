@@ -33,4 +33,4 @@ MPIARENA_PLUGIN(mpiarena::make_entry<BoostSerialized>(mpiarena::pingpong_info(
     "boost_serialized",
     "ping-pong, Boost.MPI send/recv of a serializable Char that is not an "
     "MPI datatype (one serialization call per byte)",
-    /*payload_copies=*/2)))
+    /*payload_copies=*/3)))

@@ -7,7 +7,8 @@
 // MPI_Buffer_detach returns once the buffered message has left, so one
 // message of buffer is always enough (and that wait is part of the cost).
 // Ping-pong variant pingpong_bsend: both ranks send with MPI_Bsend (the
-// pong proves the ping has left the buffer).
+// pong proves the ping has left the buffer), through a buffer attached for
+// two messages: with the base's send and receive buffers, 4 payload copies.
 #include <mpiarena/fanin.hpp>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/pingpong.hpp>
@@ -82,4 +83,4 @@ MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(mpiarena::fanin_info(
                 mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
                     "pingpong_bsend",
                     "ping-pong, MPI_Bsend/MPI_Recv of MPI_BYTE",
-                    /*payload_copies=*/2)))
+                    /*payload_copies=*/4)))

@@ -11,11 +11,16 @@
 // Each Rsend is legal: the initiator posted the pong's receive before sending
 // the ping the responder answers; the responder posted the next ping's
 // receive before sending the pong the initiator waits for. The first ping's
-// receive is posted in prepare, announced by an empty message. Because a
-// receive is pending while the other buffer is sent, each rank holds two
-// buffers (the initiator sends from one and receives into the other; the
-// responder alternates two), unlike the one-buffer scheme of the other
-// ping-pong methods.
+// receive is posted in prepare, announced by an empty message.
+// Buffers: mpiarena::PingPongBuffers with at least 2 receive slots, since
+// a receive is pending while another buffer is sent or verified. Round trip
+// t uses slot k = t mod slots(). --buffers separate: the initiator sends
+// send slot k (the one send buffer unless --cache cold) and receives into
+// receive slot k; the responder receives into receive slot k (the next
+// ping's receive is posted on slot k + 1) and sends its send slot k.
+// --buffers shared: the responder echoes the ping from slot k, the next
+// ping's receive on slot k + 1; the initiator sends slot k and receives the
+// pong into slot k + 1, which it sends in the next round trip.
 #include <cstring>
 #include <mpiarena/fanin.hpp>
 #include <mpiarena/mpi_check.hpp>
@@ -24,8 +29,6 @@
 #include <string>
 
 namespace {
-
-using mpiarena::AlignedBytes;
 
 class FanIn final : public mpiarena::FanInStrategy {
   void root_receive(std::vector<std::vector<unsigned char>>& slots) override {
@@ -56,20 +59,17 @@ class PingPong final : public mpiarena::Strategy {
  public:
   void prepare(const mpiarena::RunContext& ctx) override {
     ctx_ = ctx;
-    next_ = last_ = 0;
+    slot_ = last_ = 0;
     if (ctx.bytes > static_cast<std::size_t>(INT_MAX))
       throw std::length_error("a message of " + std::to_string(ctx.bytes) +
                               " bytes exceeds the int count of MPI_BYTE");
     if (!mpiarena::pair_member(ctx)) return;
-    for (AlignedBytes& b : buf_) b.allocate(ctx.bytes);
-    if (mpiarena::pair_initiator(ctx)) {
-      mpiarena::fill_bytes(buf_[0].data(), ctx.bytes);  // the ping
-      fill_poison(buf_[1]);
+    bufs_.allocate(ctx, 2);
+    if (initiator()) {
       MPIARENA_CHECK(MPI_Recv(nullptr, 0, MPI_BYTE, peer(), kTagPosted,
                               ctx.comm, MPI_STATUS_IGNORE));
     } else {
-      for (AlignedBytes& b : buf_) fill_poison(b);
-      post_ping();
+      post_ping(0);
       MPIARENA_CHECK(
           MPI_Send(nullptr, 0, MPI_BYTE, peer(), kTagPosted, ctx.comm));
     }
@@ -77,61 +77,70 @@ class PingPong final : public mpiarena::Strategy {
 
   void execute() override {
     if (!mpiarena::pair_member(ctx_)) return;
-    if (mpiarena::pair_initiator(ctx_)) {
+    const std::size_t k = slot_;
+    if (initiator()) {
       MPI_Request pong = MPI_REQUEST_NULL;
-      MPIARENA_CHECK(MPI_Irecv(buf_[1].data(), count(), MPI_BYTE, peer(),
+      MPIARENA_CHECK(MPI_Irecv(pong_buffer(k), count(), MPI_BYTE, peer(),
                                kTagMessage, ctx_.comm, &pong));
-      MPIARENA_CHECK(MPI_Rsend(buf_[0].data(), count(), MPI_BYTE, peer(),
+      MPIARENA_CHECK(MPI_Rsend(bufs_.send(k), count(), MPI_BYTE, peer(),
                                kTagMessage, ctx_.comm));
       MPIARENA_CHECK(MPI_Wait(&pong, MPI_STATUS_IGNORE));
     } else {
       MPIARENA_CHECK(MPI_Wait(&pending_, MPI_STATUS_IGNORE));
-      const int got = next_;
-      next_ ^= 1;
-      post_ping();
-      MPIARENA_CHECK(MPI_Rsend(buf_[got].data(), count(), MPI_BYTE, peer(),
+      post_ping(bufs_.next(k));
+      MPIARENA_CHECK(MPI_Rsend(bufs_.send(k), count(), MPI_BYTE, peer(),
                                kTagMessage, ctx_.comm));
-      last_ = got;
     }
+    last_ = k;
+    slot_ = bufs_.next(k);
   }
 
-  // The responder's pending receive owns its buffer: cancel it, poison both
-  // buffers, post it again (before the engine's barrier, so the verified
-  // ping finds it posted).
+  // Poisons the receive buffer of the next round trip (shared: the
+  // initiator's send slot gets the ping again). The responder's pending
+  // receive owns that buffer: cancel it, poison, post it again (before the
+  // engine's barrier, so the verified ping finds it posted).
   void poison() override {
     if (!mpiarena::pair_member(ctx_)) return;
-    if (mpiarena::pair_initiator(ctx_)) {
-      fill_poison(buf_[1]);
+    if (initiator()) {
+      if (!bufs_.separate())
+        mpiarena::fill_bytes(bufs_.send(slot_), ctx_.bytes);
+      fill_poison(pong_buffer(slot_));
       return;
     }
     cancel_pending();
-    for (AlignedBytes& b : buf_) fill_poison(b);
-    post_ping();
+    fill_poison(bufs_.recv(slot_));
+    post_ping(slot_);
   }
 
   mpiarena::Verdict verify() override {
     if (!mpiarena::pair_member(ctx_)) return {};
-    const bool init = mpiarena::pair_initiator(ctx_);
-    const AlignedBytes& got = init ? buf_[1] : buf_[last_];
-    const std::string diff = mpiarena::check_bytes(got.data(), got.size());
-    if (diff.empty()) return {};
-    return {false, (init ? "pong " : "ping ") + diff};
+    const bool init = initiator();
+    const unsigned char* got = init ? pong_buffer(last_) : bufs_.recv(last_);
+    std::string diff = mpiarena::check_bytes(got, ctx_.bytes);
+    if (!diff.empty()) return {false, (init ? "pong " : "ping ") + diff};
+    diff = bufs_.check_send();
+    if (!diff.empty()) return {false, diff};
+    return {};
   }
 
   void release() override {
-    if (mpiarena::pair_member(ctx_) && !mpiarena::pair_initiator(ctx_))
-      cancel_pending();
-    for (AlignedBytes& b : buf_) b.reset();
+    if (mpiarena::pair_member(ctx_) && !initiator()) cancel_pending();
+    bufs_.reset();
   }
 
  private:
+  bool initiator() const { return mpiarena::pair_initiator(ctx_); }
   int peer() const { return mpiarena::pair_peer(ctx_); }
   int count() const { return static_cast<int>(ctx_.bytes); }
-  static void fill_poison(AlignedBytes& b) {
-    if (b.size() > 0) std::memset(b.data(), mpiarena::kPoisonByte, b.size());
+  // The initiator's pong of round trip k (shared: not the ping's slot).
+  unsigned char* pong_buffer(std::size_t k) {
+    return bufs_.separate() ? bufs_.recv(k) : bufs_.recv(bufs_.next(k));
   }
-  void post_ping() {
-    MPIARENA_CHECK(MPI_Irecv(buf_[next_].data(), count(), MPI_BYTE, peer(),
+  void fill_poison(unsigned char* p) {
+    if (ctx_.bytes > 0) std::memset(p, mpiarena::kPoisonByte, ctx_.bytes);
+  }
+  void post_ping(std::size_t k) {
+    MPIARENA_CHECK(MPI_Irecv(bufs_.recv(k), count(), MPI_BYTE, peer(),
                              kTagMessage, ctx_.comm, &pending_));
   }
   void cancel_pending() {
@@ -141,10 +150,10 @@ class PingPong final : public mpiarena::Strategy {
   }
 
   mpiarena::RunContext ctx_;
-  AlignedBytes buf_[2];
+  mpiarena::PingPongBuffers bufs_;
   MPI_Request pending_ = MPI_REQUEST_NULL;  // responder: the next ping
-  int next_ = 0;                            // responder: buffer it goes to
-  int last_ = 0;                            // responder: last ping received
+  std::size_t slot_ = 0;                    // slot of the next round trip
+  std::size_t last_ = 0;                    // slot of the last round trip
 };
 
 }  // namespace
@@ -157,5 +166,5 @@ MPIARENA_PLUGIN(
     mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
         "pingpong_rsend",
         "ping-pong with pre-posted receives, MPI_Rsend of MPI_BYTE both ways "
-        "(two buffers per rank)",
-        /*payload_copies=*/2)))
+        "(two receive slots)",
+        /*payload_copies=*/4)))
