@@ -2,7 +2,9 @@
 // records are matched by (suite, method, payload, size, ranks); for each pair
 // the relative change of the median and a two-sided Mann-Whitney U test on
 // the raw samples decide whether the point improved, regressed, is unchanged
-// or is too noisy to tell. Nothing here knows any method.
+// or is too noisy to tell; the noise records of the two files are compared
+// and the smallest threshold their spread supports is suggested. Nothing
+// here knows any method.
 #pragma once
 
 #include <cstddef>
