@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -39,9 +40,92 @@ int Comparison::count(Outcome v) const {
                     [v](const PointComparison& p) { return p.verdict == v; }));
 }
 
+int Comparison::regressed_while_noisy() const {
+  return static_cast<int>(
+      std::count_if(points.begin(), points.end(), [](const PointComparison& p) {
+        return p.verdict == Outcome::regressed &&
+               (p.base_noise.noisy || p.new_noise.noisy);
+      }));
+}
+
 int Comparison::exit_code() const {
   if (points.empty()) return 2;  // nothing compared: a gate must not pass
   return count(Outcome::regressed) > 0 ? 1 : 0;
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double h = static_cast<double>(v.size() - 1) * std::clamp(q, 0.0, 1.0);
+  const std::size_t lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+double two_sided_z(double p) {
+  // erfc(z / sqrt 2) is the two-sided tail of the standard normal; it
+  // falls with z: bisection.
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (lo + hi) / 2;
+    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+double median_relative_se(const std::vector<double>& samples) {
+  if (samples.size() < 2) return -1;
+  const double median = quantile(samples, 0.5);
+  if (!(median > 0)) return -1;
+  // sqrt(pi / 2) sigma / sqrt(n) is the standard error of the median of n
+  // normal samples; IQR / 1.349 (twice the normal's 75% quantile) estimates
+  // sigma without the outliers a timing distribution has.
+  const double iqr = quantile(samples, 0.75) - quantile(samples, 0.25);
+  const double sigma = iqr / (2 * 0.6744897501960817);
+  return std::sqrt(std::acos(-1.0) / 2) * sigma /
+         (median * std::sqrt(static_cast<double>(samples.size())));
+}
+
+double resolvable_change(const std::vector<double>& a,
+                         const std::vector<double>& b, double alpha) {
+  const double sa = median_relative_se(a), sb = median_relative_se(b);
+  if (sa < 0 || sb < 0) return -1;
+  return std::expm1(two_sided_z(alpha) * std::hypot(sa, sb));
+}
+
+std::string suggested_percent(double v) {
+  char buf[32];
+  if (v * 100 < 1e4)
+    std::snprintf(buf, sizeof buf, "%.1f%%", std::ceil(v * 1000 - 1e-9) / 10);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g%%", v * 100);
+  return buf;
+}
+
+std::string describe(const NoiseFigures& f) {
+  if (f.recorded == 0) return "not recorded";
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%zu of %zu points noisy", f.noisy_points,
+                f.recorded);
+  std::string s = buf;
+  if (f.steal_fraction >= 0) {
+    std::snprintf(buf, sizeof buf,
+                  ", steal %.1f%% of sample time, %.1f preemptions/s",
+                  100 * f.steal_fraction, f.preemptions_per_s);
+    s += buf;
+  }
+  if (f.cpu_mhz > 0) {
+    std::snprintf(buf, sizeof buf, ", CPU %.0f MHz", f.cpu_mhz);
+    s += buf;
+  } else {
+    s += ", CPU clock not exposed";
+  }
+  if (f.recorded < f.points) {
+    std::snprintf(buf, sizeof buf, " (noise recorded for %zu of %zu points)",
+                  f.recorded, f.points);
+    s += buf;
+  }
+  return s;
 }
 
 namespace {
@@ -131,11 +215,147 @@ std::string number(double v) {
   return buf;
 }
 
+std::string fixed(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+PointNoise point_noise(const Record& r) {
+  PointNoise p;
+  if (!r.noise.recorded) return p;
+  p.recorded = true;
+  p.noisy = r.noise.noisy;
+  p.noisy_samples = r.noise.noisy_samples;
+  p.samples = static_cast<int>(r.noise.steal_s.size());
+  p.retries = r.noise.retries;
+  p.reason = r.noise.reason;
+  return p;
+}
+
+// The wall time of a record's samples: per sample, every part's loop (its
+// per-operation time times its inner iterations, unscaled), as the engine
+// sums steal over the parts of a sample.
+double sampled_seconds(const Record& r) {
+  const double scale = r.time_scale > 0 ? r.time_scale : 1;
+  auto wall = [scale](const std::vector<double>& samples,
+                      std::int64_t iterations) {
+    double sum = 0;
+    for (double s : samples) sum += s;
+    return sum * static_cast<double>(iterations) / scale;
+  };
+  if (r.parts.empty()) return wall(r.samples_max, r.inner_iterations);
+  double total = 0;
+  for (const PartTiming& p : r.parts)
+    total += wall(p.samples_max, p.inner_iterations);
+  return total;
+}
+
+NoiseFigures noise_figures(const nlohmann::json& context,
+                           const std::vector<const Record*>& records) {
+  NoiseFigures f;
+  f.points = records.size();
+  const json& cpus =
+      context.contains("cpus_per_node") ? context["cpus_per_node"] : json();
+  if (cpus.is_number() && cpus.get<double>() >= 1) f.cpus = cpus.get<int>();
+  if (context.contains("noise") && context["noise"].is_object()) {
+    const json& counted = context["noise"].value("preemption_counts", json());
+    if (counted.is_boolean()) f.preemptions_counted = counted.get<bool>();
+  }
+  double steal = 0, preemptions = 0;
+  std::vector<double> mhz;
+  for (const Record* r : records) {
+    if (!r->noise.recorded) continue;
+    ++f.recorded;
+    if (r->noise.noisy) ++f.noisy_points;
+    f.samples += r->noise.steal_s.size();
+    f.noisy_samples += static_cast<std::size_t>(r->noise.noisy_samples);
+    f.retries += static_cast<std::size_t>(r->noise.retries);
+    f.sampled_s += sampled_seconds(*r);
+    for (double s : r->noise.steal_s) steal += s;
+    for (int p : r->noise.preemptions) preemptions += p;
+    mhz.insert(mhz.end(), r->noise.cpu_mhz.begin(), r->noise.cpu_mhz.end());
+  }
+  if (f.recorded > 0 && f.sampled_s > 0) {
+    f.steal_fraction = steal / (f.sampled_s * f.cpus);
+    f.preemptions_per_s = preemptions / f.sampled_s;
+  }
+  if (!mhz.empty()) f.cpu_mhz = quantile(mhz, 0.5);
+  return f;
+}
+
+// Over kNoiseRatio times the other and more than `floor` above it.
+bool markedly_above(double x, double y, double floor) {
+  return x - y > floor && x > kNoiseRatio * y;
+}
+
+void compare_noise(NoiseComparison& nc) {
+  const NoiseFigures &b = nc.base, &n = nc.now;
+  if (b.recorded == 0 || n.recorded == 0) return;  // nothing to compare
+  auto add = [&](const char* figure, bool base_noisier) {
+    nc.differences.push_back({figure, base_noisier});
+  };
+  const double sb = static_cast<double>(b.noisy_points) /
+                    static_cast<double>(b.recorded),
+               sn = static_cast<double>(n.noisy_points) /
+                    static_cast<double>(n.recorded);
+  if (std::fabs(sb - sn) > kNoisyShareDifference) add("noisy_points", sb > sn);
+  if (b.steal_fraction >= 0 && n.steal_fraction >= 0) {
+    if (markedly_above(b.steal_fraction, n.steal_fraction, kStealDifference))
+      add("steal", true);
+    if (markedly_above(n.steal_fraction, b.steal_fraction, kStealDifference))
+      add("steal", false);
+  }
+  if (b.preemptions_counted && n.preemptions_counted &&
+      b.preemptions_per_s >= 0 && n.preemptions_per_s >= 0) {
+    if (markedly_above(b.preemptions_per_s, n.preemptions_per_s,
+                       kPreemptionDifference))
+      add("preemptions", true);
+    if (markedly_above(n.preemptions_per_s, b.preemptions_per_s,
+                       kPreemptionDifference))
+      add("preemptions", false);
+  }
+  if (b.cpu_mhz > 0 && n.cpu_mhz > 0 &&
+      factor(b.cpu_mhz, n.cpu_mhz) > kClockDifference)
+    add("cpu_mhz", b.cpu_mhz < n.cpu_mhz);  // the slower clock
+  if (nc.differences.empty()) return;
+  bool all_base = true, all_new = true;
+  std::string what;
+  for (const NoiseDifference& d : nc.differences) {
+    (d.base_noisier ? all_new : all_base) = false;
+    const char* side = d.base_noisier ? "BASE" : "NEW";
+    if (!what.empty()) what += ", ";
+    if (d.figure == "noisy_points")
+      what += std::string("more noisy points in ") + side;
+    else if (d.figure == "steal")
+      what += std::string("more steal in ") + side;
+    else if (d.figure == "preemptions")
+      what += std::string("more preemptions in ") + side;
+    else
+      what += "a CPU clock " +
+              fixed("%.1f", 100 * factor(b.cpu_mhz, n.cpu_mhz) /
+                                (1 + factor(b.cpu_mhz, n.cpu_mhz))) +
+              "% lower in " + side;
+  }
+  nc.warning = std::string(all_base  ? "BASE was measured in a noisier state "
+                                       "than NEW"
+                           : all_new ? "NEW was measured in a noisier state "
+                                       "than BASE"
+                                     : "BASE and NEW were measured in "
+                                       "differently noisy states") +
+               " (" + what + "): BASE: " + describe(b) +
+               "; NEW: " + describe(n);
+}
+
 PointComparison compare_pair(const Record& b, const Record& n,
                              const CompareOptions& o) {
   PointComparison pc;
   pc.key = point_key(n);
   pc.test = mann_whitney(b.samples_max, n.samples_max);
+  pc.base_noise = point_noise(b);
+  pc.new_noise = point_noise(n);
+  if (min_p_value(pc.test.n1, pc.test.n2) < o.alpha)
+    pc.resolvable = resolvable_change(b.samples_max, n.samples_max, o.alpha);
   pc.metrics.push_back(
       classify("time_s", false, b.time.median, n.time.median, pc.test.p, o));
   if (b.moves_data && n.moves_data && b.time.median > 0 && n.time.median > 0)
@@ -195,6 +415,24 @@ PointComparison compare_pair(const Record& b, const Record& n,
     pc.note = (noisy->p >= 0 ? noisy->metric + ": " : std::string()) +
               "the change is beyond the threshold but p = " + number(p) +
               " is not below alpha " + number(o.alpha);
+  }
+  // A change measured while the machine was noisy keeps its verdict (CI
+  // must not pass a regression because the run was disturbed), but says so.
+  const bool bn = pc.base_noise.noisy, nn = pc.new_noise.noisy;
+  if ((bn || nn) &&
+      (pc.verdict == Outcome::regressed || pc.verdict == Outcome::improved)) {
+    std::string why;
+    if (bn) why += "BASE: " + pc.base_noise.reason;
+    if (nn) why += (bn ? "; NEW: " : "NEW: ") + pc.new_noise.reason;
+    const bool regressed = pc.verdict == Outcome::regressed;
+    pc.note += (pc.note.empty() ? "" : "; ") +
+               std::string("measured while the machine was noisy in ") +
+               (bn && nn ? "both files"
+                : bn     ? "BASE"
+                         : "NEW") +
+               " (" + why + "): the " + verdict_name(pc.verdict) +
+               " verdict stands" + (regressed ? " and fails the gate" : "") +
+               "; measure again to confirm it";
   }
   return pc;
 }
@@ -264,6 +502,38 @@ std::vector<OnlyIn> only_in(const std::map<Key, const Record*>& mine,
   return out;
 }
 
+ThresholdSuggestion suggest_threshold(
+    const std::vector<PointComparison>& points) {
+  ThresholdSuggestion s;
+  std::vector<const PointComparison*> usable;
+  for (const PointComparison& p : points)
+    if (p.resolvable >= 0)
+      usable.push_back(&p);
+    else
+      ++s.excluded;
+  if (usable.empty()) return s;
+  std::sort(usable.begin(), usable.end(),
+            [](const PointComparison* x, const PointComparison* y) {
+              return x->resolvable < y->resolvable;
+            });
+  // Nearest rank: the smallest value that at least kSuggestionQuantile of
+  // the points resolve.
+  const std::size_t n = usable.size();
+  const auto rank = static_cast<std::size_t>(
+      std::ceil(kSuggestionQuantile * static_cast<double>(n) - 1e-9));
+  s.points = n;
+  s.value = usable[std::clamp<std::size_t>(rank, 1, n) - 1]->resolvable;
+  std::vector<double> values;
+  for (const PointComparison* p : usable) {
+    values.push_back(p->resolvable);
+    if (p->resolvable <= s.value) ++s.within;
+  }
+  s.median = quantile(values, 0.5);
+  s.widest = point_name(usable.back()->key);
+  s.widest_value = usable.back()->resolvable;
+  return s;
+}
+
 }  // namespace
 
 Comparison compare_documents(const Document& base, const Document& now,
@@ -278,13 +548,27 @@ Comparison compare_documents(const Document& base, const Document& now,
   const auto b = index_records(base, "BASE", c.warnings);
   const auto n = index_records(now, "NEW", c.warnings);
   std::size_t too_few = 0;
+  std::vector<const Record*> matched_base, matched_new;
   for (const auto& [key, rec] : b) {
     auto other = n.find(key);
     if (other == n.end()) continue;
     c.points.push_back(compare_pair(*rec, *other->second, options));
+    matched_base.push_back(rec);
+    matched_new.push_back(other->second);
     const UTest& t = c.points.back().test;
     if (!(min_p_value(t.n1, t.n2) < options.alpha)) ++too_few;
   }
+  c.noise.base = noise_figures(base.context, matched_base);
+  c.noise.now = noise_figures(now.context, matched_new);
+  compare_noise(c.noise);
+  if (!c.noise.warning.empty()) c.warnings.push_back(c.noise.warning);
+  c.suggestion = suggest_threshold(c.points);
+  if (c.suggestion.value > options.threshold)
+    c.warnings.push_back(
+        "the threshold " + fixed("%g", 100 * options.threshold) +
+        "% is below " + suggested_percent(c.suggestion.value) +
+        ", the smallest these files support: a change that small is within "
+        "the uncertainty of the medians of some points (docs/ci.md)");
   if (too_few > 0)
     c.warnings.push_back(
         std::to_string(too_few) +
@@ -314,6 +598,35 @@ json key_json(const PointKey& k) {
           {"ranks", k.ranks},
           {"pairs", k.pairs},
           {"placement", k.placement.empty() ? "intra" : k.placement}};
+}
+
+json noise_json(const PointNoise& n) {
+  if (!n.recorded) return nullptr;
+  return {{"noisy", n.noisy},
+          {"noisy_samples", n.noisy_samples},
+          {"samples", n.samples},
+          {"retries", n.retries},
+          {"reason", n.reason}};
+}
+
+json positive_or_null(double v) { return v >= 0 ? json(v) : json(nullptr); }
+
+json figures_json(const NoiseFigures& f) {
+  json j = {{"recorded", f.recorded > 0},
+            {"points", f.points},
+            {"points_recorded", f.recorded}};
+  if (f.recorded == 0) return j;
+  j.update({{"noisy_points", f.noisy_points},
+            {"samples", f.samples},
+            {"noisy_samples", f.noisy_samples},
+            {"retries", f.retries},
+            {"sampled_s", f.sampled_s},
+            {"cpus", f.cpus},
+            {"steal_fraction", positive_or_null(f.steal_fraction)},
+            {"preemptions_per_s", positive_or_null(f.preemptions_per_s)},
+            {"preemptions_counted", f.preemptions_counted},
+            {"cpu_mhz_median", f.cpu_mhz > 0 ? json(f.cpu_mhz) : json()}});
+  return j;
 }
 
 json only_json(const std::vector<OnlyIn>& items, const char* field) {
@@ -352,23 +665,48 @@ json to_json(const Comparison& c) {
     j["metrics"] = metrics;
     j["verdict"] = verdict_name(p.verdict);
     j["note"] = p.note;
+    j["noise"] = {{"base", noise_json(p.base_noise)},
+                  {"new", noise_json(p.new_noise)}};
+    j["resolvable_change"] = positive_or_null(p.resolvable);
     points.push_back(j);
   }
-  return {{"threshold", c.options.threshold},
-          {"alpha", c.options.alpha},
-          {"regressed", c.count(Outcome::regressed) > 0},
-          {"exit_code", c.exit_code()},
-          {"counts",
-           {{"regressed", c.count(Outcome::regressed)},
-            {"improved", c.count(Outcome::improved)},
-            {"unchanged", c.count(Outcome::unchanged)},
-            {"noisy", c.count(Outcome::noisy)},
-            {"only_in_base", c.only_base.size()},
-            {"only_in_new", c.only_new.size()}}},
-          {"warnings", c.warnings},
-          {"points", points},
-          {"only_in_base", only_json(c.only_base, "in_new")},
-          {"only_in_new", only_json(c.only_new, "in_base")}};
+  json differences = json::array();
+  for (const NoiseDifference& d : c.noise.differences)
+    differences.push_back(
+        {{"figure", d.figure}, {"noisier", d.base_noisier ? "base" : "new"}});
+  const ThresholdSuggestion& s = c.suggestion;
+  json suggested = {{"value", positive_or_null(s.value)},
+                    {"quantile", kSuggestionQuantile},
+                    {"points", s.points},
+                    {"within", s.within},
+                    {"excluded", s.excluded},
+                    {"median", positive_or_null(s.median)},
+                    {"widest", s.widest.empty() ? json() : json(s.widest)},
+                    {"widest_value", positive_or_null(s.widest_value)},
+                    {"threshold_below", s.value > c.options.threshold}};
+  return {
+      {"threshold", c.options.threshold},
+      {"alpha", c.options.alpha},
+      {"regressed", c.count(Outcome::regressed) > 0},
+      {"exit_code", c.exit_code()},
+      {"counts",
+       {{"regressed", c.count(Outcome::regressed)},
+        {"regressed_while_noisy", c.regressed_while_noisy()},
+        {"improved", c.count(Outcome::improved)},
+        {"unchanged", c.count(Outcome::unchanged)},
+        {"noisy", c.count(Outcome::noisy)},
+        {"only_in_base", c.only_base.size()},
+        {"only_in_new", c.only_new.size()}}},
+      {"warnings", c.warnings},
+      {"noise",
+       {{"base", figures_json(c.noise.base)},
+        {"new", figures_json(c.noise.now)},
+        {"differences", differences},
+        {"warning", c.noise.warning.empty() ? json() : json(c.noise.warning)}}},
+      {"suggested_threshold", suggested},
+      {"points", points},
+      {"only_in_base", only_json(c.only_base, "in_new")},
+      {"only_in_new", only_json(c.only_new, "in_base")}};
 }
 
 }  // namespace mpiarena

@@ -2,7 +2,9 @@
 // records are matched by (suite, method, payload, size, ranks); for each pair
 // the relative change of the median and a two-sided Mann-Whitney U test on
 // the raw samples decide whether the point improved, regressed, is unchanged
-// or is too noisy to tell. Nothing here knows any method.
+// or is too noisy to tell; the noise records of the two files are compared
+// and the smallest threshold their spread supports is suggested. Nothing
+// here knows any method.
 #pragma once
 
 #include <cstddef>
@@ -84,15 +86,105 @@ struct PointKey {
 // for 2 or more pairs at once; ".../np4/inter" for a pair across nodes.
 std::string point_name(const PointKey& k);
 
+// What one record says about the machine while its samples ran (runner
+// --noise on, records.hpp Noise); `recorded` is false in files written
+// before the record existed or with --noise off.
+struct PointNoise {
+  bool recorded = false;
+  bool noisy = false;  // some recorded sample is noisy
+  int noisy_samples = 0, samples = 0, retries = 0;
+  std::string reason;
+};
+
 struct PointComparison {
   PointKey key;
   UTest test;
   std::vector<MetricChange> metrics;
   // The most severe verdict of its metrics; a failed verification in NEW is
-  // a regression whatever the times say.
+  // a regression whatever the times say. A point measured while noisy keeps
+  // its verdict (a regression still fails the gate); the note says so.
   Outcome verdict = Outcome::unchanged;
   std::string note;  // why, when the verdict needs explaining
+  PointNoise base_noise, new_noise;
+  // The smallest change of the median time the two sides' spread can
+  // resolve (resolvable_change()); -1 when too few samples or no median.
+  double resolvable = -1;
 };
+
+// The noise figures of one file over the points in both files that have a
+// noise record (docs/ci.md, "Noise").
+struct NoiseFigures {
+  std::size_t points = 0;        // points in both files
+  std::size_t recorded = 0;      // of them, with a noise record
+  std::size_t noisy_points = 0;  // of those, marked noisy
+  std::size_t samples = 0, noisy_samples = 0, retries = 0;
+  double sampled_s = 0;  // wall time of the recorded samples, all parts
+  int cpus = 1;          // context cpus_per_node (1 when absent)
+  // Steal over the CPU time of the samples (sampled_s * cpus), as the
+  // engine judges a sample; preemptions (most preempted rank, per sample)
+  // per second of sampled_s; the median of every sample's CPU clock. -1:
+  // not available (no record, no sampled time, clock not exposed).
+  double steal_fraction = -1, preemptions_per_s = -1, cpu_mhz = -1;
+  // The context says preemptions are counted (false when oversubscribed).
+  bool preemptions_counted = true;
+};
+
+// A figure that differs markedly between the files, and which file is in
+// the noisier state by it.
+struct NoiseDifference {
+  std::string figure;  // "noisy_points", "steal", "preemptions", "cpu_mhz"
+  bool base_noisier = false;
+};
+
+struct NoiseComparison {
+  NoiseFigures base, now;
+  std::vector<NoiseDifference> differences;
+  // One sentence naming the figures of both files when they differ
+  // markedly; empty otherwise (also when a file has no noise record).
+  std::string warning;
+};
+
+// When two files' noise figures differ markedly (all strict: "more than").
+inline constexpr double kNoisyShareDifference = 0.10;  // of the points
+inline constexpr double kStealDifference = 0.01;       // of the CPU time
+inline constexpr double kPreemptionDifference = 10;    // per second
+inline constexpr double kNoiseRatio = 2;          // steal, preemptions: and 2x
+inline constexpr double kClockDifference = 0.05;  // median clocks apart
+
+// The smallest threshold the two files support from their own spread
+// (docs/ci.md, "Suggested threshold").
+struct ThresholdSuggestion {
+  double value = -1;  // the kSuggestionQuantile quantile of `resolvable`
+  double median = -1;
+  std::size_t points = 0;    // points it is computed over
+  std::size_t within = 0;    // of them, resolving `value` or better
+  std::size_t excluded = 0;  // too few samples for alpha, or no median
+  std::string widest;        // the point with the largest resolvable change
+  double widest_value = -1;
+};
+inline constexpr double kSuggestionQuantile = 0.95;
+// A suggested threshold as text: a percentage rounded up to 0.1% ("3.0%"),
+// or with 3 significant digits from 10000% ("2.14e+05%").
+std::string suggested_percent(double v);
+
+// Quantile q of `v` by linear interpolation between order statistics
+// (Hyndman & Fan type 7, numpy's default); 0 for an empty vector.
+double quantile(std::vector<double> v, double q);
+// z such that a standard normal exceeds |z| with probability `p`
+// (two-sided): 1.96 for 0.05.
+double two_sided_z(double p);
+// The relative standard error of a sample median: sqrt(pi / 2) * sigma /
+// (median * sqrt(n)), sigma estimated robustly as IQR / 1.349 (the normal
+// approximation of the median's standard error). -1 without a positive
+// median or with fewer than 2 samples.
+double median_relative_se(const std::vector<double>& samples);
+// The smallest change, as a factor minus one (like --threshold), of one
+// median against the other that the two samples can resolve at `alpha`:
+// exp(z * sqrt(se_a^2 + se_b^2)) - 1, se the median_relative_se() of each
+// and z = two_sided_z(alpha): the two log-medians are z standard errors
+// apart. -1 when either side has none.
+double resolvable_change(const std::vector<double>& a,
+                         const std::vector<double>& b, double alpha);
 
 // A point measured in one file only; `other` says what the other file has
 // of it ("skipped: <reason>"), or is empty.
@@ -106,12 +198,20 @@ struct Comparison {
   std::vector<PointComparison> points;
   std::vector<OnlyIn> only_base, only_new;
   std::vector<std::string> warnings;  // context differences, duplicates...
+  NoiseComparison noise;
+  ThresholdSuggestion suggestion;
 
   int count(Outcome v) const;
+  // Of the points that regressed, those measured while noisy in either file.
+  int regressed_while_noisy() const;
   // runner compare's exit code: 0 when nothing regressed, 1 otherwise, 2
   // when no point is in both files (nothing was compared).
   int exit_code() const;
 };
+
+// "12 of 87 points noisy, steal 3.1% of sample time, 0.4 preemptions/s,
+// CPU 2400 MHz", or "not recorded".
+std::string describe(const NoiseFigures& f);
 
 // Matches the records of `base` and `now` and classifies every pair, for
 // each metric. A median moved "beyond the threshold" when the better of the
@@ -121,6 +221,9 @@ struct Comparison {
 //   beyond it, p < alpha                -> improved or regressed, by the
 //                                          metric's direction
 //   beyond it, p >= alpha               -> noisy (too noisy to tell)
+// It also compares the noise figures of the two files over the points in
+// both (a warning when they differ markedly), flags each point measured
+// while noisy, and suggests the smallest threshold the files support.
 Comparison compare_documents(const Document& base, const Document& now,
                              const CompareOptions& options = {});
 

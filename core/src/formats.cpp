@@ -198,6 +198,35 @@ std::string size_cell(const PointKey& k) {
              : k.size_label;
 }
 
+// Which file measured the point while the machine was noisy.
+std::string noise_cell(const PointComparison& p) {
+  const PointNoise &b = p.base_noise, &n = p.new_noise;
+  if (b.noisy && n.noisy) return "both";
+  if (b.noisy) return "BASE";
+  if (n.noisy) return "NEW";
+  return b.recorded && n.recorded ? "quiet" : "-";
+}
+
+std::string suggestion_line(const Comparison& c) {
+  const ThresholdSuggestion& s = c.suggestion;
+  if (s.value < 0)
+    return "smallest threshold these files support: n/a (no point has "
+           "enough samples on both sides)";
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                " (%zu of %zu points, %g%% or more, resolve a change that "
+                "size at alpha %g; median point ",
+                s.within, s.points, kSuggestionQuantile * 100, c.options.alpha);
+  std::string line =
+      "smallest threshold these files support: " + suggested_percent(s.value) +
+      buf + suggested_percent(s.median) + ", widest " +
+      suggested_percent(s.widest_value) + " at " + s.widest + ")";
+  if (s.excluded > 0)
+    line += "; " + std::to_string(s.excluded) +
+            " point(s) with too few samples left out";
+  return line;
+}
+
 std::string only_line(const OnlyIn& o) {
   std::string s = o.key.suite + "/" + o.key.method + "/" + o.key.payload + " " +
                   o.key.size_label + " (" + std::to_string(o.key.bytes) +
@@ -229,6 +258,16 @@ std::string render_comparison(const Comparison& c, const std::string& base,
       << "time: median per-operation time of the slowest rank, lower is "
          "better\n"
       << item << "bandwidth: payload bytes / median time, higher is better\n";
+  const bool noise = c.noise.base.recorded > 0 || c.noise.now.recorded > 0;
+  if (noise)
+    out << item << "noise: BASE " << describe(c.noise.base) << "; NEW "
+        << describe(c.noise.now) << "\n"
+        << item
+        << "noise column: the file whose samples of the point were noisy "
+           "(BASE, NEW, both), quiet, or - (not recorded)\n";
+  else
+    out << item << "noise: not recorded in either file\n";
+  if (!c.points.empty()) out << item << suggestion_line(c) << "\n";
   if (!c.warnings.empty()) {
     out << heading("Warnings");
     for (const std::string& w : c.warnings) out << item << w << "\n";
@@ -248,10 +287,13 @@ std::string render_comparison(const Comparison& c, const std::string& base,
            bw ? percent(bw->change) : "-", pvalue(p.test.p),
            std::to_string(p.test.n1) + "/" + std::to_string(p.test.n2),
            verdict_text(p.verdict)});
+      if (noise) rows.back().push_back(noise_cell(p));
     }
-    out << render_grid({"point", ">size", ">ranks", ">base time", ">new time",
-                        ">time", ">bandwidth", ">p", ">n", "verdict"},
-                       rows, style);
+    std::vector<std::string> header = {
+        "point", ">size",      ">ranks", ">base time", ">new time",
+        ">time", ">bandwidth", ">p",     ">n",         "verdict"};
+    if (noise) header.push_back("noise");
+    out << render_grid(header, rows, style);
   }
   // Contract v4: phases, parts and the plugins' metrics, each with its own
   // U test and direction.
@@ -290,7 +332,12 @@ std::string render_comparison(const Comparison& c, const std::string& base,
   }
   out << "\n"
       << (md ? "**" : "") << "result: " << c.count(Outcome::regressed)
-      << " regressed, " << c.count(Outcome::improved) << " improved, "
+      << " regressed"
+      << (c.regressed_while_noisy() > 0
+              ? " (" + std::to_string(c.regressed_while_noisy()) +
+                    " measured while noisy)"
+              : "")
+      << ", " << c.count(Outcome::improved) << " improved, "
       << c.count(Outcome::unchanged) << " unchanged, "
       << c.count(Outcome::noisy) << " too noisy to tell; " << c.only_base.size()
       << " only in BASE, " << c.only_new.size() << " only in NEW; exit "

@@ -57,8 +57,10 @@ std::string benchmark_name(const Record& r);
 nlohmann::json to_gbench(const Document& doc);
 
 // The comparison as `runner compare` prints it: what is compared and which
-// direction is better, warnings, one row per point matched, the points in
-// one file only, notes, and a closing verdict line with the exit code.
+// direction is better, both files' noise figures and the suggested
+// threshold, warnings, one row per point matched (with a noise column when
+// a file has noise records), the points in one file only, notes, and a
+// closing verdict line with the exit code.
 std::string render_comparison(const Comparison& c, const std::string& base,
                               const std::string& now, Style style);
 

@@ -7,6 +7,7 @@ import argparse
 import csv
 import io
 import json
+import math
 import os
 import shutil
 import statistics
@@ -143,6 +144,86 @@ def test_compare_synthetic(a):
                          (["report", base, "-m", "bcast"], "--methods does not apply to 'report'")):
         p = runner(a, args)
         check(p.returncode == 2 and needle in p.stderr, f"{args}: exit {p.returncode}")
+
+
+def with_noise(rec, steal=0.0, preempt_rate=2.0, mhz=2400.0, noisy=False):
+    """rec with a noise record: `steal` of each sample's wall time stolen
+    (one CPU), `preempt_rate` preemptions per second, the CPU at `mhz`."""
+    walls = [s * rec["inner_iterations"] for s in rec["samples_s"]["max"]]
+    rec["noise"] = {"steal_s": [steal * w for w in walls],
+                    "preemptions": [round(preempt_rate * w) for w in walls],
+                    "cpu_mhz": [mhz] * len(walls), "retries": 0,
+                    "noisy_samples": 1 if noisy else 0, "noisy": noisy}
+    if noisy:
+        rec["noise"]["reason"] = "sample 1: steal 80 ms in a 1e+03 ms sample on 1 CPUs"
+    rec["stopping"] = {"by": "repetitions", "rse": 0.01}
+    return rec
+
+
+def resolvable(base, new, alpha=0.05):
+    """docs/ci.md's d, computed independently: statistics' 'inclusive'
+    quartiles are the linear interpolation (type 7)."""
+    def se(xs):
+        q1, m, q3 = statistics.quantiles(xs, n=4, method="inclusive")
+        iqr_of_normal = 2 * statistics.NormalDist().inv_cdf(0.75)  # 1.349
+        return math.sqrt(math.pi / 2) * ((q3 - q1) / iqr_of_normal) / (m * math.sqrt(len(xs)))
+    z = statistics.NormalDist().inv_cdf(1 - alpha / 2)
+    return math.expm1(z * math.hypot(se(base), se(new)))
+
+
+def test_compare_noise(a):
+    def rec(method, median, spread, **noise):
+        samples = [median * (1 + spread * (i - 3) / 3) for i in range(7)]
+        r = record(method, samples)
+        r["inner_iterations"] = 100000  # samples of about a second
+        return with_noise(r, **noise)
+    ctx = {"cpus_per_node": 1, "noise": {"recorded": True, "preemption_counts": True}}
+    base = write(a, "noise_base.json", document([
+        rec("bcast", 10e-6, 0.02, steal=0.08, noisy=True),
+        rec("raw", 10e-6, 0.05, steal=0.08, noisy=True),
+        rec("pack", 10e-6, 0.01)], **ctx))
+    validate(a, base)
+    new = write(a, "noise_new.json", document([
+        rec("bcast", 12e-6, 0.02, noisy=True),   # +20% while noisy: still regressed
+        rec("raw", 10e-6, 0.05), rec("pack", 10e-6, 0.01)], **ctx))
+    validate(a, new)
+    p, j = compare_json(a, base, new)
+    check(p.returncode == 1, f"a regression while noisy must still exit 1, got {p.returncode}")
+    w = j["noise"]["warning"]
+    check(w is not None and w.startswith("BASE was measured in a noisier state than NEW"), w)
+    check("BASE: 2 of 3 points noisy, steal 5.3% of sample time" in w
+          and "NEW: 1 of 3 points noisy, steal 0.0%" in w, w)
+    check(w in j["warnings"] and "noisier state" in p.stderr, "noise warning not listed")
+    check({d["figure"] for d in j["noise"]["differences"]} == {"noisy_points", "steal"},
+          j["noise"]["differences"])
+    pts = {x["method"]: x for x in j["points"]}
+    check(pts["bcast"]["verdict"] == "regressed" and pts["bcast"]["noise"]["new"]["noisy"]
+          and "fails the gate" in pts["bcast"]["note"], pts["bcast"])
+    # The suggested threshold, as docs/ci.md computes it.
+    ds = sorted(resolvable(x["samples_s"]["max"], y["samples_s"]["max"])
+                for x, y in zip(json.load(open(base))["records"], json.load(open(new))["records"]))
+    want = ds[math.ceil(0.95 * len(ds)) - 1]
+    got = j["suggested_threshold"]["value"]
+    check(abs(got - want) < 1e-12 * want, f"suggested threshold {got}, expected {want}")
+    check(j["suggested_threshold"]["threshold_below"] == (want > 0.05), j["suggested_threshold"])
+    table = compare(a, base, new)
+    for needle in ("noise: BASE 2 of 3 points noisy", "smallest threshold these files support: "
+                   f"{math.ceil(want * 1000) / 10:.1f}%", "noisier state", "noisy in both files"):
+        check(needle in table.stdout, f"table lacks '{needle}':\n{table.stdout}")
+    rows = [line.split() for line in table.stdout.splitlines() if "transfer/bcast/1d" in line]
+    check(rows and rows[0][-2:] == ["regressed", "both"], f"bcast row: {rows}")
+    # Files without noise records: said, nothing compared, no warning.
+    old = write(a, "noise_old.json", document([record("bcast", around(10e-6))]))
+    p, j = compare_json(a, old, old)
+    check(p.returncode == 0 and j["noise"]["base"]["recorded"] is False
+          and j["noise"]["warning"] is None and j["points"][0]["noise"]["new"] is None, j["noise"])
+    check("noise: not recorded in either file" in compare(a, old, old).stdout, "old files")
+    p = compare(a, old, new)
+    check("noise: BASE not recorded; NEW 1 of 1 points noisy" in p.stdout, p.stdout)
+    # Equal files: no noise warning.
+    p, j = compare_json(a, base, base)
+    check(p.returncode == 0 and j["noise"]["warning"] is None
+          and not j["noise"]["differences"], j["noise"])
 
 
 # ---------------------------------------------------------------- real runs
@@ -302,6 +383,7 @@ def main():
     a = parse_args(ap)
     tests = {
         "compare-synthetic": test_compare_synthetic,
+        "compare-noise": test_compare_noise,
         "compare-runs": test_compare_runs,
         "formats": test_formats,
         "gbench-compare-py": test_gbench_compare_py,
