@@ -793,13 +793,12 @@ TEST_F(Group, RoundsRunOneSampleOfEachMemberInTheSeededOrder) {
   ASSERT_EQ(results.size(), 3u);
   for (const auto& r : results) ASSERT_EQ(r.kind, r.measured) << r.reason;
   // Warm-up (1) and the sizing run (2) of each member in turn, then the
-  // rounds (2 executes per sample), then one verified execute each.
+  // rounds (per sample: 1 warm-up execute again, then 2 timed), then one
+  // verified execute each.
   std::vector<int> expected{0, 0, 0, 1, 1, 1, 2, 2, 2};
   for (int round = 0; round < 4; ++round)
-    for (int m : mpiarena::round_order(1234, 5, round, 3)) {
-      expected.push_back(m);
-      expected.push_back(m);
-    }
+    for (int m : mpiarena::round_order(1234, 5, round, 3))
+      expected.insert(expected.end(), 3, m);
   for (int m : {0, 1, 2}) expected.push_back(m);
   EXPECT_EQ(timeline_, expected);
   // Each record says where it ran in every round.

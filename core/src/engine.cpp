@@ -197,7 +197,7 @@ class PointRun {
   // parts interleaved, so that a metric's per-repetition value compares
   // samples taken together), each measured again while it is noisy and
   // retries are left. `slot` is this member's place in its round.
-  void sample(int slot, NoiseProbe* probe) {
+  void sample(int slot, NoiseProbe* probe, bool rewarm) {
     enter();
     const std::size_t nphases = info_.phases.size();
     double steal = 0, preempted = 0, mhz = -1;
@@ -206,6 +206,16 @@ class PointRun {
       part_index_ = static_cast<int>(pi);
       PartRun& pr = runs_[pi];
       const double n = static_cast<double>(pr.iters) / m_.time_scale;
+      // Interleaved, the sample before this one was another member's,
+      // whose buffers took the caches: --warmup untimed operations give
+      // this member back the state a sample of its own would have left.
+      if (rewarm && opt_.warmup > 0)
+        collective_step(
+            pr.warm.c_str(),
+            [&] {
+              for (int i = 0; i < opt_.warmup; ++i) m_.strategy->execute();
+            },
+            harness_, ctx_.rank, runner_.bound(pr.expected));
       runner_.noise = probe;
       Sample s;
       for (int attempt = 0;; ++attempt) {
@@ -428,8 +438,9 @@ void run_together(const std::vector<GroupMember*>& members,
         order.push_back(static_cast<std::size_t>(k));
     if (order.empty()) break;
     for (std::size_t slot = 0; slot < order.size(); ++slot)
-      step(order[slot],
-           [&] { runs[order[slot]]->sample(static_cast<int>(slot), &probe); });
+      step(order[slot], [&] {
+        runs[order[slot]]->sample(static_cast<int>(slot), &probe, n > 1);
+      });
   }
   for (std::size_t i = 0; i < n; ++i)
     step(i, [&] {

@@ -113,7 +113,8 @@ struct GroupResult {
 // ranks) collectively over `harness`. With options.interleave and more
 // than one member: every member is prepared, warmed up and calibrated,
 // then the samples run in rounds, one sample of each member (each of its
-// parts) per round, in an order drawn from (`seed`, `group`) and recorded
+// parts, each after `warmup` untimed operations that undo what the
+// previous member's sample did to the caches) per round, in an order drawn from (`seed`, `group`) and recorded
 // in each record (Record::slots); a member that has its samples leaves the
 // rounds; then each is verified and released. Without interleaving, each
 // member is measured whole in turn (as measure_point). A member whose
