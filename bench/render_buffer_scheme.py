@@ -15,18 +15,10 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_stats import jsonl, median, quartiles, vmstat  # noqa: E402
+
 TWO_STATES_GAP = 1.25  # a jump between sorted values at least this large
-
-
-def median(xs):
-    return statistics.median(xs) if xs else float("nan")
-
-
-def quartiles(xs):
-    if len(xs) < 2:
-        return (xs[0], xs[0]) if xs else (float("nan"), float("nan"))
-    q = statistics.quantiles(xs, n=4, method="inclusive")
-    return q[0], q[2]
 
 
 def t(s):
@@ -72,31 +64,6 @@ def states(xs):
         lo, hi = v[:at], v[at:]
         return (f"two: {t(median(lo))} ({len(lo)}), {t(median(hi))} ({len(hi)})")
     return f"one (max/min {v[-1] / v[0]:.2f})"
-
-
-def jsonl(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def vmstat(d):
-    path = os.path.join(d, "vmstat.txt")
-    rows, st_col = [], None
-    if not os.path.exists(path):
-        return rows
-    for line in open(path):
-        f = line.split()
-        if not f:
-            continue
-        if "st" in f and "us" in f:
-            st_col = f.index("st")
-            continue
-        if st_col is None or not f[0].isdigit() or len(f) < st_col + 3:
-            continue
-        rows.append((f[-2] + " " + f[-1], int(f[st_col])))
-    return rows
 
 
 def read_threads(path):

@@ -15,6 +15,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_stats import jsonl, median, quartiles, vmstat  # noqa: E402
+
 CONFIGS = {
     "on": "interleaving + noise record + retries (the defaults)",
     "off": "`--interleave off --noise off` (before issue 16)",
@@ -23,17 +26,6 @@ GOAL_ALARMS = 0.02
 GOAL_COST_S = 1e-6
 DECISIVE = 1.10   # best two methods further apart than this
 STABLE_SHARE = 0.8  # the winner wins at least this share of the runs
-
-
-def median(xs):
-    return statistics.median(xs) if xs else float("nan")
-
-
-def quartiles(xs):
-    if len(xs) < 2:
-        return (xs[0], xs[0]) if xs else (float("nan"), float("nan"))
-    q = statistics.quantiles(xs, n=4, method="inclusive")
-    return q[0], q[2]
 
 
 def us(s):
@@ -48,13 +40,6 @@ def pct(x):
     return f"{100 * x:.1f}%"
 
 
-def jsonl(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
 def rounds_of(d, pattern):
     got = {}
     for path in glob.glob(os.path.join(d, pattern)):
@@ -62,25 +47,6 @@ def rounds_of(d, pattern):
         if m:
             got[int(m.group(1))] = path
     return dict(sorted(got.items()))
-
-
-def vmstat(d):
-    """(timestamp 'YYYY-MM-DD HH:MM:SS', st) per line of vmstat -n -t 1."""
-    path = os.path.join(d, "vmstat.txt")
-    rows, st_col = [], None
-    if not os.path.exists(path):
-        return rows
-    for line in open(path):
-        f = line.split()
-        if not f:
-            continue
-        if "st" in f and "us" in f:
-            st_col = f.index("st")
-            continue
-        if st_col is None or not f[0].isdigit() or len(f) < st_col + 3:
-            continue
-        rows.append((f[-2] + " " + f[-1], int(f[st_col])))
-    return rows
 
 
 def steal_during(vm, run):

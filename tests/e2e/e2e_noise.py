@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, add_mpi_args, check, launch_prefix, parse_args  # noqa: E402
+from e2e import add_mpi_args, check, launch_prefix, parse_args, run_test  # noqa: E402
 from e2e import env as base_env  # noqa: E402
 
 FAST = ["--min-time", "0.001", "--repetitions", "3"]
@@ -182,13 +182,7 @@ def main():
     a = parse_args(ap)
     tests = {"order": test_order, "retry": test_retry, "stopping": test_stopping,
              "bad-input": test_bad_input}
-    try:
-        tests[a.test](a)
-    except Fail as e:
-        print(f"FAIL: {e}", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
+    return run_test(tests[a.test], a)
 
 
 if __name__ == "__main__":
