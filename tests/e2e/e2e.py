@@ -44,6 +44,15 @@ def env(extra=None):
     return launcher.environment(LAUNCHER, extra)
 
 
+def show(cmd, p):
+    """Prints a finished command, its exit code and the tails of its
+    output (stderr to stderr); returns p."""
+    print("$", " ".join(cmd), "->", p.returncode, flush=True)
+    print(p.stdout[-3000:])
+    print(p.stderr[-3000:], file=sys.stderr)
+    return p
+
+
 def add_mpi_args(ap):
     """--mpiexec and --launcher (openmpi or mpich; default: asked of
     --mpiexec) on an e2e script's argument parser."""

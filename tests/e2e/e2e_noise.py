@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import add_mpi_args, check, launch_prefix, parse_args, run_test  # noqa: E402
+from e2e import add_mpi_args, check, launch_prefix, parse_args, run_test, show  # noqa: E402
 from e2e import env as base_env  # noqa: E402
 
 FAST = ["--min-time", "0.001", "--repetitions", "3"]
@@ -32,13 +32,6 @@ def env(extra=None):
     e.pop("MPIARENA_TEST_NOISE", None)
     e.update(extra or {})
     return e
-
-
-def show(cmd, p):
-    print("$", " ".join(cmd), "->", p.returncode, flush=True)
-    print(p.stdout[-3000:])
-    print(p.stderr[-3000:], file=sys.stderr)
-    return p
 
 
 def run(a, args, np=2, extra_env=None, timeout=240):

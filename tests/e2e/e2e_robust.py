@@ -15,7 +15,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, add_mpi_args, check, launch_prefix, parse_args  # noqa: E402
+from e2e import Fail, add_mpi_args, check, launch_prefix, parse_args, show  # noqa: E402
 from e2e import env as base_env  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -28,13 +28,6 @@ def env():
     e = base_env()
     e.pop("SPDLOG_LEVEL", None)
     return e
-
-
-def show(cmd, p):
-    print("$", " ".join(cmd), "->", p.returncode, flush=True)
-    print(p.stdout[-3000:])
-    print(p.stderr[-3000:], file=sys.stderr)
-    return p
 
 
 def runner(a, args, timeout=60):
