@@ -112,12 +112,15 @@ def main():
         w("")
     cmp = {cfg: {r: json.load(open(p)) for r, p in
                  rounds_of(d, f"compare_{cfg}_r*.json").items()} for cfg in CONFIGS}
+    rel = {cfg: {r: json.load(open(p)) for r, p in
+                 rounds_of(d, f"compare_rel_{cfg}_r*.json").items()} for cfg in CONFIGS}
     w("| configuration | rounds | points compared | regressed | improved | noisy | "
       "false alarms | per round | gate failed (exit 1) | only in A / only in B |")
     w("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     rates = {}
-    for cfg in CONFIGS:
-        cs = cmp[cfg]
+    rows = [(cfg, cmp[cfg], cfg) for cfg in CONFIGS] + \
+           [(cfg + ", compare --relative", rel[cfg], "rel-" + cfg) for cfg in CONFIGS]
+    for label, cs, cfg in rows:
         if not cs:
             continue
         n = sum(len(c["points"]) for c in cs.values())
@@ -128,7 +131,7 @@ def main():
                for c in cs.values()]
         failed = sum(1 for c in cs.values() if c["exit_code"] == 1)
         rates[cfg] = (reg + imp) / n if n else float("nan")
-        w(f"| {cfg} | {len(cs)} | {n} | {reg} | {imp} | {noisy} | "
+        w(f"| {label} | {len(cs)} | {n} | {reg} | {imp} | {noisy} | "
           f"**{pct(rates[cfg])}** | {' '.join(pct(x) for x in per)} | "
           f"{failed} of {len(cs)} | "
           f"{sum(c['counts']['only_in_base'] for c in cs.values())} / "
@@ -139,6 +142,14 @@ def main():
         w(f"With interleaving on, {pct(rates['on'])} of the points were false "
           f"alarms: the goal (< 2%) is **{verdict}** in this run"
           + (f"; today's behaviour gives {pct(rates['off'])}." if "off" in rates else "."))
+        w("")
+    if "rel-on" in rates:
+        verdict = "met" if rates["rel-on"] < GOAL_ALARMS else "NOT met"
+        w(f"Judged with `compare --relative` (each point against the common "
+          f"shift of its group: the methods of one suite, payload and size), "
+          f"{pct(rates['rel-on'])} of the points of the *on* runs were false "
+          f"alarms (goal **{verdict}**)"
+          + (f"; the *off* runs give {pct(rates['rel-off'])}." if "rel-off" in rates else "."))
         w("")
     few = [c["warnings"] for cs in cmp.values() for c in cs.values()]
     few = [x for ws in few for x in ws if "too few samples" in x]

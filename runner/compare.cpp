@@ -29,7 +29,8 @@ int command_compare(const Options& options) {
   }
   if (!ok) return 2;  // read_results said why
   const Comparison c = compare_documents(
-      docs[0], docs[1], CompareOptions{options.threshold, options.alpha});
+      docs[0], docs[1],
+      CompareOptions{options.threshold, options.alpha, options.relative});
   // A gate that compared nothing must not pass (exit 2): the files measured
   // other methods, sizes or rank counts, or one has no record at all.
   const int code = c.exit_code();

@@ -222,6 +222,13 @@ Options parse_options(int argc, const char* const* argv) {
      "more than 1.05x; default 5%)")
     ("alpha", po::value<double>(&o.alpha),
      "compare: significance level of the two-sided U test (default 0.05)")
+    ("relative",
+     "compare: judge each point against the common shift of its group (the "
+     "methods of one suite, payload, size and ranks, 3 or more, which an "
+     "interleaved run measured together): a change of the whole machine "
+     "between the runs is reported once per group, not as a regression of "
+     "every point; a change every method shares (an MPI upgrade) is then a "
+     "warning, not a failure")
     ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time, "0.005"),
      "seconds one sample must last at least (inner iterations adapt)")
     ("repetitions,r", po::value<int>(&o.repetitions)->default_value(o.repetitions),
@@ -327,7 +334,8 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.command == Command::report)
     reject_foreign_options(vm, "report", {"format", "per-rank"});
   else if (o.command == Command::compare)
-    reject_foreign_options(vm, "compare", {"format", "threshold", "alpha"});
+    reject_foreign_options(vm, "compare",
+                           {"format", "threshold", "alpha", "relative"});
   else if (o.command == Command::sizes)
     reject_foreign_options(vm, "sizes", {"sizes"});
   else if (o.command == Command::list)
@@ -434,6 +442,9 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--payloads is empty; give payload names such as 1d,2d");
   parse_compare_options(o, vm.count("threshold") ? &threshold : nullptr,
                         vm.count("alpha") > 0);
+  o.relative = vm.count("relative") > 0;
+  if (o.relative && o.command != Command::compare)
+    throw UsageError("--relative applies to 'compare' only");
   const bool tabular =
       o.format == "table" || o.format == "json" || o.format == "markdown";
   if (o.command == Command::compare && !tabular)

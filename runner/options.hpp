@@ -64,6 +64,7 @@ struct Options {
   std::vector<std::string> files;  // validate, report, compare (BASE NEW)
   double threshold = 0.05;         // compare: relative change that matters
   double alpha = 0.05;             // compare: significance level
+  bool relative = false;           // compare --relative (GroupShift)
   std::string help_text;
 };
 

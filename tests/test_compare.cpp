@@ -2,6 +2,7 @@
 // values, and the verdicts on synthetic documents.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -366,6 +367,47 @@ TEST(Compare, APairAcrossNodesIsNeverMatchedWithOneWithinANode) {
   EXPECT_EQ(
       compare_documents(doc_of({old_style}), doc_of({intra})).points.size(),
       1u);
+}
+
+// --relative: a whole group moving together is the machine, not the
+// methods; a method that moved more than its group still regressed.
+TEST(Compare, RelativeJudgesEachPointAgainstItsGroupsShift) {
+  std::vector<mpiarena::Record> base, now;
+  for (const char* m : {"bcast", "raw", "datatype", "pack"}) {
+    base.push_back(make_record(m, around(1e-5)));
+    now.push_back(
+        make_record(m, around(std::string(m) == "pack" ? 1.5e-5 : 1.2e-5)));
+  }
+  const auto plain = compare_documents(doc_of(base), doc_of(now));
+  EXPECT_EQ(plain.count(mpiarena::Outcome::regressed), 4);
+  EXPECT_TRUE(plain.shifts.empty());
+  mpiarena::CompareOptions relative;
+  relative.relative = true;
+  const auto c = compare_documents(doc_of(base), doc_of(now), relative);
+  ASSERT_EQ(c.shifts.size(), 1u);
+  EXPECT_EQ(c.shifts[0].points, 4);
+  // The median of 1.2, 1.2, 1.2, 1.5 (with the samples' jitter).
+  EXPECT_NEAR(c.shifts[0].shift, 1.2, 0.001);
+  EXPECT_EQ(c.shifts[0].group.find("transfer/1d/"), 0u) << c.shifts[0].group;
+  EXPECT_EQ(c.count(mpiarena::Outcome::regressed), 1);  // pack: 1.5 / 1.2
+  for (const auto& p : c.points) {
+    EXPECT_EQ(p.verdict == mpiarena::Outcome::regressed, p.key.method == "pack")
+        << p.key.method;
+    EXPECT_NE(p.note.find("group's shift of +20.0%"), std::string::npos)
+        << p.note;
+  }
+  EXPECT_TRUE(std::any_of(
+      c.warnings.begin(), c.warnings.end(), [](const std::string& w) {
+        return w.find("moved together by +20.0%") != std::string::npos;
+      }));
+  EXPECT_TRUE(mpiarena::to_json(c)["relative"].get<bool>());
+  EXPECT_EQ(mpiarena::to_json(c)["group_shifts"].size(), 1u);
+  // A group of two is too small to tell the machine from the methods.
+  base.resize(2);
+  now.resize(2);
+  const auto small = compare_documents(doc_of(base), doc_of(now), relative);
+  EXPECT_TRUE(small.shifts.empty());
+  EXPECT_EQ(small.count(mpiarena::Outcome::regressed), 2);
 }
 
 TEST(Compare, ColdCacheAndSeparateBuffersAreOtherPoints) {

@@ -347,6 +347,29 @@ void compare_noise(NoiseComparison& nc) {
                "; NEW: " + describe(n);
 }
 
+// --relative: the group a record's point belongs to (its key without the
+// method).
+std::string group_of(const Record& r) {
+  PointKey k = point_key(r);
+  k.method.clear();
+  std::string name = point_name(k);
+  const std::string doubled = "//";
+  const auto at = name.find(doubled);
+  if (at != std::string::npos) name.erase(at, 1);
+  return name;
+}
+
+// A copy of `r` whose times are multiplied by `factor` (samples, summary,
+// bandwidth); phases, parts and metrics are left as they are.
+Record scale_times(const Record& r, double factor) {
+  Record out = r;
+  for (auto* v : {&out.samples_max, &out.samples_min, &out.samples_avg})
+    for (double& x : *v) x *= factor;
+  out.time = summarize(out.samples_max);
+  out.bandwidth = r.bandwidth / factor;
+  return out;
+}
+
 PointComparison compare_pair(const Record& b, const Record& n,
                              const CompareOptions& o) {
   PointComparison pc;
@@ -549,10 +572,43 @@ Comparison compare_documents(const Document& base, const Document& now,
   const auto n = index_records(now, "NEW", c.warnings);
   std::size_t too_few = 0;
   std::vector<const Record*> matched_base, matched_new;
+  // --relative: each group's common shift, NEW's samples divided by it.
+  std::map<std::string, std::vector<double>> ratios;
+  if (options.relative)
+    for (const auto& [key, rec] : b) {
+      auto other = n.find(key);
+      if (other != n.end() && rec->time.median > 0 &&
+          other->second->time.median > 0)
+        ratios[group_of(*rec)].push_back(other->second->time.median /
+                                         rec->time.median);
+    }
+  std::map<std::string, double> shift_of;
+  for (auto& [group, r] : ratios) {
+    if (static_cast<int>(r.size()) < GroupShift::kMinGroup) continue;
+    const double shift = quantile(r, 0.5);
+    shift_of[group] = shift;
+    c.shifts.push_back({group, static_cast<int>(r.size()), shift});
+    if (std::max(shift, 1 / shift) > 1 + options.threshold)
+      c.warnings.push_back(
+          "--relative: the " + std::to_string(r.size()) + " points of " +
+          group + " moved together by " + fixed("%+.1f", 100 * (shift - 1)) +
+          "% (the machine, or something every method shares); each is judged "
+          "against that shift");
+  }
   for (const auto& [key, rec] : b) {
     auto other = n.find(key);
     if (other == n.end()) continue;
-    c.points.push_back(compare_pair(*rec, *other->second, options));
+    const auto shifted = shift_of.find(group_of(*rec));
+    if (shifted != shift_of.end()) {
+      const Record scaled = scale_times(*other->second, 1 / shifted->second);
+      c.points.push_back(compare_pair(*rec, scaled, options));
+      c.points.back().note +=
+          (c.points.back().note.empty() ? "" : "; ") +
+          std::string("judged against its group's shift of ") +
+          fixed("%+.1f", 100 * (shifted->second - 1)) + "%";
+    } else {
+      c.points.push_back(compare_pair(*rec, *other->second, options));
+    }
     matched_base.push_back(rec);
     matched_new.push_back(other->second);
     const UTest& t = c.points.back().test;
@@ -684,9 +740,15 @@ json to_json(const Comparison& c) {
                     {"widest", s.widest.empty() ? json() : json(s.widest)},
                     {"widest_value", positive_or_null(s.widest_value)},
                     {"threshold_below", s.value > c.options.threshold}};
+  json shifts = json::array();
+  for (const GroupShift& g : c.shifts)
+    shifts.push_back(
+        {{"group", g.group}, {"points", g.points}, {"shift", g.shift}});
   return {
       {"threshold", c.options.threshold},
       {"alpha", c.options.alpha},
+      {"relative", c.options.relative},
+      {"group_shifts", shifts},
       {"regressed", c.count(Outcome::regressed) > 0},
       {"exit_code", c.exit_code()},
       {"counts",

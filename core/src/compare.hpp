@@ -53,6 +53,21 @@ const char* verdict_name(Outcome v);
 struct CompareOptions {
   double threshold = 0.05;  // factor - 1 between two medians that matters
   double alpha = 0.05;      // significance level of the U test
+  // --relative: judge each point against the common shift of its group
+  // (the methods of one suite, payload, size, ranks and pairs: the ones an
+  // interleaved run measured together), so that a change of the whole
+  // machine between the two runs does not flag every point (GroupShift).
+  bool relative = false;
+};
+
+// --relative: the common shift of a group of at least kMinGroup matched
+// points, the median over them of NEW's median time over BASE's. The
+// points of the group are judged on NEW's samples divided by it.
+struct GroupShift {
+  static constexpr int kMinGroup = 3;
+  std::string group;  // "transfer/1d/11000/np2"
+  int points = 0;
+  double shift = 1;  // NEW / BASE
 };
 
 // One metric of one point. Every metric is derived from the same samples
@@ -200,6 +215,7 @@ struct Comparison {
   std::vector<std::string> warnings;  // context differences, duplicates...
   NoiseComparison noise;
   ThresholdSuggestion suggestion;
+  std::vector<GroupShift> shifts;  // --relative: every group judged so
 
   int count(Outcome v) const;
   // Of the points that regressed, those measured while noisy in either file.
