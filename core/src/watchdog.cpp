@@ -152,12 +152,15 @@ void Watchdog::set_point(const std::string& point) {
 
 void Watchdog::arm(const std::string& step, double seconds, Role role,
                    const std::string& detail) {
-  // A culprit speaks at the bound; ranks inside the plugin 1 s later,
+  // A culprit speaks at the bound; ranks inside the plugin 2 s later,
   // staggered by 0.5 s a rank (the first 8 ranks), so the lowest stuck rank
-  // speaks and mpirun ends the others before they do; waiting ranks only
-  // 10 s after the bound, when nobody else could name the fault.
+  // speaks and mpirun ends the others before they do (the culprit's
+  // MPI_Abort comes 0.2 s after its message, and mpirun may take most of a
+  // second to end the ranks of an oversubscribed node: with 1 s, a stuck
+  // rank 0 spoke too in 1 of 4 runs of the 3-rank fault matrix); waiting
+  // ranks only 10 s after the bound, when nobody else could name the fault.
   double extra = 0;
-  if (role == Role::plugin) extra = 1.0 + 0.5 * std::min(s_->rank, 8);
+  if (role == Role::plugin) extra = 2.0 + 0.5 * std::min(s_->rank, 8);
   if (role == Role::waiting) extra = 10.0;
   const auto deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(
