@@ -203,7 +203,14 @@ int command_run(const Options& options, int argc, char** argv) {
       {"noisy_preemptions_per_s", kNoisyPreemptions},
       {"preemption_counts", !machine.oversubscribed},
       {"cpu_frequency",
-       cpu_frequency_exposed() ? "scaling_cur_freq" : "not exposed"}};
+       cpu_frequency_exposed() ? "scaling_cur_freq" : "not exposed"},
+      {"core_to_core",
+       !options.noise ? "not probed: --noise off"
+       : machine.oversubscribed
+           ? "not probed: oversubscribed (a spinning partner would wait "
+             "for a CPU)"
+           : "probed between node ranks 0 and 1 of each node with two "
+             "ranks or more, at most every 2 ms"}};
   doc.context["cache"] = {
       {"mode", options.cache_cold ? "cold" : "hot"},
       {"llc_bytes", machine.llc_bytes},

@@ -808,6 +808,66 @@ TEST(CompareNoise, ARegressionMeasuredWhileNoisyStillFailsAndSaysSo) {
   EXPECT_NE(md.find("| regressed | NEW |"), std::string::npos) << md;
 }
 
+// The host moved the vCPUs between the runs: every sample of BASE saw a
+// core-to-core round trip of 50 ns, every sample of NEW 300 ns.
+TEST(CompareNoise, APointMeasuredInTwoMachineStatesIsNotJudged) {
+  auto in_state = [](const std::string& method, double median, double ns) {
+    auto r = with_noise(method, median, 0, 2, 0, false);
+    r.noise.core_to_core_ns.assign(r.samples_max.size(), ns);
+    return r;
+  };
+  auto broken = in_state("raw", 1e-5, 300);
+  broken.verification = "failed";
+  broken.verification_message = "rank 1: element 3 is 0, expected 3";
+  const auto c = compare_documents(
+      doc_of({in_state("bcast", 1e-5, 50), in_state("pack", 1e-5, 50),
+              in_state("raw", 1e-5, 50), in_state("gather", 1e-5, 50)}),
+      doc_of({in_state("bcast", 1.3e-5, 300), in_state("pack", 1.3e-5, 90),
+              broken, in_state("gather", 1e-5, 300)}));
+  ASSERT_EQ(c.points.size(), 4u);
+  auto point = [&](const std::string& method) -> const auto& {
+    for (const auto& p : c.points)
+      if (p.key.method == method) return p;
+    return c.points.front();
+  };
+  const auto& bcast = point("bcast");
+  ASSERT_EQ(bcast.key.method, "bcast");
+  EXPECT_TRUE(bcast.state_changed);
+  EXPECT_EQ(bcast.verdict, Outcome::noisy);
+  EXPECT_NE(bcast.note.find("core-to-core round trip 50 ns in BASE, 300 ns "
+                            "in NEW"),
+            std::string::npos)
+      << bcast.note;
+  EXPECT_NE(bcast.note.find("regressed change is not judged"),
+            std::string::npos);
+  // 50 against 90 ns: one state (within kStateRatio), judged.
+  EXPECT_FALSE(point("pack").state_changed);
+  EXPECT_EQ(point("pack").verdict, Outcome::regressed);
+  // A wrong transfer is a regression in any state.
+  EXPECT_FALSE(point("raw").state_changed);
+  EXPECT_EQ(point("raw").verdict, Outcome::regressed);
+  // Unchanged in both states: nothing to explain.
+  EXPECT_FALSE(point("gather").state_changed);
+  EXPECT_EQ(point("gather").verdict, Outcome::unchanged);
+  EXPECT_EQ(c.state_changed(), 1);
+  EXPECT_EQ(c.exit_code(), 1);  // pack and raw
+  // The files' medians (50 and 300 ns) differ: a warning names both.
+  EXPECT_TRUE(has_warning(c,
+                          "core-to-core round trip 300 against 50 ns) in "
+                          "NEW"))
+      << (c.warnings.empty() ? "" : c.warnings.back());
+  const nlohmann::json j = mpiarena::to_json(c);
+  EXPECT_EQ(j["counts"]["state_changed"], 1);
+  ASSERT_EQ(j["points"][0]["method"], "bcast");
+  EXPECT_EQ(j["points"][0]["state_changed"], true);
+  EXPECT_EQ(j["points"][0]["noise"]["new"]["core_to_core_ns"], 300.0);
+  EXPECT_EQ(j["noise"]["base"]["core_to_core_ns_median"], 50.0);
+  const std::string text =
+      mpiarena::render_comparison(c, "a.json", "b.json", mpiarena::Style::text);
+  EXPECT_NE(text.find("(1 measured in two machine states)"), std::string::npos)
+      << text;
+}
+
 TEST(CompareThreshold, StatisticsAsDocumented) {
   EXPECT_NEAR(mpiarena::two_sided_z(0.05), 1.959963984540054, 1e-12);
   EXPECT_NEAR(mpiarena::two_sided_z(0.01), 2.5758293035489004, 1e-12);

@@ -947,6 +947,34 @@ TEST_F(Engine, NoisySamplesAreMeasuredAgainAndMarked) {
   EXPECT_GT(rec.noise.steal_s[1], 0);
 }
 
+// The core-to-core probe (core_probe.hpp) runs before each sample between
+// node ranks 0 and 1: every kept sample has a reading, the same on every
+// rank, of a plausible size. Nothing is probed on an oversubscribed machine
+// or with --noise off.
+TEST_F(Engine, TheMachineStateIsProbedBeforeEachSample) {
+  options_.repetitions = 5;
+  options_.noise = true;
+  options_.oversubscribed = false;
+  Recorder s;
+  const Record rec =
+      mpiarena::measure_point(s, context("1d", 8), options_, harness_);
+  ASSERT_EQ(rec.noise.core_to_core_ns.size(), 5u);
+  for (double ns : rec.noise.core_to_core_ns) {
+    EXPECT_TRUE(same_everywhere(ns));
+    EXPECT_GT(ns, 1.0);  // a round trip through another core's cache
+    EXPECT_LT(ns, 1e6);  // not a scheduler slice
+  }
+  options_.oversubscribed = true;
+  Recorder t;
+  EXPECT_TRUE(mpiarena::measure_point(t, context("1d", 8), options_, harness_)
+                  .noise.core_to_core_ns.empty());
+  options_.oversubscribed = false;
+  options_.noise = false;
+  Recorder u;
+  EXPECT_TRUE(mpiarena::measure_point(u, context("1d", 8), options_, harness_)
+                  .noise.core_to_core_ns.empty());
+}
+
 TEST(Noise, ASampleIsNoisyOnStealOrOnPreemption) {
   std::string why;
   // 10 ms sample on 2 CPUs: 20 ms of CPU time; 5% is 1 ms.

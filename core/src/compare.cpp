@@ -48,6 +48,12 @@ int Comparison::regressed_while_noisy() const {
       }));
 }
 
+int Comparison::state_changed() const {
+  return static_cast<int>(
+      std::count_if(points.begin(), points.end(),
+                    [](const PointComparison& p) { return p.state_changed; }));
+}
+
 int Comparison::exit_code() const {
   if (points.empty()) return 2;  // nothing compared: a gate must not pass
   return count(Outcome::regressed) > 0 ? 1 : 0;
@@ -119,6 +125,10 @@ std::string describe(const NoiseFigures& f) {
     s += buf;
   } else {
     s += ", CPU clock not exposed";
+  }
+  if (f.core_to_core_ns > 0) {
+    std::snprintf(buf, sizeof buf, ", core-to-core %.0f ns", f.core_to_core_ns);
+    s += buf;
   }
   if (f.recorded < f.points) {
     std::snprintf(buf, sizeof buf, " (noise recorded for %zu of %zu points)",
@@ -230,6 +240,7 @@ PointNoise point_noise(const Record& r) {
   p.samples = static_cast<int>(r.noise.steal_s.size());
   p.retries = r.noise.retries;
   p.reason = r.noise.reason;
+  p.core_to_core_ns = median_core_to_core(r.noise);
   return p;
 }
 
@@ -263,7 +274,7 @@ NoiseFigures noise_figures(const nlohmann::json& context,
     if (counted.is_boolean()) f.preemptions_counted = counted.get<bool>();
   }
   double steal = 0, preemptions = 0;
-  std::vector<double> mhz;
+  std::vector<double> mhz, core_to_core;
   for (const Record* r : records) {
     if (!r->noise.recorded) continue;
     ++f.recorded;
@@ -275,12 +286,15 @@ NoiseFigures noise_figures(const nlohmann::json& context,
     for (double s : r->noise.steal_s) steal += s;
     for (int p : r->noise.preemptions) preemptions += p;
     mhz.insert(mhz.end(), r->noise.cpu_mhz.begin(), r->noise.cpu_mhz.end());
+    core_to_core.insert(core_to_core.end(), r->noise.core_to_core_ns.begin(),
+                        r->noise.core_to_core_ns.end());
   }
   if (f.recorded > 0 && f.sampled_s > 0) {
     f.steal_fraction = steal / (f.sampled_s * f.cpus);
     f.preemptions_per_s = preemptions / f.sampled_s;
   }
   if (!mhz.empty()) f.cpu_mhz = quantile(mhz, 0.5);
+  if (!core_to_core.empty()) f.core_to_core_ns = quantile(core_to_core, 0.5);
   return f;
 }
 
@@ -318,6 +332,10 @@ void compare_noise(NoiseComparison& nc) {
   if (b.cpu_mhz > 0 && n.cpu_mhz > 0 &&
       factor(b.cpu_mhz, n.cpu_mhz) > kClockDifference)
     add("cpu_mhz", b.cpu_mhz < n.cpu_mhz);  // the slower clock
+  if (b.core_to_core_ns > 0 && n.core_to_core_ns > 0 &&
+      std::max(b.core_to_core_ns, n.core_to_core_ns) >
+          kStateRatio * std::min(b.core_to_core_ns, n.core_to_core_ns))
+    add("core_to_core", b.core_to_core_ns > n.core_to_core_ns);  // slower
   if (nc.differences.empty()) return;
   bool all_base = true, all_new = true;
   std::string what;
@@ -331,6 +349,12 @@ void compare_noise(NoiseComparison& nc) {
       what += std::string("more steal in ") + side;
     else if (d.figure == "preemptions")
       what += std::string("more preemptions in ") + side;
+    else if (d.figure == "core_to_core")
+      what += std::string("a slower machine state (core-to-core round trip ") +
+              fixed("%.0f", std::max(b.core_to_core_ns, n.core_to_core_ns)) +
+              " against " +
+              fixed("%.0f", std::min(b.core_to_core_ns, n.core_to_core_ns)) +
+              " ns) in " + side;
     else
       what += "a CPU clock " +
               fixed("%.1f", 100 * factor(b.cpu_mhz, n.cpu_mhz) /
@@ -438,6 +462,26 @@ PointComparison compare_pair(const Record& b, const Record& n,
     pc.note = (noisy->p >= 0 ? noisy->metric + ": " : std::string()) +
               "the change is beyond the threshold but p = " + number(p) +
               " is not below alpha " + number(o.alpha);
+  }
+  // Measured in two machine states (the host moved the vCPUs between the
+  // runs): every transfer between the ranks changed speed with it, so a
+  // change is the machine's, not the code's. Not judged; a failed
+  // verification stays a regression.
+  const double cb = pc.base_noise.core_to_core_ns,
+               cn = pc.new_noise.core_to_core_ns;
+  if (cb > 0 && cn > 0 && std::max(cb, cn) > kStateRatio * std::min(cb, cn) &&
+      n.verification != "failed" &&
+      (pc.verdict == Outcome::regressed || pc.verdict == Outcome::improved)) {
+    pc.state_changed = true;
+    pc.note = std::string(
+                  "measured in two machine states (core-to-core "
+                  "round trip ") +
+              fixed("%.0f", cb) + " ns in BASE, " + fixed("%.0f", cn) +
+              " ns in NEW, more than " + fixed("%.0f", kStateRatio) +
+              "x apart): the " + verdict_name(pc.verdict) +
+              " change is not judged; measure both again in one state "
+              "(docs/ci.md, \"Machine states\")";
+    pc.verdict = Outcome::noisy;
   }
   // A change measured while the machine was noisy keeps its verdict (CI
   // must not pass a regression because the run was disturbed), but says so.
@@ -656,16 +700,17 @@ json key_json(const PointKey& k) {
           {"placement", k.placement.empty() ? "intra" : k.placement}};
 }
 
+json positive_or_null(double v) { return v >= 0 ? json(v) : json(nullptr); }
+
 json noise_json(const PointNoise& n) {
   if (!n.recorded) return nullptr;
   return {{"noisy", n.noisy},
           {"noisy_samples", n.noisy_samples},
           {"samples", n.samples},
           {"retries", n.retries},
-          {"reason", n.reason}};
+          {"reason", n.reason},
+          {"core_to_core_ns", positive_or_null(n.core_to_core_ns)}};
 }
-
-json positive_or_null(double v) { return v >= 0 ? json(v) : json(nullptr); }
 
 json figures_json(const NoiseFigures& f) {
   json j = {{"recorded", f.recorded > 0},
@@ -681,7 +726,8 @@ json figures_json(const NoiseFigures& f) {
             {"steal_fraction", positive_or_null(f.steal_fraction)},
             {"preemptions_per_s", positive_or_null(f.preemptions_per_s)},
             {"preemptions_counted", f.preemptions_counted},
-            {"cpu_mhz_median", f.cpu_mhz > 0 ? json(f.cpu_mhz) : json()}});
+            {"cpu_mhz_median", f.cpu_mhz > 0 ? json(f.cpu_mhz) : json()},
+            {"core_to_core_ns_median", positive_or_null(f.core_to_core_ns)}});
   return j;
 }
 
@@ -724,6 +770,7 @@ json to_json(const Comparison& c) {
     j["noise"] = {{"base", noise_json(p.base_noise)},
                   {"new", noise_json(p.new_noise)}};
     j["resolvable_change"] = positive_or_null(p.resolvable);
+    j["state_changed"] = p.state_changed;
     points.push_back(j);
   }
   json differences = json::array();
@@ -757,6 +804,7 @@ json to_json(const Comparison& c) {
         {"improved", c.count(Outcome::improved)},
         {"unchanged", c.count(Outcome::unchanged)},
         {"noisy", c.count(Outcome::noisy)},
+        {"state_changed", c.state_changed()},
         {"only_in_base", c.only_base.size()},
         {"only_in_new", c.only_new.size()}}},
       {"warnings", c.warnings},

@@ -109,6 +109,7 @@ struct PointNoise {
   bool noisy = false;  // some recorded sample is noisy
   int noisy_samples = 0, samples = 0, retries = 0;
   std::string reason;
+  double core_to_core_ns = -1;  // median_core_to_core(); -1: none
 };
 
 struct PointComparison {
@@ -121,6 +122,10 @@ struct PointComparison {
   Outcome verdict = Outcome::unchanged;
   std::string note;  // why, when the verdict needs explaining
   PointNoise base_noise, new_noise;
+  // The two files measured the point in different machine states (their
+  // core-to-core round trips more than kStateRatio apart): a change beyond
+  // the threshold is not judged (verdict noisy, the note says why).
+  bool state_changed = false;
   // The smallest change of the median time the two sides' spread can
   // resolve (resolvable_change()); -1 when too few samples or no median.
   double resolvable = -1;
@@ -140,6 +145,8 @@ struct NoiseFigures {
   // per second of sampled_s; the median of every sample's CPU clock. -1:
   // not available (no record, no sampled time, clock not exposed).
   double steal_fraction = -1, preemptions_per_s = -1, cpu_mhz = -1;
+  // The median of every sample's core-to-core round trip, ns; -1: none.
+  double core_to_core_ns = -1;
   // The context says preemptions are counted (false when oversubscribed).
   bool preemptions_counted = true;
 };
@@ -147,7 +154,8 @@ struct NoiseFigures {
 // A figure that differs markedly between the files, and which file is in
 // the noisier state by it.
 struct NoiseDifference {
-  std::string figure;  // "noisy_points", "steal", "preemptions", "cpu_mhz"
+  // "noisy_points", "steal", "preemptions", "cpu_mhz", "core_to_core"
+  std::string figure;
   bool base_noisier = false;
 };
 
@@ -220,6 +228,8 @@ struct Comparison {
   int count(Outcome v) const;
   // Of the points that regressed, those measured while noisy in either file.
   int regressed_while_noisy() const;
+  // The points not judged because the machine state differed.
+  int state_changed() const;
   // runner compare's exit code: 0 when nothing regressed, 1 otherwise, 2
   // when no point is in both files (nothing was compared).
   int exit_code() const;

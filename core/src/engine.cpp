@@ -197,7 +197,7 @@ class PointRun {
   // parts interleaved, so that a metric's per-repetition value compares
   // samples taken together), each measured again while it is noisy and
   // retries are left. `slot` is this member's place in its round.
-  void sample(int slot, NoiseProbe* probe, bool rewarm) {
+  void sample(int slot, NoiseProbe* probe, CoreProbe* state, bool rewarm) {
     enter();
     const std::size_t nphases = info_.phases.size();
     double steal = 0, preempted = 0, mhz = -1;
@@ -217,6 +217,7 @@ class PointRun {
             },
             harness_, ctx_.rank, runner_.bound(pr.expected));
       runner_.noise = probe;
+      runner_.state = state;
       Sample s;
       for (int attempt = 0;; ++attempt) {
         s = runner_.run(pr.iters, pr.expected, pr.timed.c_str());
@@ -235,6 +236,7 @@ class PointRun {
         ++rec_.noise.retries;
       }
       runner_.noise = nullptr;
+      runner_.state = nullptr;
       steal += s.steal_s;
       preempted = std::max(preempted, s.preemptions);
       if (s.cpu_mhz > 0) mhz = mhz > 0 ? std::min(mhz, s.cpu_mhz) : s.cpu_mhz;
@@ -251,6 +253,8 @@ class PointRun {
       rec_.noise.steal_s.push_back(steal);
       rec_.noise.preemptions.push_back(static_cast<int>(preempted));
       if (mhz > 0) rec_.noise.cpu_mhz.push_back(mhz);
+      if (state && state->latest_ns() > 0)
+        rec_.noise.core_to_core_ns.push_back(state->latest_ns());
       if (!why.empty()) {
         ++rec_.noise.noisy_samples;
         if (rec_.noise.reason.empty())
@@ -405,6 +409,7 @@ void run_together(const std::vector<GroupMember*>& members,
   MPIARENA_CHECK(MPI_Comm_rank(node, &node_rank));
   MPIARENA_CHECK(MPI_Comm_free(&node));
   NoiseProbe probe(opt.noise, node_rank == 0);
+  CoreProbe state(harness, opt.noise && !opt.oversubscribed);
 
   const std::size_t n = members.size();
   std::vector<std::unique_ptr<PointRun>> runs;
@@ -439,7 +444,8 @@ void run_together(const std::vector<GroupMember*>& members,
     if (order.empty()) break;
     for (std::size_t slot = 0; slot < order.size(); ++slot)
       step(order[slot], [&] {
-        runs[order[slot]]->sample(static_cast<int>(slot), &probe, n > 1);
+        runs[order[slot]]->sample(static_cast<int>(slot), &probe, &state,
+                                  n > 1);
       });
   }
   for (std::size_t i = 0; i < n; ++i)

@@ -201,6 +201,7 @@ std::string size_cell(const PointKey& k) {
 // Which file measured the point while the machine was noisy.
 std::string noise_cell(const PointComparison& p) {
   const PointNoise &b = p.base_noise, &n = p.new_noise;
+  if (p.state_changed) return "state";
   if (b.noisy && n.noisy) return "both";
   if (b.noisy) return "BASE";
   if (n.noisy) return "NEW";
@@ -264,7 +265,8 @@ std::string render_comparison(const Comparison& c, const std::string& base,
         << describe(c.noise.now) << "\n"
         << item
         << "noise column: the file whose samples of the point were noisy "
-           "(BASE, NEW, both), quiet, or - (not recorded)\n";
+           "(BASE, NEW, both), quiet, state (measured in two machine "
+           "states: not judged), or - (not recorded)\n";
   else
     out << item << "noise: not recorded in either file\n";
   if (!c.points.empty()) out << item << suggestion_line(c) << "\n";
@@ -339,9 +341,12 @@ std::string render_comparison(const Comparison& c, const std::string& base,
               : "")
       << ", " << c.count(Outcome::improved) << " improved, "
       << c.count(Outcome::unchanged) << " unchanged, "
-      << c.count(Outcome::noisy) << " too noisy to tell; " << c.only_base.size()
-      << " only in BASE, " << c.only_new.size() << " only in NEW; exit "
-      << c.exit_code() << (md ? "**" : "") << "\n";
+      << c.count(Outcome::noisy) << " too noisy to tell"
+      << (c.state_changed() > 0 ? " (" + std::to_string(c.state_changed()) +
+                                      " measured in two machine states)"
+                                : "")
+      << "; " << c.only_base.size() << " only in BASE, " << c.only_new.size()
+      << " only in NEW; exit " << c.exit_code() << (md ? "**" : "") << "\n";
   return out.str();
 }
 

@@ -116,6 +116,8 @@ json to_json(const Record& r) {
               {"noisy_samples", r.noise.noisy_samples},
               {"noisy", r.noise.noisy}};
     if (!r.noise.cpu_mhz.empty()) n["cpu_mhz"] = r.noise.cpu_mhz;
+    if (!r.noise.core_to_core_ns.empty())
+      n["core_to_core_ns"] = r.noise.core_to_core_ns;
     if (!r.noise.reason.empty()) n["reason"] = r.noise.reason;
     j["noise"] = std::move(n);
   }
@@ -192,6 +194,9 @@ Record record_from_json(const json& j) {
     r.noise.preemptions = n.at("preemptions").get<std::vector<int>>();
     if (n.contains("cpu_mhz"))
       r.noise.cpu_mhz = n.at("cpu_mhz").get<std::vector<double>>();
+    if (n.contains("core_to_core_ns"))
+      r.noise.core_to_core_ns =
+          n.at("core_to_core_ns").get<std::vector<double>>();
     r.noise.retries = n.at("retries").get<int>();
     r.noise.noisy_samples = n.at("noisy_samples").get<int>();
     r.noise.noisy = n.at("noisy").get<bool>();
@@ -265,6 +270,14 @@ Document document_from_json(const json& j) {
     d.skipped.push_back(std::move(k));
   }
   return d;
+}
+
+double median_core_to_core(const Noise& n) {
+  if (n.core_to_core_ns.empty()) return -1;
+  std::vector<double> v = n.core_to_core_ns;
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
 }
 
 }  // namespace mpiarena

@@ -52,12 +52,22 @@ struct Noise {
   std::vector<double> steal_s;
   std::vector<int> preemptions;
   std::vector<double> cpu_mhz;
+  // The core-to-core round trip between node ranks 0 and 1 last taken
+  // before each sample (core_probe.hpp), ns; empty when not taken (--noise
+  // off, an oversubscribed machine, one rank per node).
+  std::vector<double> core_to_core_ns;
   int retries = 0;        // samples measured again because they were noisy
   int noisy_samples = 0;  // recorded samples that are noisy all the same
   bool noisy = false;     // the point: some recorded sample is noisy
   std::string reason;     // why, with the figures (empty when not noisy)
 };
 inline constexpr double kNoisySteal = 0.05;
+// Two core-to-core round trips more than this factor apart were taken in
+// different machine states (53 against 320 ns on this project's VMs; the
+// probe's own spread within one state is about 20%).
+inline constexpr double kStateRatio = 2;
+// The median of a record's core-to-core readings; -1 when it has none.
+double median_core_to_core(const Noise& n);
 inline constexpr double kNoisyPreemptions = 100;  // per second
 
 // One measured point: (suite, method, payload, size, ranks).

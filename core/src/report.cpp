@@ -222,15 +222,27 @@ void render_skips(std::ostream& out, const std::vector<const Skip*>& skips,
 }
 
 // The points of a group measured in a noisy state (Record::noise), a line
-// each with the figures, under the group's table.
+// each with the figures, under the group's table; and a line when the
+// machine changed state while the group was measured (its core-to-core
+// round trips more than kStateRatio apart).
 void render_noisy(std::ostream& out, const std::vector<const Record*>& recs,
                   Style style) {
+  const char* item = style == Style::markdown ? "\n- " : "  ";
   for (const Record* r : recs)
     if (r->noise.noisy)
-      out << (style == Style::markdown ? "\n- " : "  ")
-          << "noisy: " << r->method
+      out << item << "noisy: " << r->method
           << (r->payload.empty() ? "" : " " + r->payload) << " "
           << r->size_label << ": " << r->noise.reason << "\n";
+  double lo = 0, hi = 0;
+  for (const Record* r : recs)
+    for (double ns : r->noise.core_to_core_ns) {
+      lo = lo > 0 ? std::min(lo, ns) : ns;
+      hi = std::max(hi, ns);
+    }
+  if (lo > 0 && hi > kStateRatio * lo)
+    out << item << "machine state changed while these points were measured: "
+        << "core-to-core round trip " << std::lround(lo) << " to "
+        << std::lround(hi) << " ns (the records hold it per sample)\n";
 }
 
 }  // namespace

@@ -79,8 +79,24 @@ std::string render_header(const Document& doc) {
     figures << steal * 1e3;
     out << "noise: " << noisy << " of " << doc.records.size()
         << " points noisy after " << retries
-        << " retried samples; steal during the kept samples "
-        << figures.str() << " ms\n";
+        << " retried samples; steal during the kept samples " << figures.str()
+        << " ms\n";
+    std::vector<double> state;
+    for (const Record& r : doc.records)
+      state.insert(state.end(), r.noise.core_to_core_ns.begin(),
+                   r.noise.core_to_core_ns.end());
+    if (!state.empty()) {
+      std::sort(state.begin(), state.end());
+      const double lo = state.front(), hi = state.back();
+      out << "machine state: core-to-core round trip between ranks 0 and 1 "
+          << std::lround(state[state.size() / 2]) << " ns (median; "
+          << std::lround(lo) << " to " << std::lround(hi) << " ns)"
+          << (hi > kStateRatio * lo
+                  ? "; it changed during the run: compare points measured "
+                    "in one state"
+                  : "")
+          << "\n";
+    }
   }
   if (c.contains("cache") && c["cache"].value("mode", "hot") == "cold")
     out << "cold cache: ping-pong buffers rotate over "

@@ -40,6 +40,9 @@ void agree(const char* what, const StepError& local, MPI_Comm harness, int rank,
 }
 
 Sample Runner::run(std::int64_t iters, double expected, const char* what) {
+  // Outside the timed loop, before the barrier: the pair spins together
+  // (the ranks come from the last sample's reductions, microseconds apart).
+  const double core_to_core = state ? state->measure() : 0;
   if (noise) noise->start();
   {
     Armed armed(what, bound(0), Role::waiting);
@@ -73,9 +76,9 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
                 error.message);
   if (sleep_when_waiting) sleeping_barrier(harness);
   const std::size_t np = static_cast<std::size_t>(nphases);
-  // [t, phases..., -t, -phases..., steal, preemptions, -MHz, failed]
-  // reduced with MAX in one call.
-  std::vector<double> mx(2 * (np + 1) + 4), rmx(mx.size());
+  // [t, phases..., -t, -phases..., steal, preemptions, -MHz, core-to-core,
+  // probe age, failed] reduced with MAX in one call.
+  std::vector<double> mx(2 * (np + 1) + 6), rmx(mx.size());
   std::vector<double> sum(np + 1), rsum(np + 1);
   mx[0] = local;
   sum[0] = local;
@@ -89,10 +92,13 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
   mx[nz] = seen.steal_s;
   mx[nz + 1] = seen.preemptions;
   mx[nz + 2] = seen.cpu_mhz > 0 ? -seen.cpu_mhz : -1e300;
+  mx[nz + 3] = core_to_core;
+  mx[nz + 4] = state ? state->age() : 0;
   mx.back() = error.kind != StepError::none ? 1 : 0;
   MPIARENA_CHECK(MPI_Allreduce(mx.data(), rmx.data(),
                                static_cast<int>(mx.size()), MPI_DOUBLE, MPI_MAX,
                                harness));
+  if (state) state->agree(rmx[nz + 4], rmx[nz + 3]);
   // A SkipPoint inside the timed loop is a fault: skipping is decided
   // in prepare().
   if (rmx.back() > 0)
@@ -107,6 +113,7 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
   out.steal_s = rmx[nz];
   out.preemptions = rmx[nz + 1];
   out.cpu_mhz = rmx[nz + 2] > -1e299 ? -rmx[nz + 2] : -1;
+  out.core_to_core_ns = rmx[nz + 3];
   out.per_rank.resize(static_cast<std::size_t>(nranks));
   MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, out.per_rank.data(), 1,
                                MPI_DOUBLE, harness));

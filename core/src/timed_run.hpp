@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core_probe.hpp"
 #include "engine.hpp"
 #include "noise.hpp"
 #include "watchdog.hpp"
@@ -73,6 +74,9 @@ struct Sample {
   // the preemptions of the most preempted rank (max over ranks), the
   // slowest CPU clock (min over ranks; -1: not exposed).
   double steal_s = 0, preemptions = 0, cpu_mhz = -1;
+  // The core-to-core round trip taken before the sample (CoreProbe), ns,
+  // max over nodes; 0 when none was taken for this sample.
+  double core_to_core_ns = 0;
 };
 
 struct Runner {
@@ -85,6 +89,7 @@ struct Runner {
   double timeout;  // base bound of a step
   std::string part_label;
   NoiseProbe* noise = nullptr;  // null: no noise record
+  CoreProbe* state = nullptr;   // null: no core-to-core probe
 
   // A step that runs `seconds_expected` (0: unknown) is bounded by the
   // timeout plus ten times that.

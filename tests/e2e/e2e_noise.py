@@ -10,6 +10,10 @@ on a noisy machine), each subcommand one ctest test:
               the record and in the table.
   stopping    --target-rse stops on the target and on --max-time; the record
               says which; --iterations runs exactly N operations per sample.
+  state       the core-to-core probe: where the context says it probed,
+              every record holds a reading per sample and the header shows
+              the machine state; with --noise off nothing is probed; compare
+              does not judge a point measured in two machine states.
   bad-input   every bad value of the new options exits 2 with one message
               naming the option and what is accepted.
 """
@@ -166,6 +170,55 @@ def test_bad_input(a):
             check(needle in p.stderr, f"{args}: '{needle}' not in: {p.stderr.strip()}")
 
 
+def test_state(a):
+    for np in (2, 3):
+        doc, p = measured(a, f"state_np{np}.json",
+                          ["-m", "null", "-p", "1d", "-s", "small,medium",
+                           "--min-time", "0.001", "--repetitions", "5"], np=np)
+        said = doc["context"]["noise"]["core_to_core"]
+        probed = said.startswith("probed")
+        check(probed or said.startswith("not probed: oversubscribed"),
+              f"np {np}: context says {said!r}")
+        for r in doc["records"]:
+            got = r["noise"].get("core_to_core_ns")
+            if probed:
+                check(got is not None and len(got) == r["repetitions"],
+                      f"np {np}: a reading per sample: {got}")
+                check(all(0 < x < 1e6 for x in got), f"np {np}: readings {got}")
+            else:
+                check(got is None, f"np {np}, not probed: no readings: {got}")
+        check(("machine state: core-to-core round trip" in p.stdout) == probed,
+              f"np {np}: the header shows the state when probed")
+        if np == 2:
+            base = doc
+    off, _ = measured(a, "state_off.json",
+                      ["-m", "null", "-p", "1d", "-s", "small", "--noise", "off"] + FAST)
+    check(off["context"]["noise"]["core_to_core"] == "not probed: --noise off",
+          "--noise off: not probed")
+    if not base["context"]["noise"]["core_to_core"].startswith("probed"):
+        return
+    # The same points in a state 6x slower and 30% slower: not judged.
+    moved = json.loads(json.dumps(base))
+    for r in moved["records"]:
+        r["noise"]["core_to_core_ns"] = [6 * x for x in r["noise"]["core_to_core_ns"]]
+        for k in r["samples_s"]:
+            r["samples_s"][k] = [1.3 * x for x in r["samples_s"][k]]
+        for k in ("median", "min", "max", "mean", "stddev"):
+            r["time_s"][k] *= 1.3
+    paths = [os.path.join(a.workdir, n) for n in ("state_np2.json", "state_moved.json")]
+    with open(paths[1], "w") as f:
+        json.dump(moved, f)
+    c = subprocess.run([a.runner, "compare"] + paths, capture_output=True, text=True,
+                       env=env())
+    show(["runner", "compare"] + paths, c)
+    check(c.returncode == 0, f"compare exit {c.returncode}: a state change fails no gate")
+    n = len(base["records"])
+    check(f"({n} measured in two machine states)" in c.stdout,
+          "compare counts the points measured in two states")
+    check("a slower machine state (core-to-core round trip" in c.stdout,
+          "compare warns that NEW ran in a slower state")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -175,7 +228,7 @@ def main():
     ap.add_argument("--workdir", required=True)
     a = parse_args(ap)
     tests = {"order": test_order, "retry": test_retry, "stopping": test_stopping,
-             "bad-input": test_bad_input}
+             "state": test_state, "bad-input": test_bad_input}
     return run_test(tests[a.test], a)
 
 
