@@ -54,6 +54,19 @@ def steal_during(vm, run):
     return (max(xs), statistics.mean(xs), len(xs)) if xs else None
 
 
+STATE_RATIO = 2  # core/src/records.hpp kStateRatio
+
+
+def core_to_core(doc):
+    return [x for rec in doc["records"]
+            for x in rec.get("noise", {}).get("core_to_core_ns", [])]
+
+
+def state_cell(values):
+    v = sorted(values)
+    return f"{median(v):.0f} ns ({v[0]:.0f}-{v[-1]:.0f})"
+
+
 def main():
     d, page = sys.argv[1], sys.argv[2]
     command = sys.argv[3] if len(sys.argv) > 3 else "bench/noise"
@@ -114,8 +127,9 @@ def main():
                  rounds_of(d, f"compare_{cfg}_r*.json").items()} for cfg in CONFIGS}
     rel = {cfg: {r: json.load(open(p)) for r, p in
                  rounds_of(d, f"compare_rel_{cfg}_r*.json").items()} for cfg in CONFIGS}
-    w("| configuration | rounds | points compared | regressed | improved | noisy | "
-      "false alarms | per round | gate failed (exit 1) | only in A / only in B |")
+    w("| configuration | rounds | points compared | regressed | improved | noisy "
+      "(of them: two machine states) | false alarms | per round | gate failed "
+      "(exit 1) | only in A / only in B |")
     w("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     rates = {}
     rows = [(cfg, cmp[cfg], cfg) for cfg in CONFIGS] + \
@@ -127,11 +141,12 @@ def main():
         reg = sum(c["counts"]["regressed"] for c in cs.values())
         imp = sum(c["counts"]["improved"] for c in cs.values())
         noisy = sum(c["counts"]["noisy"] for c in cs.values())
+        states = sum(c["counts"].get("state_changed", 0) for c in cs.values())
         per = [(c["counts"]["regressed"] + c["counts"]["improved"]) / max(1, len(c["points"]))
                for c in cs.values()]
         failed = sum(1 for c in cs.values() if c["exit_code"] == 1)
         rates[cfg] = (reg + imp) / n if n else float("nan")
-        w(f"| {label} | {len(cs)} | {n} | {reg} | {imp} | {noisy} | "
+        w(f"| {label} | {len(cs)} | {n} | {reg} | {imp} | {noisy} ({states}) | "
           f"**{pct(rates[cfg])}** | {' '.join(pct(x) for x in per)} | "
           f"{failed} of {len(cs)} | "
           f"{sum(c['counts']['only_in_base'] for c in cs.values())} / "
@@ -171,6 +186,43 @@ def main():
               f"p = {p['p']:.3g}")
         if len(flagged) > 40:
             w(f"- ... and {len(flagged) - 40} more")
+        w("")
+    # The machine state (core-to-core round trip) of the "on" launches.
+    state_rows = []
+    for r in sorted(cmp["on"]):
+        a, b = docs[("on", "A")].get(r), docs[("on", "B")].get(r)
+        if not a or not b:
+            continue
+        sa, sb = core_to_core(a), core_to_core(b)
+        if not sa or not sb:
+            continue
+        c = cmp["on"][r]
+        alarms = c["counts"]["regressed"] + c["counts"]["improved"]
+        lo, hi = min(sa + sb), max(sa + sb)
+        one_state = hi <= STATE_RATIO * lo
+        state_rows.append((r, sa, sb, alarms, len(c["points"]),
+                           c["counts"].get("state_changed", 0), one_state))
+    if state_rows:
+        w("Machine state of the *on* launches: the core-to-core round trip "
+          "between the two ranks that the runner probes before the samples "
+          "(median over the launch's samples, and its range). A round is *in "
+          f"one state* when every reading of both launches is within "
+          f"{STATE_RATIO:g}x of the others.")
+        w("")
+        w("| round | A: core-to-core | B: core-to-core | one state | false "
+          "alarms | not judged: two states |")
+        w("|---:|---|---|---|---:|---:|")
+        for r, sa, sb, alarms, n, states, one in state_rows:
+            w(f"| {r} | {state_cell(sa)} | {state_cell(sb)} | "
+              f"{'yes' if one else 'no'} | {alarms} of {n} | {states} |")
+        w("")
+        for one, what in ((True, "in one state"), (False, "across two states")):
+            rows_ = [x for x in state_rows if x[6] == one]
+            if rows_:
+                n = sum(x[4] for x in rows_)
+                fa = sum(x[3] for x in rows_)
+                w(f"- Rounds {what}: {len(rows_)}, false alarms {fa} of {n} "
+                  f"points ({pct(fa / n)}).")
         w("")
     # What the noise record saw in the "on" launches.
     recs_on = [rec for side in "AB" for doc in docs[("on", side)].values()
@@ -364,12 +416,16 @@ def main():
           "steal seen by `vmstat -t 1` during each launch (max / mean %, "
           "seconds sampled).")
         w("")
-        w("| launch | start | wall | exit | st max | st mean | s |")
-        w("|---|---|---:|---:|---:|---:|---:|")
+        w("| launch | start | wall | exit | st max | st mean | s | core-to-core |")
+        w("|---|---|---:|---:|---:|---:|---:|---|")
+        by_name = {f"{cfg}_{side}_r{r}": doc for (cfg, side), ds in docs.items()
+                   for r, doc in ds.items()}
         for name, r in runs.items():
             s = steal_during(vm, r)
             st = f"{s[0]} | {s[1]:.1f} | {s[2]}" if s else "- | - | 0"
-            w(f"| {name} | {r['start']} | {r['wall_s']:.1f} s | {r['exit']} | {st} |")
+            c2c = core_to_core(by_name[name]) if name in by_name else []
+            w(f"| {name} | {r['start']} | {r['wall_s']:.1f} s | {r['exit']} | {st} | "
+              f"{state_cell(c2c) if c2c else '-'} |")
         w("")
 
     with open(page, "w") as f:
