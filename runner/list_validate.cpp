@@ -218,10 +218,7 @@ int command_report(const Options& options) {
   }
   const Style style =
       options.format == "markdown" ? Style::markdown : Style::text;
-  std::cout << render_header(doc) << render_table(doc, style)
-            << render_breakdown(doc, style) << render_scaling(doc, style)
-            << render_summary(summary, style);
-  if (options.per_rank) std::cout << render_per_rank(doc, style);
+  std::cout << render_report(doc, summary, style, options.per_rank);
   return 0;
 }
 

@@ -164,6 +164,10 @@ Options parse_options(int argc, const char* const* argv) {
      "stencil suite: neighbour exchanges per iteration, alternately to the "
      "right and to the left neighbour of a ring (seed 004's COMM_ITERS); "
      "even, 2 to 64")
+    ("window", po::value<int>(&o.window)->default_value(o.window),
+     "stream suite and the rma suite's _bw methods: messages in flight per "
+     "operation (OSU's -W window, answered by one acknowledgement or one "
+     "synchronisation); times and bandwidths are per message, 1 to 1024")
     ("stride", po::value<int>(&o.stride)->default_value(o.stride),
      "stencil suite: bytes between two elements of the application array "
      "that pack and unpack touch (seed 004's BUF_STRIDE); a multiple of 8, "
@@ -367,6 +371,11 @@ Options parse_options(int argc, const char* const* argv) {
         "--stride must be a multiple of 8 bytes (one uint64 element), from 8 "
         "to 4096, got " +
         std::to_string(o.stride));
+  if (o.window < 1 || o.window > 1024)
+    throw UsageError(
+        "--window must be between 1 and 1024 (messages in flight per "
+        "operation), got " +
+        std::to_string(o.window));
   if (o.test_every < 1 || o.test_every > 64)
     throw UsageError(
         "--test-every must be between 1 and 64 (slices of the "

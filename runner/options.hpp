@@ -46,6 +46,7 @@ struct Options {
   bool size_total = false;     // --size-basis total (per-rank suites)
   int test_every = 8;          // --test-every (overlap "_test" methods)
   int exchanges = 4;           // --exchanges (stencil suite, even)
+  int window = 64;             // --window (windowed methods: stream, rma _bw)
   int stride = 8;              // --stride bytes (stencil suite)
   // Issue 16: numbers that hold on a noisy machine (docs/methodology.md).
   bool interleave = true;          // --interleave on|off (competing methods)

@@ -61,8 +61,10 @@ int machine_color() {
 
 // Payload-sized buffers a rank of `info` holds: its declaration, except for
 // the stencil suite, whose application array grows with --exchanges and
-// --stride (2 x exchanges regions, stride / 8 elements apart).
+// --stride (2 x exchanges regions, stride / 8 elements apart), and windowed
+// methods, which declare their copies per message of the --window.
 int copies_of(const StrategyInfo& info, const Options& o) {
+  if (info.windowed) return info.payload_copies * o.window + 1;
   if (info.suite != "stencil") return info.payload_copies;
   return info.payload_copies - kStencilArrayCopies +
          2 * o.exchanges * (o.stride / 8);
@@ -245,6 +247,10 @@ std::vector<Point> plan_points(
     ladders[suite] =
         options.sizes_given || spec.empty() ? options.sizes : parse_sizes(spec);
   }
+  // A method of fixed size (StrategyInfo::fixed_bytes) runs there only.
+  for (const LoadedStrategy* s : methods)
+    if (const std::size_t b = s->entry.info.fixed_bytes; b > 0)
+      ladders["fixed " + std::to_string(b)] = {{std::to_string(b), b}};
   std::vector<SizePoint> all;
   for (const auto& [suite, ladder] : ladders)
     for (const SizePoint& p : ladder)
@@ -255,8 +261,11 @@ std::vector<Point> plan_points(
   std::stable_sort(
       all.begin(), all.end(),
       [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
-  auto in_ladder = [&](const std::string& suite, const SizePoint& p) {
-    const auto& l = ladders[suite];
+  auto in_ladder = [&](const StrategyInfo& info, const SizePoint& p) {
+    if (info.fixed_bytes > 0)
+      return p.bytes == info.fixed_bytes &&
+             p.label == std::to_string(info.fixed_bytes);
+    const auto& l = ladders[info.suite];
     return std::any_of(l.begin(), l.end(), [&](const SizePoint& q) {
       return q.bytes == p.bytes && q.label == p.label;
     });
@@ -266,7 +275,7 @@ std::vector<Point> plan_points(
     for (const SizePoint& size : all)
       for (const LoadedStrategy* s : methods) {
         const StrategyInfo& info = s->entry.info;
-        if (!in_ladder(info.suite, size)) continue;
+        if (!in_ladder(info, size)) continue;
         for (const std::string& payload : info.payloads) {
           if (!options.payloads.empty() &&
               std::find(options.payloads.begin(), options.payloads.end(),
@@ -351,7 +360,7 @@ std::vector<std::vector<const Point*>> point_groups(
   for (const Point& p : points) {
     auto same = [&](const Point* q) {
       return q->ranks == p.ranks && q->size.bytes == p.size.bytes &&
-             q->size.label == p.size.label &&
+             q->size.label == p.size.label && q->payload == p.payload &&
              q->strategy->entry.info.suite == p.strategy->entry.info.suite &&
              q->partner == p.partner;
     };

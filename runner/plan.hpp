@@ -83,8 +83,8 @@ std::vector<Point> plan_points(
 std::string options_mismatch(const Options& options, MPI_Comm world);
 
 // The points in groups measured together (runner --interleave): the
-// points of one rank count, size, suite and pair partner, in plan order;
-// a group of one where nothing competes.
+// points of one rank count, size, suite, payload and pair partner, in plan
+// order; a group of one where nothing competes.
 std::vector<std::vector<const Point*>> point_groups(
     const std::vector<Point>& points);
 

@@ -95,6 +95,7 @@ nlohmann::json make_context(const World& world, const Options& options,
         {"size_basis", options.size_total ? "total" : "per-rank"},
         {"test_every", options.test_every},
         {"exchanges", options.exchanges},
+        {"window", options.window},
         {"stride", options.stride},
         {"wait", options.wait},
         {"plugin_dirs", options.plugin_dirs}}}};
@@ -383,12 +384,14 @@ int command_run(const Options& options, int argc, char** argv) {
       m.ctx.size_total = options.size_total && size_is_per_rank(info.suite);
       m.ctx.test_every = options.test_every;
       m.ctx.exchanges = options.exchanges;
+      m.ctx.window = options.window;
       m.ctx.stride = static_cast<std::size_t>(options.stride);
       m.ctx.cache_cold = options.cache_cold && honours_cold_cache(info.suite);
       m.ctx.cache_set_bytes = cold_set_bytes(machine.llc_bytes);
       m.ctx.separate_buffers = options.separate_buffers;
       m.info = &info;
-      m.time_scale = info.time_scale;
+      m.time_scale =
+          info.windowed ? info.time_scale / options.window : info.time_scale;
       m.name = point_name(p);
       ready.push_back(std::move(m));
       ready_points.push_back(pp);
@@ -477,10 +480,7 @@ int command_run(const Options& options, int argc, char** argv) {
     } else {
       const Style style =
           options.format == "markdown" ? Style::markdown : Style::text;
-      std::cout << render_header(doc) << render_table(doc, style)
-                << render_breakdown(doc, style) << render_scaling(doc, style)
-                << render_summary(doc.summary, style);
-      if (options.per_rank) std::cout << render_per_rank(doc, style);
+      std::cout << render_report(doc, doc.summary, style, options.per_rank);
       if (!options.output.empty() && final_error.empty())
         std::cout << "\nresults: " << options.output << "\n";
     }

@@ -46,6 +46,7 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--ranks", o.ranks_spec},
           {"--test-every", std::to_string(o.test_every)},
           {"--exchanges", std::to_string(o.exchanges)},
+          {"--window", std::to_string(o.window)},
           {"--stride", std::to_string(o.stride)},
           {"--size-basis", o.size_total ? "total" : "per-rank"},
           {"--min-time", min_time},

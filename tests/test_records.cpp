@@ -87,6 +87,37 @@ TEST(Records, TimeScaleAndPerRankTimesRoundTripAndValidate) {
   expect_invalid(bad, {"records", "0", "time_scale"});
 }
 
+TEST(Records, WindowParamsAndMatrixRoundTripAndValidate) {
+  auto doc = mpiarena_test::sample_document();
+  mpiarena::Record& r = doc.records[0];
+  EXPECT_FALSE(mpiarena::to_json(r).contains("window"));
+  EXPECT_FALSE(mpiarena::to_json(r).contains("params"));
+  r.window = 64;
+  r.params = {{"op", "put"}, {"sync", "flush_local"}};
+  r.matrix_row = "op";
+  r.matrix_column = "sync";
+  const json j = mpiarena::to_json(r);
+  EXPECT_EQ(j.at("window"), 64);
+  EXPECT_EQ(j.at("params").at("sync"), "flush_local");
+  EXPECT_EQ(j.at("matrix"), json::parse(R"({"row": "op", "column": "sync"})"));
+  const mpiarena::Record back = mpiarena::record_from_json(j);
+  EXPECT_EQ(back.window, 64);
+  EXPECT_EQ(back.param("op"), "put");
+  EXPECT_EQ(back.param("sync"), "flush_local");
+  EXPECT_EQ(back.param("none"), "");
+  EXPECT_EQ(back.matrix_column, "sync");
+  EXPECT_EQ(joined(validate_results(mpiarena::to_json(doc))), "");
+  json bad = mpiarena::to_json(doc);
+  bad["records"][0]["window"] = 0;
+  expect_invalid(bad, {"records", "0", "window"});
+  bad = mpiarena::to_json(doc);
+  bad["records"][0]["params"]["op"] = 3;
+  expect_invalid(bad, {"records", "0", "params", "op"});
+  bad = mpiarena::to_json(doc);
+  bad["records"][0]["matrix"].erase("column");
+  expect_invalid(bad, {"records", "0", "matrix", "column"}, true);
+}
+
 TEST(Records, PairPlacementRoundTripsAndValidates) {
   auto doc = mpiarena_test::sample_document();
   mpiarena::Record& r = doc.records[0];

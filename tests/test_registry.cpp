@@ -368,7 +368,11 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInfoCase{8, "phases names 'pack' twice"},
                       BadInfoCase{9, "headline 'both'"},
                       BadInfoCase{10, "metric 'overlap' has no unit"},
-                      BadInfoCase{11, "declares method 'bad_info' twice"}));
+                      BadInfoCase{11, "declares method 'bad_info' twice"},
+                      BadInfoCase{12, "params 'op' has the value 'Put!'"},
+                      BadInfoCase{13, "matrix axis 'window' is not one of"},
+                      BadInfoCase{14, "matrix_row and matrix_column go "
+                                      "together"}));
 
 TEST(Registry, ProbeWithPhasesPartsAndMetricsLoads) {
   Registry reg;

@@ -80,6 +80,49 @@ TEST(Report, RanksMethodsByMedianWithinAGroup) {
   EXPECT_NE(lines[spiky].find("1.00"), std::string::npos) << lines[spiky];
 }
 
+// Records with matrix axes (the rma suite): one matrix per payload, size
+// and params off the axes; rows and columns in order of appearance; the
+// fastest of each row marked; a missing cell '-'; a failed one FAILED.
+TEST(Report, MatrixOfOpsBySyncsMarksTheFastestOfEachRow) {
+  mpiarena::Document doc;
+  auto add = [&](const std::string& op, const std::string& sync, double t,
+                 bool bw = false) {
+    mpiarena::Record r = make_record(op + "_" + sync + (bw ? "_bw" : ""),
+                                     {t, t, t}, 64, "allocate");
+    r.suite = "rma";
+    r.params = {
+        {"op", op}, {"sync", sync}, {"mode", bw ? "bandwidth" : "latency"}};
+    r.matrix_row = "op";
+    r.matrix_column = "sync";
+    if (bw) r.window = 64;
+    doc.records.push_back(r);
+  };
+  add("put", "fence", 3e-6);
+  add("put", "flush", 1e-6);
+  add("get", "fence", 2e-6);
+  add("get", "flush", 4e-6);
+  add("get", "pscw", 5e-6);
+  add("put", "fence", 9e-7, true);
+  add("put", "flush", 8e-7, true);
+  doc.records[4].verification = "failed";
+  const std::vector<std::string> l = lines_of(mpiarena::render_matrices(doc));
+  const int lat = find_line(l, "mode latency: op x sync (median time");
+  ASSERT_GE(lat, 0) << mpiarena::render_matrices(doc);
+  EXPECT_NE(l[lat + 1].find("fence"), std::string::npos);
+  EXPECT_LT(l[lat + 1].find("fence"), l[lat + 1].find("flush"));
+  EXPECT_NE(l[lat + 1].find("pscw"), std::string::npos);
+  EXPECT_EQ(l[lat + 2].find("put"), 3u);
+  EXPECT_NE(l[lat + 2].find("*1.00 us"), std::string::npos) << l[lat + 2];
+  EXPECT_NE(l[lat + 2].find(" -"), std::string::npos) << l[lat + 2];
+  EXPECT_NE(l[lat + 3].find("*2.00 us"), std::string::npos) << l[lat + 3];
+  EXPECT_NE(l[lat + 3].find("FAILED"), std::string::npos) << l[lat + 3];
+  const int bw = find_line(l, "mode bandwidth: op x sync (bandwidth per");
+  ASSERT_GE(bw, 0);
+  EXPECT_NE(l[bw + 2].find("*"), std::string::npos);
+  // Records without axes draw no matrix.
+  EXPECT_EQ(mpiarena::render_matrices(mpiarena_test::sample_document()), "");
+}
+
 TEST(Report, RanksEachGroupOnItsOwn) {
   mpiarena::Document doc;
   doc.records.push_back(make_record("a", {5e-6}, 11000));

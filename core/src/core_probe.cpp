@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <limits>
 #include <mpiarena/mpi_check.hpp>
@@ -57,8 +58,24 @@ CoreProbe::CoreProbe(MPI_Comm harness, bool enabled) {
   }
   void* base = nullptr;
   const MPI_Aint bytes = node_rank == 0 ? 3 * kLineBytes : 0;
-  MPIARENA_CHECK(
-      MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node_, &base, &win_));
+  // A library without shared-memory windows (Open MPI with --mca osc
+  // lacking sm) leaves the probe off rather than the run dead. The window
+  // of a rank where it did work is leaked, not freed: freeing is collective.
+  int ok = MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, node_, &base,
+                                   &win_) == MPI_SUCCESS;
+  MPIARENA_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, node_));
+  if (!ok) {
+    static bool told = false;
+    if (!told && node_rank == 0)
+      std::fprintf(stderr,
+                   "runner: warning: the core-to-core probe is off: "
+                   "MPI_Win_allocate_shared failed (does the MPI library "
+                   "offer shared-memory windows? Open MPI: osc sm)\n");
+    told = true;
+    win_ = MPI_WIN_NULL;
+    MPIARENA_CHECK(MPI_Comm_free(&node_));
+    return;
+  }
   if (node_rank == 0) {
     line_ = first_line(base);
     new (line_) Line(0);

@@ -110,6 +110,11 @@ class PointRun {
     rec_.ranks = ctx_.size;
     rec_.warmup = opt.warmup;
     rec_.time_scale = m.time_scale;
+    if (info_.pairwise) rec_.pairs = ctx_.all_pairs ? ctx_.size / 2 : 1;
+    if (info_.windowed) rec_.window = ctx_.window;
+    rec_.params = info_.params;
+    rec_.matrix_row = info_.matrix_row;
+    rec_.matrix_column = info_.matrix_column;
     rec_.noise.recorded = opt.noise;
   }
   PointRun(const PointRun&) = delete;

@@ -14,9 +14,9 @@ void compute_metrics(Record& rec, const StrategyInfo& info) {
     MetricInput in;
     in.bytes = rec.payload_bytes;
     in.ranks = rec.ranks;
+    in.pairs = rec.pairs;
     auto pick = [i](const Timing& t) {
-      return i < 0 ? t.time.median
-                   : t.samples_max[static_cast<std::size_t>(i)];
+      return i < 0 ? t.time.median : t.samples_max[static_cast<std::size_t>(i)];
     };
     if (rec.parts.empty()) {
       in.parts[""] = i < 0 ? rec.time.median

@@ -18,9 +18,9 @@ std::vector<int> row_sizes_for_base(std::size_t base) {
 }
 
 std::size_t payload_bytes(const std::string& payload, std::size_t bytes) {
-  if (payload == "bytes") return bytes;
   if (payload == "2d") return rows_base(bytes) * kIntsPerBase2d * sizeof(int);
-  return flat_count(bytes) * sizeof(int);
+  if (payload == "1d") return flat_count(bytes) * sizeof(int);
+  return bytes;
 }
 
 std::string payload_size_problem(const std::string& payload,

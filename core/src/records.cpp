@@ -128,6 +128,14 @@ json to_json(const Record& r) {
     j["interleave"] = {{"group", r.interleave_group},
                        {"points", r.interleave_points},
                        {"slots", r.slots}};
+  if (r.window > 0) j["window"] = r.window;
+  if (!r.params.empty()) {
+    json params = json::object();
+    for (const auto& [k, v] : r.params) params[k] = v;
+    j["params"] = std::move(params);
+  }
+  if (!r.matrix_row.empty())
+    j["matrix"] = {{"row", r.matrix_row}, {"column", r.matrix_column}};
   if (!r.metrics.empty()) {
     json metrics = json::array();
     for (const MetricValue& m : r.metrics)
@@ -216,6 +224,14 @@ Record record_from_json(const json& j) {
   }
   if (j.contains("per_rank_s"))
     r.per_rank = j.at("per_rank_s").get<std::vector<double>>();
+  r.window = j.value("window", 0);
+  if (j.contains("params"))
+    for (const auto& [k, v] : j.at("params").items())
+      r.params.emplace_back(k, v.get<std::string>());
+  if (j.contains("matrix")) {
+    r.matrix_row = j.at("matrix").at("row").get<std::string>();
+    r.matrix_column = j.at("matrix").at("column").get<std::string>();
+  }
   const json& bw = j.at("bandwidth_Bps");
   r.moves_data = !bw.is_null();
   r.bandwidth = bw.is_null() ? 0 : bw.get<double>();

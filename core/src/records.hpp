@@ -134,6 +134,19 @@ struct Record {
   int interleave_group = -1;
   int interleave_points = 0;
   std::vector<int> slots;
+  // Issue 17 ----------------------------------------------------------
+  // Windowed methods (StrategyInfo::windowed): the messages per operation
+  // (runner --window; 0: not windowed). time_scale includes 1 / window.
+  int window = 0;
+  // StrategyInfo::params and the matrix axes (report: matrix view).
+  std::vector<std::pair<std::string, std::string>> params;
+  std::string matrix_row, matrix_column;
+  // The value of param `key`, or empty.
+  std::string param(const std::string& key) const {
+    for (const auto& [k, v] : params)
+      if (k == key) return v;
+    return {};
+  }
 };
 
 struct Skip {

@@ -44,4 +44,16 @@ std::string render_summary(const nlohmann::json& summary,
 // `--pairs all` lags. Empty when no record has per-rank times.
 std::string render_per_rank(const Document& doc, Style style = Style::text);
 
+// Per suite, payload, ranks, size and the params off the axes: for records
+// that declare matrix axes (StrategyInfo::matrix_row / matrix_column, the
+// rma suite's op x sync), a matrix of the median time, or of the bandwidth
+// for windowed methods, with the fastest of each row marked '*'. Empty
+// when no record declares axes.
+std::string render_matrices(const Document& doc, Style style = Style::text);
+
+// The text or markdown report of a document: header, tables, matrices,
+// phases, scaling fits, summary, and the per-rank view when asked.
+std::string render_report(const Document& doc, const nlohmann::json& summary,
+                          Style style, bool per_rank);
+
 }  // namespace mpiarena

@@ -74,9 +74,9 @@ std::string check_strategy_info(const StrategyInfo& info) {
   if (info.payload_copies < 0)
     return who + "payload_copies " + std::to_string(info.payload_copies) +
            " is not accepted: 0 or more";
-  if (std::string e = check_names("phases", info.phases,
-                                  static_cast<std::size_t>(
-                                      PhaseTimer::kMaxPhases));
+  if (std::string e =
+          check_names("phases", info.phases,
+                      static_cast<std::size_t>(PhaseTimer::kMaxPhases));
       !e.empty())
     return who + e;
   if (std::string e = check_names("parts", info.parts, 16); !e.empty())
@@ -92,11 +92,38 @@ std::string check_strategy_info(const StrategyInfo& info) {
   for (const MetricInfo& m : info.metrics) {
     metric_names.push_back(m.name);
     if (m.unit.empty())
-      return who + "metric '" + m.name + "' has no unit (say \"%\", \"msg/s\"...)";
+      return who + "metric '" + m.name +
+             "' has no unit (say \"%\", \"msg/s\"...)";
     if (!m.compute) return who + "metric '" + m.name + "' has no formula";
   }
   if (std::string e = check_names("metrics", metric_names, 16); !e.empty())
     return who + e;
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : info.params) {
+    keys.push_back(key);
+    if (!valid_name(value))
+      return who + "params '" + key + "' has the value '" + value +
+             "': values are 1 to 32 characters of [a-z0-9_]";
+  }
+  if (std::string e = check_names("params", keys, 16); !e.empty())
+    return who + e;
+  if (info.matrix_row.empty() != info.matrix_column.empty())
+    return who +
+           "matrix_row and matrix_column go together: set both or neither";
+  for (const std::string* axis : {&info.matrix_row, &info.matrix_column}) {
+    if (axis->empty()) continue;
+    bool ok = false;
+    for (const std::string& k : keys) ok = ok || k == *axis;
+    if (!ok)
+      return who + "matrix axis '" + *axis + "' is not one of its params (" +
+             join(keys) + ")";
+  }
+  if (!info.matrix_row.empty() && info.matrix_row == info.matrix_column)
+    return who + "matrix_row and matrix_column are both '" + info.matrix_row +
+           "'; they must name two different params";
+  if (info.fixed_bytes > (std::size_t{1} << 30))
+    return who + "fixed_bytes " + std::to_string(info.fixed_bytes) +
+           " is not accepted: at most 1 GiB";
   for (char c : info.version)
     if (c < 0x20 || c > 0x7e)
       return who + "version holds a control or non-ASCII character";

@@ -11,7 +11,9 @@ namespace mpiarena {
 // A method of `suite` that moves a `bytes` payload between at least 2 ranks,
 // holding `payload_copies` payload-sized buffers per rank.
 // The suites the core knows and the payloads each one knows (the registry
-// refuses a strategy that declares anything else). The harness suite holds
+// refuses a strategy that declares anything else). The rma suite's payload
+// is the kind of window the target exposes the bytes in (rma.hpp). The
+// harness suite holds
 // probes of the measurement itself (null, probe) and takes every payload.
 inline const std::vector<std::pair<std::string, std::vector<std::string>>>&
 known_suites() {
@@ -24,6 +26,8 @@ known_suites() {
                 {"collective", {"1d"}},
                 {"overlap", {"1d"}},
                 {"stencil", {"1d"}},
+                {"stream", {"bytes"}},
+                {"rma", {"allocate", "create", "dynamic"}},
                 {"harness", {"1d", "2d", "bytes"}}};
   return suites;
 }
@@ -49,9 +53,12 @@ inline std::string default_sizes_spec(const std::string& suite) {
 // "the fastest" means something: not the everyday collectives (allreduce and
 // alltoall are different operations, shown side by side), nor the overlap
 // suite (each method's computation is sized to its own communication: its
-// figure is the overlap, not the time), nor the harness.
+// figure is the overlap, not the time), nor the rma suite (a put and an
+// accumulate, a latency and a per-message bandwidth time do not compete:
+// its answer is the op x sync matrix, report.hpp), nor the harness.
 inline bool methods_are_alternatives(const std::string& suite) {
-  return suite != "collective" && suite != "overlap" && suite != "harness";
+  return suite != "collective" && suite != "overlap" && suite != "rma" &&
+         suite != "harness";
 }
 
 // Suites whose base class rotates its buffers under runner --cache cold and

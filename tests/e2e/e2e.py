@@ -179,23 +179,38 @@ FAST = ["--min-time", "0.001", "--repetitions", "3"]
 
 def test_all_methods(a):
     out = out_path(a, f"all_np{a.np}.json")
-    p = mpirun(a, a.np, ["--methods", "all", "--sizes", "small,medium", "-o", out] + FAST)
+    listed = listed_methods(a)
+    # Oversubscribed, a passive-target operation waits for its target to
+    # be scheduled (milliseconds each under MPICH): the rma suite's 150
+    # points run at 2 ranks here, at 3 and 4 in e2e_rma_np3/4 (e2e_p2p.py).
+    if a.np > 2:
+        listed = {m: v for m, v in listed.items() if v[0] != "rma"}
+    methods = "all" if a.np == 2 else ",".join(sorted({v[0] for v in listed.values()}))
+    p = mpirun(a, a.np, ["--methods", methods, "--sizes", "small,medium", "-o", out] + FAST)
     check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = validate(a, out)
     check(doc["complete"] is True, "document not marked complete")
     check(doc["context"]["ranks"] == a.np, "context.ranks differs from -np")
     got = {(r["method"], r["payload"], r["size_label"]) for r in doc["records"]}
-    listed = listed_methods(a)
     for m in expected_methods(a, TRANSFER_METHODS):
         check(m in listed, f"--list lacks the seed method {m}")
     # The run used the MPI the build was configured with (MPIARENA_MPI).
     library = doc["context"]["mpi_library"]
     want = {"openmpi": "Open MPI", "mpich": "MPICH"}[a.launcher]
     check(want in library, f"mpi_library is {library!r}, expected {want}")
+    # Open MPI 4's osc rdma crash (docs/methods.md#rma): skipped, the reason said.
+    known = {(s["method"], s["payload"]) for s in doc["skipped"]
+             if "open-mpi/ompi#11349" in s["reason"] and a.launcher == "openmpi"}
     for m, (suite, payloads) in listed.items():
+        # The rma atomics move one 8-byte element whatever --sizes says.
+        fixed = suite == "rma" and m.split("_")[0] in ("fop", "cas")
         for payload in payloads:
-            for size in ("small", "medium"):
-                check((m, payload, size) in got, f"no record for {m} {payload} {size}")
+            for size in ("8",) if fixed else ("small", "medium"):
+                check((m, payload, size) in got or (m, payload) in known,
+                      f"no record for {m} {payload} {size}")
+    check(all(m.startswith("cas_") and p == "allocate" for m, p in known),
+          f"skips beyond the known Open MPI crash: {known}")
+    doc["skipped"] = [s for s in doc["skipped"] if (s["method"], s["payload"]) not in known]
     for r in doc["records"]:
         check(r["verification"]["status"] == "passed",
               f"{r['method']} {r['payload']} {r['size_label']}: {r['verification']}")

@@ -44,9 +44,17 @@ mpiarena::StrategyInfo good() {
   i.parts = {"comm"};
   i.headline = "both";
 #elif BAD_FIELD == 10
-  i.metrics = {{"overlap", "", true, [](const mpiarena::MetricInput&) {
-                  return 0.0;
-                }}};
+  i.metrics = {
+      {"overlap", "", true, [](const mpiarena::MetricInput&) { return 0.0; }}};
+#elif BAD_FIELD == 12
+  i.params = {{"op", "Put!"}};
+#elif BAD_FIELD == 13
+  i.params = {{"op", "put"}, {"sync", "fence"}};
+  i.matrix_row = "op";
+  i.matrix_column = "window";
+#elif BAD_FIELD == 14
+  i.params = {{"op", "put"}};
+  i.matrix_row = "op";
 #endif
   return i;
 }

@@ -37,7 +37,8 @@ std::size_t rows_base(std::size_t bytes);
 // Row sizes of a 2d payload with this base.
 std::vector<int> row_sizes_for_base(std::size_t base);
 // Bytes actually held by a payload of the given kind built for `bytes`.
-// The "bytes" payload (ping-pong suite) holds exactly `bytes`, 0 included.
+// Every other payload ("bytes", the rma suite's window kinds) holds exactly
+// `bytes`, 0 included.
 std::size_t payload_bytes(const std::string& payload, std::size_t bytes);
 // Why a 1d or 2d payload cannot be built at `bytes` (too small to hold one
 // element), or an empty string when it can. Other payload names: empty.

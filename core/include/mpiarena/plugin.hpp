@@ -28,6 +28,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpiarena {
@@ -35,7 +36,9 @@ namespace mpiarena {
 // Raised whenever a public header changes what a built plugin depends on
 // (StrategyInfo, the entry, the base classes' layout). 4: phases, parts,
 // metrics, version, the Log facade, SkipPoint, mpiarena_mpi_implementation.
-inline constexpr std::uint32_t kAbiVersion = 5;
+// 5: cold caches and buffer schemes. 6: windowed methods (RunContext::window),
+// params and matrix axes, MetricInput::pairs.
+inline constexpr std::uint32_t kAbiVersion = 6;
 
 // ---------------------------------------------------------------- logging
 // The core's rank-aware logger, handed to the plugin in RunContext::log: a
@@ -132,6 +135,9 @@ struct MetricInput {
   std::map<std::string, double> phases;
   std::size_t bytes = 0;  // payload bytes of the point
   int ranks = 0;
+  // Pairwise strategies: the pairs that ran concurrently (1, or ranks / 2
+  // under runner --pairs all); 0 for the others.
+  int pairs = 0;
   // The time of a part / phase; throws std::out_of_range naming it.
   double part(const std::string& name) const {
     return get(parts, "part", name);
@@ -200,6 +206,27 @@ struct StrategyInfo {
   std::string headline;
   // Figures derived from the parts' and phases' times (overlap %, msg/s).
   std::vector<MetricInfo> metrics;
+  // Contract v6 --------------------------------------------------------
+  // True when one execute() is a window of RunContext::window messages
+  // (runner --window, OSU's -W): the engine divides every sample by the
+  // window as well as by time_scale, so records hold the time per message
+  // and the bandwidth is bytes / that time (osu_bw's formula), and each
+  // record says which window it ran. payload_copies then counts the
+  // payload-sized buffers per message of the window: the memory guard
+  // counts payload_copies x window + 1 of them.
+  bool windowed = false;
+  // What the method is, as (key, value) pairs of [a-z0-9_]+ names, e.g.
+  // {{"op", "put"}, {"sync", "fence"}}: recorded in every record. When
+  // matrix_row and matrix_column name two of the keys, the report draws,
+  // per size, a matrix of the suite's methods with those values as rows and
+  // columns (the fastest of each row marked); methods whose other params
+  // differ go in separate matrices.
+  std::vector<std::pair<std::string, std::string>> params;
+  std::string matrix_row, matrix_column;
+  // A method that always moves this many bytes (one 8-byte atomic, as
+  // OSU's osu_fop_latency and osu_cas_latency): it runs at this size once
+  // per rank count and payload, whatever --sizes says. 0: the ladder.
+  std::size_t fixed_bytes = 0;
 };
 
 // Thrown by prepare() (or setup()) on EVERY rank alike when a point cannot
@@ -257,6 +284,10 @@ struct RunContext {
   // never writes and receive into another (osu_latency), false = one
   // buffer receives the ping and sends the pong (NetPIPE).
   bool separate_buffers = true;
+  // Contract v6 ---------------------------------------------------------
+  // Windowed strategies (StrategyInfo::windowed): messages per execute()
+  // (runner --window, default 64 as OSU's osu_bw).
+  int window = 64;
 };
 
 struct Verdict {

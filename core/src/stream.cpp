@@ -1,0 +1,86 @@
+// The stream suite's base (stream.hpp).
+#include <cstring>
+#include <mpiarena/mpi_check.hpp>
+#include <mpiarena/stream.hpp>
+#include <string>
+#include <utility>
+
+#include "suite_info.hpp"
+
+namespace mpiarena {
+
+StrategyInfo stream_info(std::string name, std::string summary,
+                         bool bidirectional) {
+  StrategyInfo info =
+      bytes_method_info(std::move(name), "stream", std::move(summary), 1);
+  info.pairwise = true;
+  info.windowed = true;
+  info.time_scale = bidirectional ? 0.5 : 1.0;
+  info.params = {{"direction", bidirectional ? "bidirectional" : "one_way"}};
+  MetricInfo rate;
+  rate.name = "msg_rate";
+  rate.unit = "msg/s";
+  rate.compute = [](const MetricInput& in) { return in.pairs / in.part(""); };
+  info.metrics = {rate};
+  return info;
+}
+
+void StreamStrategy::prepare(const RunContext& ctx) {
+  ctx_ = ctx;
+  if (in_pair() && bytes() > 0) {
+    if (sender()) {
+      send_.allocate(bytes());
+      fill_bytes(send_.data(), bytes());
+    }
+    if (receiver()) {
+      stride_ = (bytes() + 63) / 64 * 64;
+      slots_.allocate(stride_ * static_cast<std::size_t>(window()));
+      std::memset(slots_.data(), kPoisonByte, slots_.size());
+    }
+  }
+  reqs_.assign(2 * static_cast<std::size_t>(window()), MPI_REQUEST_NULL);
+  setup();
+}
+
+void StreamStrategy::execute() {
+  if (!in_pair()) return;
+  const int w = window();
+  const std::size_t n = bytes();
+  int posted = 0;
+  if (receiver())
+    for (int k = 0; k < w; ++k)
+      start_recv(recv_slot(k), n, peer(), k, &reqs_[posted++]);
+  if (sender())
+    for (int k = 0; k < w; ++k)
+      start_send(send_buffer(), n, peer(), k, &reqs_[posted++]);
+  MPIARENA_CHECK(MPI_Waitall(posted, reqs_.data(), MPI_STATUSES_IGNORE));
+  if (bidirectional_) return;
+  if (pair_initiator(ctx_))
+    MPIARENA_CHECK(MPI_Recv(&ack_, 1, MPI_INT, peer(), kStreamAckTag, comm(),
+                            MPI_STATUS_IGNORE));
+  else
+    MPIARENA_CHECK(MPI_Send(&ack_, 1, MPI_INT, peer(), kStreamAckTag, comm()));
+}
+
+void StreamStrategy::poison() {
+  if (slots_.size()) std::memset(slots_.data(), kPoisonByte, slots_.size());
+}
+
+Verdict StreamStrategy::verify() {
+  if (!in_pair()) return {};
+  for (int k = 0; receiver() && bytes() > 0 && k < window(); ++k)
+    if (std::string e = check_bytes(recv_slot(k), bytes()); !e.empty())
+      return {false, "message " + std::to_string(k) + " of the window: " + e};
+  if (sender() && bytes() > 0)
+    if (std::string e = check_bytes(send_buffer(), bytes()); !e.empty())
+      return {false, "the send buffer changed: " + e};
+  return {};
+}
+
+void StreamStrategy::release() {
+  teardown();
+  send_.reset();
+  slots_.reset();
+}
+
+}  // namespace mpiarena
