@@ -16,40 +16,31 @@ namespace {
 
 constexpr std::size_t kSlotAlign = 64;
 
-const char* short_name(RmaOp op) {
-  switch (op) {
-    case RmaOp::put:
-      return "put";
-    case RmaOp::get:
-      return "get";
-    case RmaOp::accumulate:
-      return "acc";
-    case RmaOp::get_accumulate:
-      return "get_acc";
-    case RmaOp::fetch_and_op:
-      return "fop";
-    case RmaOp::compare_and_swap:
-      return "cas";
-  }
-  return "?";
-}
+// Per RmaOp: its name, the short name of its methods; per RmaSync: its
+// name and what --list says of it. Indexed by the enums' values.
+struct OpNames {
+  const char* name;
+  const char* short_name;
+};
+constexpr OpNames kOpNames[] = {
+    {"put", "put"},          {"get", "get"},
+    {"accumulate", "acc"},   {"get_accumulate", "get_acc"},
+    {"fetch_and_op", "fop"}, {"compare_and_swap", "cas"}};
+struct SyncNames {
+  const char* name;
+  const char* text;
+};
+constexpr SyncNames kSyncNames[] = {
+    {"fence", "then MPI_Win_fence"},
+    {"lock", "between MPI_Win_lock(shared) and MPI_Win_unlock"},
+    {"flush", "then MPI_Win_flush (MPI_Win_lock_all held)"},
+    {"flush_local", "then MPI_Win_flush_local (MPI_Win_lock_all held)"},
+    {"pscw",
+     "between MPI_Win_start and MPI_Win_complete, the target MPI_Win_post "
+     "+ MPI_Win_wait"}};
 
-const char* sync_text(RmaSync s) {
-  switch (s) {
-    case RmaSync::fence:
-      return "then MPI_Win_fence";
-    case RmaSync::lock:
-      return "between MPI_Win_lock(shared) and MPI_Win_unlock";
-    case RmaSync::flush:
-      return "then MPI_Win_flush (MPI_Win_lock_all held)";
-    case RmaSync::flush_local:
-      return "then MPI_Win_flush_local (MPI_Win_lock_all held)";
-    case RmaSync::pscw:
-      return "between MPI_Win_start and MPI_Win_complete, the target "
-             "MPI_Win_post + MPI_Win_wait";
-  }
-  return "?";
-}
+const OpNames& names(RmaOp op) { return kOpNames[static_cast<int>(op)]; }
+const SyncNames& names(RmaSync s) { return kSyncNames[static_cast<int>(s)]; }
 
 bool elementwise(RmaOp op) { return op != RmaOp::put && op != RmaOp::get; }
 bool has_result(RmaOp op) {
@@ -74,46 +65,15 @@ std::string where(int k, std::size_t i) {
 
 }  // namespace
 
-const char* rma_op_name(RmaOp op) {
-  switch (op) {
-    case RmaOp::put:
-      return "put";
-    case RmaOp::get:
-      return "get";
-    case RmaOp::accumulate:
-      return "accumulate";
-    case RmaOp::get_accumulate:
-      return "get_accumulate";
-    case RmaOp::fetch_and_op:
-      return "fetch_and_op";
-    case RmaOp::compare_and_swap:
-      return "compare_and_swap";
-  }
-  return "?";
-}
-
-const char* rma_sync_name(RmaSync s) {
-  switch (s) {
-    case RmaSync::fence:
-      return "fence";
-    case RmaSync::lock:
-      return "lock";
-    case RmaSync::flush:
-      return "flush";
-    case RmaSync::flush_local:
-      return "flush_local";
-    case RmaSync::pscw:
-      return "pscw";
-  }
-  return "?";
-}
+const char* rma_op_name(RmaOp op) { return names(op).name; }
+const char* rma_sync_name(RmaSync s) { return names(s).name; }
 
 bool rma_single_element(RmaOp op) {
   return op == RmaOp::fetch_and_op || op == RmaOp::compare_and_swap;
 }
 
 std::string rma_method_name(RmaOp op, RmaSync sync, bool bandwidth) {
-  return std::string(short_name(op)) + "_" + rma_sync_name(sync) +
+  return std::string(names(op).short_name) + "_" + rma_sync_name(sync) +
          (bandwidth ? "_bw" : "");
 }
 
@@ -126,7 +86,7 @@ StrategyInfo rma_info(RmaOp op, RmaSync sync, bool bandwidth,
   StrategyInfo info;
   info.name = rma_method_name(op, sync, bandwidth);
   info.suite = "rma";
-  info.summary = std::move(summary) + ", " + sync_text(sync) +
+  info.summary = std::move(summary) + ", " + names(sync).text +
                  (bandwidth ? "; W operations per synchronisation" : "");
   info.payloads = {"allocate", "create", "dynamic"};
   info.min_ranks = 2;
