@@ -1,12 +1,14 @@
 // The message buffers of the ping-pong suite (PingPongBuffers,
 // pingpong.hpp): the layouts of --buffers separate / shared under --cache
 // hot / cold, their memory bound, what allocate() puts in them, and the
-// check that a send buffer was never written. No MPI call is made.
+// check that a send buffer was never written; and the stream suite's count
+// of receive slots. No MPI call is made.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
 #include <mpiarena/pingpong.hpp>
+#include <mpiarena/stream.hpp>
 #include <set>
 #include <string>
 
@@ -182,4 +184,24 @@ TEST(PingPongBuffers, TheMachinesCacheSetExceedsItsLastLevelCache) {
   }
   EXPECT_GT(set, llc);
   EXPECT_GE(PingPongBuffers::layout(65536, true, true, set).bytes, set);
+}
+
+// The stream suite's receive slots (stream.hpp, "Buffers"): one per message
+// while the window fits in kStreamRecvBytes, else as many as fit, at least 2,
+// never more than the window.
+TEST(StreamRecvSlots, OnePerMessageUpToTheBoundThenAsManyAsFitAtLeastTwo) {
+  using mpiarena::kStreamRecvBytes;
+  using mpiarena::stream_recv_slots;
+  EXPECT_EQ(stream_recv_slots(0, 64), 64);
+  EXPECT_EQ(stream_recv_slots(1024, 64), 64);
+  EXPECT_EQ(stream_recv_slots(kStreamRecvBytes / 64, 64), 64);
+  EXPECT_EQ(stream_recv_slots(kStreamRecvBytes / 64 + 1, 64), 63);
+  EXPECT_EQ(stream_recv_slots(std::size_t{1} << 20, 64), 8);
+  EXPECT_EQ(stream_recv_slots(std::size_t{4} << 20, 64), 2);
+  EXPECT_EQ(stream_recv_slots(std::size_t{64} << 20, 64), 2);
+  EXPECT_EQ(stream_recv_slots(std::size_t{64} << 20, 1), 1);
+  EXPECT_EQ(stream_recv_slots(std::size_t{1} << 20, 3), 3);
+  for (std::size_t b : {std::size_t{100000}, std::size_t{3} << 20})
+    EXPECT_LE(stream_recv_slots(b, 1024) * ((b + 63) / 64 * 64),
+              kStreamRecvBytes);
 }

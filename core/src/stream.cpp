@@ -1,4 +1,5 @@
 // The stream suite's base (stream.hpp).
+#include <algorithm>
 #include <cstring>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/stream.hpp>
@@ -25,8 +26,18 @@ StrategyInfo stream_info(std::string name, std::string summary,
   return info;
 }
 
+int stream_recv_slots(std::size_t bytes, int window) {
+  const std::size_t stride = (bytes + 63) / 64 * 64;
+  if (stride == 0 ||
+      stride * static_cast<std::size_t>(window) <= kStreamRecvBytes)
+    return window;
+  const std::size_t fit = std::max<std::size_t>(2, kStreamRecvBytes / stride);
+  return static_cast<int>(std::min<std::size_t>(fit, window));
+}
+
 void StreamStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
+  nslots_ = in_pair() && receiver() ? stream_recv_slots(bytes(), window()) : 0;
   if (in_pair() && bytes() > 0) {
     if (sender()) {
       send_.allocate(bytes());
@@ -34,11 +45,12 @@ void StreamStrategy::prepare(const RunContext& ctx) {
     }
     if (receiver()) {
       stride_ = (bytes() + 63) / 64 * 64;
-      slots_.allocate(stride_ * static_cast<std::size_t>(window()));
+      slots_.allocate(stride_ * static_cast<std::size_t>(nslots_));
       std::memset(slots_.data(), kPoisonByte, slots_.size());
     }
   }
-  reqs_.assign(2 * static_cast<std::size_t>(window()), MPI_REQUEST_NULL);
+  recv_reqs_.assign(static_cast<std::size_t>(nslots_), MPI_REQUEST_NULL);
+  send_reqs_.assign(static_cast<std::size_t>(window()), MPI_REQUEST_NULL);
   setup();
 }
 
@@ -46,14 +58,22 @@ void StreamStrategy::execute() {
   if (!in_pair()) return;
   const int w = window();
   const std::size_t n = bytes();
-  int posted = 0;
-  if (receiver())
-    for (int k = 0; k < w; ++k)
-      start_recv(recv_slot(k), n, peer(), k, &reqs_[posted++]);
+  for (int k = 0; k < nslots_; ++k)
+    start_recv(recv_slot(k), n, peer(), k, &recv_reqs_[k]);
   if (sender())
     for (int k = 0; k < w; ++k)
-      start_send(send_buffer(), n, peer(), k, &reqs_[posted++]);
-  MPIARENA_CHECK(MPI_Waitall(posted, reqs_.data(), MPI_STATUSES_IGNORE));
+      start_send(send_buffer(), n, peer(), k, &send_reqs_[k]);
+  // Fewer slots than messages: each completed receive frees its slot for
+  // the next message of the window.
+  for (int next = nslots_; receiver() && next < w; ++next) {
+    int k = MPI_UNDEFINED;
+    MPIARENA_CHECK(
+        MPI_Waitany(nslots_, recv_reqs_.data(), &k, MPI_STATUS_IGNORE));
+    start_recv(recv_slot(k), n, peer(), k, &recv_reqs_[k]);
+  }
+  MPIARENA_CHECK(MPI_Waitall(nslots_, recv_reqs_.data(), MPI_STATUSES_IGNORE));
+  if (sender())
+    MPIARENA_CHECK(MPI_Waitall(w, send_reqs_.data(), MPI_STATUSES_IGNORE));
   if (bidirectional_) return;
   if (pair_initiator(ctx_))
     MPIARENA_CHECK(MPI_Recv(&ack_, 1, MPI_INT, peer(), kStreamAckTag, comm(),
@@ -68,9 +88,10 @@ void StreamStrategy::poison() {
 
 Verdict StreamStrategy::verify() {
   if (!in_pair()) return {};
-  for (int k = 0; receiver() && bytes() > 0 && k < window(); ++k)
+  for (int k = 0; bytes() > 0 && k < nslots_; ++k)
     if (std::string e = check_bytes(recv_slot(k), bytes()); !e.empty())
-      return {false, "message " + std::to_string(k) + " of the window: " + e};
+      return {false, "receive slot " + std::to_string(k) + " of " +
+                         std::to_string(nslots_) + ": " + e};
   if (sender() && bytes() > 0)
     if (std::string e = check_bytes(send_buffer(), bytes()); !e.empty())
       return {false, "the send buffer changed: " + e};

@@ -30,13 +30,14 @@ def load(a, out):
 
 def test_stream(a):
     out = os.path.join(a.workdir, f"stream_np{a.np}.json")
-    p = run_np(a, ["-m", "stream", "--pairs", "all", "--sizes", "0,1KiB,1MiB",
+    # 4 MiB x 8 passes the 8 MiB of receive slots: 2 slots, reused.
+    p = run_np(a, ["-m", "stream", "--pairs", "all", "--sizes", "0,1KiB,1MiB,4MiB",
                    "--window", "8"], out, reps="2")
     check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = load(a, out)
     got = {(r["method"], r["bytes"]): r for r in doc["records"]}
     for m in STREAM:
-        for size in (0, 1024, 1048576):
+        for size in (0, 1024, 1048576, 4194304):
             r = got.get((m, size))
             check(r is not None, f"no record for {m} at {size} B")
             check(r["verification"]["status"] == "passed", f"{m} {size}: {r['verification']}")

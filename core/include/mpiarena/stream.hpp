@@ -19,15 +19,23 @@
 // pairs / time per message (osu_mbw_mr's figure under --pairs all).
 //
 // Buffers: one send buffer, filled with the payload in prepare() and never
-// written again (several sends in flight may read one buffer, MPI-3), and W
-// receive slots, one per message in flight (a buffer may not be the target
-// of two pending receives). Slots are 64-byte aligned. poison() fills the
-// slots with kPoisonByte; verify() checks that every slot holds the
-// payload and that the send buffer still does.
+// written again (several sends in flight may read one buffer, MPI-3), and
+// S receive slots (a buffer may not be the target of two pending receives;
+// OSU and IMB receive the whole window into one buffer). S = W while the
+// W slots fit in kStreamRecvBytes, else as many as fit, at least 2: the
+// receiver starts S receives, and as each completes (MPI_Waitany) starts
+// the next message of the window into the slot it freed, so at most S
+// receives are pending and the receiving rank's footprint stays bounded
+// (hot in cache, as OSU's one buffer is) instead of W x size. Slots are
+// 64-byte aligned. poison() fills the slots with kPoisonByte; verify()
+// checks that every slot holds the payload and that the send buffer still
+// does.
 //
-// A plugin writes start_send() and start_recv(): start message k of the
-// window (0 <= k < window()) and leave its request in *req; the base waits
-// for them all with MPI_Waitall. Tags below kStreamAckTag are the plugin's.
+// A plugin writes start_send() and start_recv(): start_send starts message
+// k of the window (0 <= k < window()), start_recv starts a receive into
+// slot k (0 <= k < recv_slots(); a slot is reused once its receive has
+// completed); each leaves its request in *req, and the base completes them
+// with MPI_Waitany / MPI_Waitall. Tags below kStreamAckTag are the plugin's.
 #pragma once
 
 #include <cstddef>
@@ -39,6 +47,14 @@
 namespace mpiarena {
 
 inline constexpr int kStreamAckTag = 32767;  // MPI guarantees tags to 32767
+// The receive slots of a window, in all, beyond which fewer slots than
+// messages are used (stream.hpp, "Buffers").
+inline constexpr std::size_t kStreamRecvBytes = std::size_t{8} << 20;
+
+// The receive slots of a window of `window` messages of `bytes` bytes:
+// window while window x (bytes rounded up to 64) fits in kStreamRecvBytes,
+// else as many as fit, at least 2 (and never more than window).
+int stream_recv_slots(std::size_t bytes, int window);
 
 // The StrategyInfo of a stream method: suite "stream", payload "bytes",
 // pairwise, windowed, one payload copy per message in flight, metric
@@ -71,6 +87,9 @@ class StreamStrategy : public Strategy {
   int peer() const { return pair_peer(ctx_); }
   std::size_t bytes() const { return ctx_.bytes; }
   int window() const { return ctx_.window; }
+  // The receive slots of this point (stream_recv_slots), 0 on a rank that
+  // does not receive.
+  int recv_slots() const { return nslots_; }
   // The send buffer and receive slot k (null for a 0-byte message or a
   // rank that does not send / receive). Stable from before setup() to
   // after teardown(): persistent requests may be made on them.
@@ -85,7 +104,8 @@ class StreamStrategy : public Strategy {
   bool bidirectional_ = false;
   AlignedBytes send_, slots_;
   std::size_t stride_ = 0;
-  std::vector<MPI_Request> reqs_;
+  int nslots_ = 0;
+  std::vector<MPI_Request> recv_reqs_, send_reqs_;
   int ack_ = 0;
 };
 

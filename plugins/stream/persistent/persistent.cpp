@@ -1,6 +1,6 @@
-// Streaming bandwidth with persistent requests: MPI_Send_init /
-// MPI_Recv_init made once per message of the window (untimed), then
-// MPI_Start for each message of every window (stream.hpp).
+// Streaming bandwidth with persistent requests: MPI_Send_init made once per
+// message of the window and MPI_Recv_init once per receive slot (untimed),
+// then MPI_Start for each message of every window (stream.hpp).
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/stream.hpp>
 #include <vector>
@@ -15,18 +15,17 @@ class Persistent : public mpiarena::StreamStrategy {
   void setup() override {
     if (!in_pair()) return;
     const int n = static_cast<int>(bytes());
-    for (int k = 0; k < window(); ++k) {
+    for (int k = 0; sender() && k < window(); ++k) {
       MPI_Request r = MPI_REQUEST_NULL;
-      if (sender()) {
-        MPIARENA_CHECK(
-            MPI_Send_init(send_buffer(), n, MPI_BYTE, peer(), 100, comm(), &r));
-        sends_.push_back(r);
-      }
-      if (receiver()) {
-        MPIARENA_CHECK(
-            MPI_Recv_init(recv_slot(k), n, MPI_BYTE, peer(), 100, comm(), &r));
-        recvs_.push_back(r);
-      }
+      MPIARENA_CHECK(
+          MPI_Send_init(send_buffer(), n, MPI_BYTE, peer(), 100, comm(), &r));
+      sends_.push_back(r);
+    }
+    for (int k = 0; k < recv_slots(); ++k) {
+      MPI_Request r = MPI_REQUEST_NULL;
+      MPIARENA_CHECK(
+          MPI_Recv_init(recv_slot(k), n, MPI_BYTE, peer(), 100, comm(), &r));
+      recvs_.push_back(r);
     }
   }
   void teardown() override {
