@@ -41,6 +41,12 @@ int command_list(const Options& options);
 int command_validate(const Options& options);
 int command_report(const Options& options);
 int command_compare(const Options& options);
+int command_trend(const Options& options);
+
+// Writes `text` to `path` (report and trend -o): through a temporary file
+// renamed into place, so a reader never sees half a page. On failure says
+// why on stderr and returns false.
+bool write_output(const std::string& path, const std::string& text);
 int command_run(const Options& options, int argc, char** argv);
 
 }  // namespace mpiarena

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "formats.hpp"
 #include "report.hpp"
+#include "report_html.hpp"
 #include "scaling.hpp"
 #include "schema.hpp"
 
@@ -206,19 +207,25 @@ int command_report(const Options& options) {
               << ": invalid: " << e.what() << "\n";
     return 2;
   }
-  const std::string exported = export_document(doc, options.format);
-  if (!exported.empty()) {
-    std::cout << exported;
+  std::string text = export_document(doc, options.format);
+  if (text.empty()) {
+    const nlohmann::json summary = compute_summary(doc);
+    if (options.format == "json")
+      text = summary.dump(1) + "\n";
+    else if (options.format == "html")
+      text = render_html(doc, summary, options.files.front());
+    else
+      text = render_report(
+          doc, summary,
+          options.format == "markdown" ? Style::markdown : Style::text,
+          options.per_rank);
+  }
+  if (options.output.empty()) {
+    std::cout << text;
     return 0;
   }
-  const nlohmann::json summary = compute_summary(doc);
-  if (options.format == "json") {
-    std::cout << summary.dump(1) << "\n";
-    return 0;
-  }
-  const Style style =
-      options.format == "markdown" ? Style::markdown : Style::text;
-  std::cout << render_report(doc, summary, style, options.per_rank);
+  if (!write_output(options.output, text)) return 2;
+  std::cerr << "runner: report written to " << options.output << "\n";
   return 0;
 }
 

@@ -32,6 +32,8 @@ const char* command_name(Command c) {
       return "report";
     case Command::compare:
       return "compare";
+    case Command::trend:
+      return "trend";
     case Command::help:
       return "--help";
     case Command::version:
@@ -104,6 +106,7 @@ int dispatch(const Options& options, bool printer) {
     case Command::validate:
     case Command::report:
     case Command::compare:
+    case Command::trend:
     case Command::run:
       break;
   }
@@ -125,6 +128,9 @@ int file_command(const Options& options, bool launched) {
       break;
     case Command::compare:
       command = command_compare;
+      break;
+    case Command::trend:
+      command = command_trend;
       break;
     default:
       return -1;

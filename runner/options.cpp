@@ -25,11 +25,19 @@ const char* kUsage =
     "  runner validate FILE...           check result files against the schema\n"
     "  runner report FILE [--format F]   ranked tables and best-method summary of\n"
     "                                    a saved result file (table|markdown|json),\n"
-    "                                    or its records as csv or gbench\n"
+    "                                    its records as csv or gbench, or a self-\n"
+    "                                    contained page of charts (--format html\n"
+    "                                    -o report.html)\n"
     "  runner compare BASE NEW           CI regression gate: match the points of two\n"
     "                                    result files, Mann-Whitney U test per point;\n"
     "                                    exit 0 nothing regressed, 1 a regression,\n"
     "                                    2 bad input (--threshold, --alpha, --format)\n"
+    "  runner trend FILE...              each point's median across runs in time\n"
+    "                                    order, the spread of each run, and where\n"
+    "                                    compare's test flags a change against the\n"
+    "                                    run before; runs whose contexts differ are\n"
+    "                                    grouped apart (--format table|markdown|\n"
+    "                                    json|html, -o FILE)\n"
     "\n"
     "Every point is synchronised with a barrier, calibrated so that one sample\n"
     "lasts at least --min-time, repeated --repetitions times; a sample is the\n"
@@ -45,9 +53,10 @@ const char* kUsage =
 // --threshold "5%" or "5" (percent) and --alpha: compare only.
 void parse_compare_options(Options& o, const std::string* threshold,
                            bool alpha_given) {
-  if (o.command != Command::compare) {
+  if (o.command != Command::compare && o.command != Command::trend) {
     if (threshold || alpha_given)
-      throw UsageError("--threshold and --alpha apply to 'compare' only");
+      throw UsageError(
+          "--threshold and --alpha apply to 'compare' and 'trend' only");
     return;
   }
   if (threshold) o.threshold = parse_percent("--threshold", *threshold, 1000);
@@ -214,20 +223,23 @@ Options parse_options(int argc, const char* const* argv) {
      "--min-time (1 to 10^9)")
     ("output,o", po::value<std::string>(&o.output),
      "write the JSON result document here (rewritten after every point, so "
-     "an interrupted run keeps what it measured)")
+     "an interrupted run keeps what it measured); with 'report' and "
+     "'trend': write what they print to this file instead of stdout")
     ("format,f", po::value<std::string>(&o.format)->default_value("table"),
      "what rank 0 prints on stdout at the end: table, markdown, json (the "
      "whole document; with 'report': the summary), csv (one row per record) "
      "or gbench (Google Benchmark JSON, for its tools/compare.py); with "
-     "'compare': table, markdown or json")
+     "'compare': table, markdown or json; with 'report' and 'trend' also "
+     "html (one self-contained page of SVG charts and tables)")
     ("threshold", po::value<std::string>(&threshold),
-     "compare: how far apart two medians must be to count, in percent, as "
+     "compare and trend: how far apart two medians must be to count, in percent, as "
      "a factor between the better and the worse (5%: slower or faster by "
      "more than 1.05x; default 5%)")
     ("alpha", po::value<double>(&o.alpha),
-     "compare: significance level of the two-sided U test (default 0.05)")
+     "compare and trend: significance level of the two-sided U test "
+     "(default 0.05)")
     ("relative",
-     "compare: judge each point against the common shift of its group (the "
+     "compare and trend: judge each point against the common shift of its group (the "
      "methods of one suite, payload, size and ranks, 3 or more, which an "
      "interleaved run measured together): a change of the whole machine "
      "between the runs is reported once per group, not as a regression of "
@@ -316,6 +328,14 @@ Options parse_options(int argc, const char* const* argv) {
         throw UsageError(
             "'compare' takes two result files: runner compare BASE NEW "
             "[--threshold 5%] [--alpha 0.05] [--format table|markdown|json]");
+    } else if (args[0] == "trend") {
+      o.command = Command::trend;
+      o.files.assign(args.begin() + 1, args.end());
+      if (o.files.empty())
+        throw UsageError(
+            "'trend' needs at least one result file: runner trend FILE... "
+            "[--format table|markdown|json|html] [-o FILE] [--threshold 5%] "
+            "[--alpha 0.05]");
     } else if (args[0] == "list") {
       o.command = Command::list;
     } else if (args[0] == "sizes" && args.size() == 1) {
@@ -325,7 +345,8 @@ Options parse_options(int argc, const char* const* argv) {
           "unexpected argument '" +
           args[args[0] == "run" || args[0] == "sizes" ? 1 : 0] +
           "'; the commands are 'run' (default), 'list', 'sizes', "
-          "'validate FILE...', 'report FILE' and 'compare BASE NEW'. Run "
+          "'validate FILE...', 'report FILE', 'compare BASE NEW' and "
+          "'trend FILE...'. Run "
           "'runner --help'");
     }
   }
@@ -336,10 +357,13 @@ Options parse_options(int argc, const char* const* argv) {
   else if (vm.count("list"))
     o.command = Command::list;
   if (o.command == Command::report)
-    reject_foreign_options(vm, "report", {"format", "per-rank"});
+    reject_foreign_options(vm, "report", {"format", "per-rank", "output"});
   else if (o.command == Command::compare)
     reject_foreign_options(vm, "compare",
                            {"format", "threshold", "alpha", "relative"});
+  else if (o.command == Command::trend)
+    reject_foreign_options(vm, "trend",
+                           {"format", "threshold", "alpha", "relative", "output"});
   else if (o.command == Command::sizes)
     reject_foreign_options(vm, "sizes", {"sizes"});
   else if (o.command == Command::list)
@@ -452,18 +476,29 @@ Options parse_options(int argc, const char* const* argv) {
   parse_compare_options(o, vm.count("threshold") ? &threshold : nullptr,
                         vm.count("alpha") > 0);
   o.relative = vm.count("relative") > 0;
-  if (o.relative && o.command != Command::compare)
-    throw UsageError("--relative applies to 'compare' only");
+  if (o.relative && o.command != Command::compare &&
+      o.command != Command::trend)
+    throw UsageError("--relative applies to 'compare' and 'trend' only");
   const bool tabular =
       o.format == "table" || o.format == "json" || o.format == "markdown";
   if (o.command == Command::compare && !tabular)
     throw UsageError("--format '" + o.format +
                      "' is not supported by compare; accepted: table, "
                      "markdown, json");
-  if (!tabular && o.format != "csv" && o.format != "gbench")
+  if (o.command == Command::trend && !tabular && o.format != "html")
+    throw UsageError("--format '" + o.format +
+                     "' is not supported by trend; accepted: table, "
+                     "markdown, json, html");
+  if (o.format == "html" && o.command != Command::report &&
+      o.command != Command::trend)
+    throw UsageError(
+        "--format html is for 'report FILE' and 'trend FILE...' (a run "
+        "writes JSON: runner report FILE --format html -o report.html)");
+  if (!tabular && o.format != "csv" && o.format != "gbench" &&
+      o.format != "html")
     throw UsageError("--format '" + o.format +
                      "' is not supported; accepted: table, markdown, json, "
-                     "csv, gbench");
+                     "csv, gbench, html (report and trend)");
   if (o.per_rank && o.format != "table" && o.format != "markdown")
     throw UsageError(
         "--per-rank prints a table, so it needs --format table "

@@ -18,6 +18,7 @@ enum class Command {
   validate,
   report,
   compare,
+  trend,
   help,
   version
 };

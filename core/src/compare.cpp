@@ -176,10 +176,14 @@ Key key_of(const Skip& s) {  // a skip does not know its pairs: one
   return {s.suite, s.method, s.payload, s.ranks, s.bytes, 0};
 }
 
+}  // namespace
+
 PointKey point_key(const Record& r) {
   return {r.suite, r.method, r.payload, r.size_label,
           r.bytes, r.ranks,  r.pairs,   across_nodes(r)};
 }
+
+namespace {
 
 double relative_change(double base, double now) {
   if (base == now) return 0;

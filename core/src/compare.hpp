@@ -97,6 +97,8 @@ struct PointKey {
   // within a node (and in files written before pair_placement existed).
   std::string placement;
 };
+// The key that matches a record across files.
+PointKey point_key(const Record& r);
 // "transfer/bcast/2d/1100000/np4"; "pingpong/mpi_bytes/bytes/1024/np4/2pairs"
 // for 2 or more pairs at once; ".../np4/inter" for a pair across nodes.
 std::string point_name(const PointKey& k);

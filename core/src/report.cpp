@@ -14,6 +14,7 @@
 #include "report_text.hpp"
 #include "suite_info.hpp"
 #include "summary.hpp"
+#include "svg.hpp"
 
 namespace mpiarena {
 
@@ -67,6 +68,23 @@ std::string render_grid(const std::vector<std::string>& header,
     names.push_back(right.back() ? h.substr(1) : h);
   }
   std::ostringstream out;
+  if (style == Style::html) {
+    auto cell = [&](const char* tag, std::size_t i, const std::string& c) {
+      out << "<" << tag
+          << (i < right.size() && right[i] ? " class=\"num\"" : "") << ">"
+          << svg::escape(c) << "</" << tag << ">";
+    };
+    out << "<table><thead><tr>";
+    for (std::size_t i = 0; i < names.size(); ++i) cell("th", i, names[i]);
+    out << "</tr></thead><tbody>";
+    for (const auto& row : rows) {
+      out << "<tr>";
+      for (std::size_t i = 0; i < row.size(); ++i) cell("td", i, row[i]);
+      out << "</tr>";
+    }
+    out << "</tbody></table>\n";
+    return out.str();
+  }
   if (style == Style::markdown) {
     out << "|";
     for (const std::string& n : names) out << " " << n << " |";
@@ -126,6 +144,7 @@ std::string size_text(const std::string& label, std::size_t bytes) {
 }
 
 std::string heading(const std::string& title, Style style) {
+  if (style == Style::html) return "<h4>" + svg::escape(title) + "</h4>\n";
   return style == Style::markdown ? "\n### " + title + "\n\n"
                                   : "\n" + title + "\n";
 }
@@ -333,79 +352,105 @@ std::string render_table(const Document& doc, Style style) {
   return out.str();
 }
 
-std::string render_summary(const json& summary, Style style) {
-  std::ostringstream out;
+namespace {
+
+// A line of prose under a table: an indented line, a markdown item or an
+// HTML paragraph.
+std::string prose(const std::string& text, Style style) {
+  if (style == Style::html) return "<p>" + svg::escape(text) + "</p>\n";
+  return (style == Style::markdown ? "- " : "  ") + text + "\n";
+}
+
+}  // namespace
+
+std::string render_best(const json& summary, Style style) {
   // Which method is fastest only means something where two methods ran at
   // one size (not for one method's ladder, nor when everything was skipped).
   const json& all_best = summary.at("best");
-  const bool contested =
-      std::any_of(all_best.begin(), all_best.end(),
-                  [](const json& b) { return !b["runner_up"].is_null(); });
-  if (contested) {
-    out << heading("Fastest method per size", style);
-    Table best({"suite", "payload", ">ranks", ">size", "fastest", ">median",
-                ">bandwidth", "runner-up", ">x"});
-    for (const json& b : summary.at("best"))
-      best.add(
-          {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
-           size_text(b["size_label"], b["bytes"]), b["method"],
-           format_seconds(b["median_s"]),
-           b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
-           b["runner_up"].is_null() ? "-" : b["runner_up"].get<std::string>(),
-           b["runner_up_ratio"].is_null() ? "-"
-                                          : fixed(b["runner_up_ratio"], 2)});
-    out << best.render(style);
-    out << heading("Where the fastest method changes", style);
-    if (summary.at("winner_changes").empty())
-      out << "  (the same method wins at every size)\n";
-    for (const json& c : summary.at("winner_changes"))
-      out << (style == Style::markdown ? "- " : "  ")
-          << c["suite"].get<std::string>() << " "
-          << c["payload"].get<std::string>() << ", " << c["ranks"].get<int>()
-          << " ranks: " << c["from_method"].get<std::string>() << " up to "
-          << size_text(c["from_size_label"], c["from_bytes"]) << ", "
-          << c["to_method"].get<std::string>() << " from "
-          << size_text(c["to_size_label"], c["to_bytes"]) << "\n";
+  if (std::none_of(all_best.begin(), all_best.end(),
+                   [](const json& b) { return !b["runner_up"].is_null(); }))
+    return "";
+  std::ostringstream out;
+  out << heading("Fastest method per size", style);
+  Table best({"suite", "payload", ">ranks", ">size", "fastest", ">median",
+              ">bandwidth", "runner-up", ">x"});
+  for (const json& b : all_best)
+    best.add(
+        {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
+         size_text(b["size_label"], b["bytes"]), b["method"],
+         format_seconds(b["median_s"]),
+         b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
+         b["runner_up"].is_null() ? "-" : b["runner_up"].get<std::string>(),
+         b["runner_up_ratio"].is_null() ? "-"
+                                        : fixed(b["runner_up_ratio"], 2)});
+  out << best.render(style);
+  out << heading("Where the fastest method changes", style);
+  if (summary.at("winner_changes").empty())
+    out << prose("(the same method wins at every size)", style);
+  for (const json& c : summary.at("winner_changes"))
+    out << prose(
+        c["suite"].get<std::string>() + " " + c["payload"].get<std::string>() +
+            ", " + std::to_string(c["ranks"].get<int>()) +
+            " ranks: " + c["from_method"].get<std::string>() + " up to " +
+            size_text(c["from_size_label"], c["from_bytes"]) + ", " +
+            c["to_method"].get<std::string>() + " from " +
+            size_text(c["to_size_label"], c["to_bytes"]),
+        style);
+  return out.str();
+}
+
+std::string render_1d_vs_2d(const json& summary, Style style) {
+  if (summary.at("payload_1d_vs_2d").empty()) return "";
+  std::ostringstream out;
+  out << heading("1d vs 2d: best method of each payload", style);
+  Table cmp({"suite", ">ranks", ">size", "best 2d", ">time", "best 1d", ">time",
+             ">2d / 1d"});
+  for (const json& c : summary.at("payload_1d_vs_2d"))
+    cmp.add({c["suite"], std::to_string(c["ranks"].get<int>()),
+             size_text(c["size_label"], c["bytes"]), c["best_2d"],
+             format_seconds(c["best_2d_s"]), c["best_1d"],
+             format_seconds(c["best_1d_s"]),
+             c["ratio_2d_over_1d"].is_null()
+                 ? "-"
+                 : fixed(c["ratio_2d_over_1d"], 2)});
+  out << cmp.render(style);
+  return out.str();
+}
+
+std::string render_fits(const json& summary, Style style) {
+  if (!summary.contains("fits") || summary.at("fits").empty()) return "";
+  std::ostringstream out;
+  out << heading("Fitted model: time(n) = L + n / B (least squares)", style);
+  Table fit({"suite", "method", "payload", ">ranks", ">sizes", ">latency L",
+             ">bandwidth B", ">R^2"});
+  bool negative = false;
+  for (const json& f : summary.at("fits")) {
+    const double latency = f["latency_s"];
+    negative = negative || latency < 0;
+    fit.add(
+        {f["suite"], f["method"], f["payload"],
+         std::to_string(f["ranks"].get<int>()),
+         std::to_string(f["points"].get<std::size_t>()),
+         format_seconds(latency) + (latency < 0 ? " *" : ""),
+         f["bandwidth_Bps"].is_null() ? "-" : format_rate(f["bandwidth_Bps"]),
+         fixed(f["r2"], 4)});
   }
-  if (!summary.at("payload_1d_vs_2d").empty()) {
-    out << heading("1d vs 2d: best method of each payload", style);
-    Table cmp({"suite", ">ranks", ">size", "best 2d", ">time", "best 1d",
-               ">time", ">2d / 1d"});
-    for (const json& c : summary.at("payload_1d_vs_2d"))
-      cmp.add({c["suite"], std::to_string(c["ranks"].get<int>()),
-               size_text(c["size_label"], c["bytes"]), c["best_2d"],
-               format_seconds(c["best_2d_s"]), c["best_1d"],
-               format_seconds(c["best_1d_s"]),
-               c["ratio_2d_over_1d"].is_null()
-                   ? "-"
-                   : fixed(c["ratio_2d_over_1d"], 2)});
-    out << cmp.render(style);
-  }
-  if (summary.contains("fits") && !summary.at("fits").empty()) {
-    out << heading("Fitted model: time(n) = L + n / B (least squares)", style);
-    Table fit({"suite", "method", "payload", ">ranks", ">sizes", ">latency L",
-               ">bandwidth B", ">R^2"});
-    bool negative = false;
-    for (const json& f : summary.at("fits")) {
-      const double latency = f["latency_s"];
-      negative = negative || latency < 0;
-      fit.add(
-          {f["suite"], f["method"], f["payload"],
-           std::to_string(f["ranks"].get<int>()),
-           std::to_string(f["points"].get<std::size_t>()),
-           format_seconds(latency) + (latency < 0 ? " *" : ""),
-           f["bandwidth_Bps"].is_null() ? "-" : format_rate(f["bandwidth_Bps"]),
-           fixed(f["r2"], 4)});
-    }
-    out << fit.render(style);
-    if (negative)
-      out << (style == Style::markdown ? "\n" : "")
-          << "* L < 0: over these sizes the time is not a straight line in n "
-             "(protocol switches, caches), so the intercept is no latency; "
-             "fit a narrower range (--sizes) or read the small sizes' "
-             "times.\n";
+  out << fit.render(style);
+  if (negative) {
+    const std::string note =
+        "* L < 0: over these sizes the time is not a straight line in n "
+        "(protocol switches, caches), so the intercept is no latency; fit a "
+        "narrower range (--sizes) or read the small sizes' times.";
+    out << (style == Style::html       ? prose(note, style)
+            : style == Style::markdown ? "\n" + note + "\n"
+                                       : note + "\n");
   }
   return out.str();
+}
+
+std::string render_summary(const json& summary, Style style) {
+  return render_best(summary, style) + render_1d_vs_2d(summary, style) +
+         render_fits(summary, style);
 }
 
 }  // namespace mpiarena

@@ -11,10 +11,12 @@
 
 namespace mpiarena {
 
-enum class Style { text, markdown };
+// html: a fragment of a page (report_html.hpp builds the page) from
+// render_grid, heading, render_matrices and the summary's views.
+enum class Style { text, markdown, html };
 
-// An aligned text table or a markdown table. A header starting with '>'
-// marks a right-aligned column.
+// An aligned text table, a markdown table or an HTML <table> (cells
+// escaped). A header starting with '>' marks a right-aligned column.
 std::string render_grid(const std::vector<std::string>& header,
                         const std::vector<std::vector<std::string>>& rows,
                         Style style);
@@ -35,6 +37,12 @@ std::string render_header(const Document& doc);
 // the points skipped with their reason.
 std::string render_table(const Document& doc, Style style = Style::text);
 
+// The summary's views: the fastest method per size and where it changes,
+// 1d against 2d, the fitted latency and bandwidth (each empty when the
+// summary has nothing for it), and the three together.
+std::string render_best(const nlohmann::json& summary, Style style);
+std::string render_1d_vs_2d(const nlohmann::json& summary, Style style);
+std::string render_fits(const nlohmann::json& summary, Style style);
 std::string render_summary(const nlohmann::json& summary,
                            Style style = Style::text);
 

@@ -159,7 +159,7 @@ def test_bad_input(a):
         (["--iterations", "0"], ["--iterations", "1 and 1000000000"]),
         (["--iterations", "5", "--min-time", "0.01"], ["--iterations", "--min-time"]),
         (["--seed", "x"], ["seed"]),
-        (["--relative"], ["--relative", "'compare' only"]),
+        (["--relative"], ["--relative", "'compare' and 'trend' only"]),
     ]
     for args, needles in cases:
         p = run(a, ["-m", "null", "-s", "small"] + args)

@@ -1,0 +1,325 @@
+#include "svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+namespace mpiarena::svg {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kLeft = 84, kRight = 190, kTop = 34, kBottom = 52;
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+// One axis mapped onto [p0, p1] pixels.
+struct Scale {
+  bool log = true;
+  double base = 10, lo = 1, hi = 10;
+  double p0 = 0, p1 = 1;
+  double t(double v) const { return log ? std::log(v) / std::log(base) : v; }
+  double px(double v) const {
+    const double a = t(lo), b = t(hi);
+    return p0 + (t(v) - a) / (b - a) * (p1 - p0);
+  }
+};
+
+bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
+
+// The domain of `values` on an axis, padded so no mark sits on the frame.
+void fit_domain(Scale& s, double lo, double hi, bool integers) {
+  if (s.log) {
+    if (lo == hi) {
+      lo /= 2;
+      hi *= 2;
+    }
+    const double pad = std::pow(hi / lo, 0.04);
+    s.lo = lo / pad;
+    s.hi = hi * pad;
+    return;
+  }
+  if (lo == hi) {
+    const double d = lo == 0 ? 1 : std::fabs(lo) * 0.1;
+    lo -= d;
+    hi += d;
+  }
+  const double pad = integers ? 0.5 : (hi - lo) * 0.05;
+  s.lo = lo - pad;
+  s.hi = hi + pad;
+}
+
+std::vector<double> ticks(const Scale& s, bool integers) {
+  std::vector<double> out;
+  if (s.log) {
+    const double a = std::ceil(s.t(s.lo) - 1e-9),
+                 b = std::floor(s.t(s.hi) + 1e-9);
+    const int n = static_cast<int>(b - a) + 1;
+    const int step = std::max(1, (n + 7) / 8);
+    for (double k = a; k <= b; k += step) out.push_back(std::pow(s.base, k));
+    if (n < 3 && s.base == 10) {  // under two decades: 2 and 5 as well
+      for (double k = a - 1; k <= b; ++k)
+        for (double m : {2.0, 5.0}) {
+          const double v = m * std::pow(10.0, k);
+          if (v >= s.lo && v <= s.hi) out.push_back(v);
+        }
+      std::sort(out.begin(), out.end());
+    }
+    return out;
+  }
+  const double range = s.hi - s.lo;
+  double step = std::pow(10.0, std::floor(std::log10(range / 5)));
+  for (double m : {2.0, 5.0, 10.0})
+    if (range / step > 8)
+      step = m * std::pow(10.0, std::floor(std::log10(range / 5)));
+  if (integers) step = std::max(1.0, std::round(step));
+  for (double v = std::ceil(s.lo / step) * step; v <= s.hi + step * 1e-9;
+       v += step)
+    out.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+  return out;
+}
+
+void frame(std::ostringstream& o, const std::string& title, int w, int h) {
+  o << "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w
+    << "\" height=\"" << h << "\" viewBox=\"0 0 " << w << " " << h
+    << "\" role=\"img\"><title>" << escape(title) << "</title>"
+    << "<text class=\"ctitle\" x=\"" << kLeft << "\" y=\"20\">" << escape(title)
+    << "</text>";
+}
+
+std::string figure(const std::string& svg, const std::string& caption) {
+  return "<figure>" + svg +
+         (caption.empty()
+              ? ""
+              : "<figcaption>" + escape(caption) + "</figcaption>") +
+         "</figure>\n";
+}
+
+void legend(std::ostringstream& o, int w,
+            const std::vector<std::pair<std::string, int>>& entries,
+            const std::vector<bool>& dashed) {
+  int y = kTop + 6;
+  for (std::size_t i = 0; i < entries.size(); ++i, y += 16) {
+    const int x = w - kRight + 14;
+    o << "<line x1=\"" << x << "\" y1=\"" << y << "\" x2=\"" << x + 18
+      << "\" y2=\"" << y << "\" stroke=\"" << colour(entries[i].second)
+      << "\" stroke-width=\"2.5\""
+      << (dashed[i] ? " stroke-dasharray=\"5 3\"" : "") << "/>"
+      << "<text class=\"legend\" x=\"" << x + 24 << "\" y=\"" << y + 4 << "\">"
+      << escape(entries[i].first) << "</text>";
+  }
+}
+
+}  // namespace
+
+Point::Point() : lo(kNaN), hi(kNaN) {}
+Point::Point(double x_, double y_) : x(x_), y(y_), lo(kNaN), hi(kNaN) {}
+
+std::string escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  return out;
+}
+
+const char* colour(int i) {
+  static const char* const kPalette[] = {
+      "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+  return kPalette[((i % 10) + 10) % 10];
+}
+
+std::string render(const LineChart& c) {
+  Scale sx{c.x.log, c.x.base}, sy{c.y.log, c.y.base};
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  std::size_t dropped = 0, kept = 0;
+  for (const Series& s : c.series)
+    for (const Point& p : s.points) {
+      if (!usable(p.x, c.x.log) || !usable(p.y, c.y.log)) {
+        ++dropped;
+        continue;
+      }
+      ++kept;
+      x0 = std::min(x0, p.x);
+      x1 = std::max(x1, p.x);
+      for (double v : {p.y, p.lo, p.hi})
+        if (usable(v, c.y.log)) {
+          y0 = std::min(y0, v);
+          y1 = std::max(y1, v);
+        }
+    }
+  std::ostringstream o;
+  frame(o, c.title, c.width, c.height);
+  const int pw = c.width - kRight, ph = c.height - kBottom;
+  o << "<rect class=\"plot\" x=\"" << kLeft << "\" y=\"" << kTop
+    << "\" width=\"" << pw - kLeft << "\" height=\"" << ph - kTop << "\"/>";
+  std::string caption = c.caption;
+  if (dropped)
+    caption +=
+        std::string(caption.empty() ? "" : " ") + "(" +
+        std::to_string(dropped) +
+        " point(s) not drawn: zero, negative or not finite on this scale)";
+  if (kept == 0) {
+    o << "<text class=\"empty\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
+      << (kTop + ph) / 2 << "\">no point to draw</text></svg>";
+    return figure(o.str(), caption);
+  }
+  fit_domain(sx, x0, x1, c.x.integers);
+  fit_domain(sy, y0, y1, false);
+  sx.p0 = kLeft;
+  sx.p1 = pw;
+  sy.p0 = ph;
+  sy.p1 = kTop;
+  for (double v : ticks(sx, c.x.integers)) {
+    const double p = sx.px(v);
+    o << "<line class=\"grid\" x1=\"" << num(p) << "\" y1=\"" << kTop
+      << "\" x2=\"" << num(p) << "\" y2=\"" << ph
+      << "\"/><text class=\"tick\" x=\"" << num(p) << "\" y=\"" << ph + 15
+      << "\" text-anchor=\"middle\">"
+      << escape(c.x.format ? c.x.format(v) : num(v)) << "</text>";
+  }
+  for (double v : ticks(sy, false)) {
+    const double p = sy.px(v);
+    o << "<line class=\"grid\" x1=\"" << kLeft << "\" y1=\"" << num(p)
+      << "\" x2=\"" << pw << "\" y2=\"" << num(p)
+      << "\"/><text class=\"tick\" x=\"" << kLeft - 6 << "\" y=\"" << num(p + 4)
+      << "\" text-anchor=\"end\">"
+      << escape(c.y.format ? c.y.format(v) : num(v)) << "</text>";
+  }
+  o << "<text class=\"axis\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
+    << c.height - 12 << "\" text-anchor=\"middle\">" << escape(c.x.label)
+    << "</text><text class=\"axis\" transform=\"translate(16,"
+    << (kTop + ph) / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
+    << escape(c.y.label) << "</text>";
+  std::vector<std::pair<std::string, int>> entries;
+  std::vector<bool> dashed;
+  auto fmt = [&](const Axis& a, double v) {
+    return a.format ? a.format(v) : num(v);
+  };
+  for (std::size_t i = 0; i < c.series.size(); ++i) {
+    const Series& s = c.series[i];
+    const int ci = s.colour >= 0 ? s.colour : static_cast<int>(i);
+    const char* col = colour(ci);
+    const bool dash = s.dashed || ci >= 10;
+    std::vector<Point> pts;
+    for (const Point& p : s.points)
+      if (usable(p.x, c.x.log) && usable(p.y, c.y.log)) pts.push_back(p);
+    std::sort(pts.begin(), pts.end(),
+              [](const Point& a, const Point& b) { return a.x < b.x; });
+    if (pts.empty()) continue;
+    entries.push_back({s.name, ci});
+    dashed.push_back(dash);
+    o << "<g class=\"series\">";
+    for (const Point& p : pts)
+      if (usable(p.lo, c.y.log) && usable(p.hi, c.y.log))
+        o << "<line class=\"mark band\" x1=\"" << num(sx.px(p.x)) << "\" y1=\""
+          << num(sy.px(p.lo)) << "\" x2=\"" << num(sx.px(p.x)) << "\" y2=\""
+          << num(sy.px(p.hi)) << "\" stroke=\"" << col << "\"/>";
+    if (s.line && pts.size() > 1) {
+      o << "<path class=\"mark line\" d=\"";
+      for (std::size_t k = 0; k < pts.size(); ++k)
+        o << (k ? " L" : "M") << num(sx.px(pts[k].x)) << ","
+          << num(sy.px(pts[k].y));
+      o << "\" stroke=\"" << col << "\""
+        << (dash ? " stroke-dasharray=\"5 3\"" : "") << "/>";
+    }
+    for (const Point& p : pts) {
+      if (!s.markers && s.line && pts.size() > 1) continue;
+      const std::string tip =
+          p.tip.empty() ? s.name + ": " + fmt(c.x, p.x) + ", " + fmt(c.y, p.y)
+                        : p.tip;
+      o << "<circle class=\"mark dot\" cx=\"" << num(sx.px(p.x)) << "\" cy=\""
+        << num(sy.px(p.y)) << "\" r=\"3\" fill=\"" << col << "\"><title>"
+        << escape(tip) << "</title></circle>";
+      if (!p.flag.empty())
+        o << "<circle class=\"mark flag " << (p.flag == "up" ? "up" : "down")
+          << "\" cx=\"" << num(sx.px(p.x)) << "\" cy=\"" << num(sy.px(p.y))
+          << "\" r=\"7\"><title>" << escape(tip) << "</title></circle>";
+    }
+    o << "</g>";
+  }
+  legend(o, c.width, entries, dashed);
+  o << "</svg>";
+  return figure(o.str(), caption);
+}
+
+std::string render(const StackedBars& b) {
+  std::ostringstream o;
+  frame(o, b.title, b.width, b.height);
+  const int pw = b.width - kRight, ph = b.height - kBottom;
+  o << "<rect class=\"plot\" x=\"" << kLeft << "\" y=\"" << kTop
+    << "\" width=\"" << pw - kLeft << "\" height=\"" << ph - kTop << "\"/>";
+  for (int pct = 0; pct <= 100; pct += 25) {
+    const double y = ph - (ph - kTop) * pct / 100.0;
+    o << "<line class=\"grid\" x1=\"" << kLeft << "\" y1=\"" << num(y)
+      << "\" x2=\"" << pw << "\" y2=\"" << num(y)
+      << "\"/><text class=\"tick\" x=\"" << kLeft - 6 << "\" y=\"" << num(y + 4)
+      << "\" text-anchor=\"end\">" << pct << "%</text>";
+  }
+  const std::size_t n = b.categories.size();
+  const double slot = n ? (pw - kLeft) / static_cast<double>(n) : 0;
+  const double bar = std::min(48.0, slot * 0.7);
+  bool drew = false;
+  for (std::size_t c = 0; c < n; ++c) {
+    double sum = 0;
+    for (const auto& v : b.values)
+      if (c < v.size() && std::isfinite(v[c]) && v[c] > 0) sum += v[c];
+    const double x = kLeft + slot * (c + 0.5);
+    o << "<text class=\"tick\" x=\"" << num(x) << "\" y=\"" << ph + 15
+      << "\" text-anchor=\"middle\">" << escape(b.categories[c]) << "</text>";
+    if (!(sum > 0)) continue;
+    double y = ph;
+    for (std::size_t s = 0; s < b.values.size(); ++s) {
+      const double v = c < b.values[s].size() ? b.values[s][c] : 0;
+      if (!(std::isfinite(v) && v > 0)) continue;
+      const double h = (ph - kTop) * v / sum;
+      y -= h;
+      std::string tip =
+          b.stack_names[s] + ": " +
+          std::to_string(static_cast<int>(std::lround(100 * v / sum))) + "%";
+      if (s < b.tips.size() && c < b.tips[s].size() && !b.tips[s][c].empty())
+        tip += ", " + b.tips[s][c];
+      o << "<rect class=\"mark bar\" x=\"" << num(x - bar / 2) << "\" y=\""
+        << num(y) << "\" width=\"" << num(bar) << "\" height=\""
+        << num(std::max(h, 0.5)) << "\" fill=\"" << colour(static_cast<int>(s))
+        << "\"><title>" << escape(b.categories[c] + ", " + tip)
+        << "</title></rect>";
+      drew = true;
+    }
+  }
+  if (!drew)
+    o << "<text class=\"empty\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
+      << (kTop + ph) / 2 << "\">no phase to draw</text>";
+  std::vector<std::pair<std::string, int>> entries;
+  for (std::size_t s = 0; s < b.stack_names.size(); ++s)
+    entries.push_back({b.stack_names[s], static_cast<int>(s)});
+  legend(o, b.width, entries, std::vector<bool>(entries.size(), false));
+  o << "</svg>";
+  return figure(o.str(), b.caption);
+}
+
+}  // namespace mpiarena::svg

@@ -1,0 +1,392 @@
+#include "trend.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include "report_html.hpp"
+#include "report_text.hpp"
+#include "svg.hpp"
+
+namespace mpiarena {
+
+using nlohmann::json;
+
+namespace {
+
+std::string text_of(const json& v) {
+  if (v.is_null()) return "(none)";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_array()) {
+    std::string out;
+    for (const json& x : v) out += (out.empty() ? "" : ",") + text_of(x);
+    return out;
+  }
+  return v.dump();
+}
+
+std::string percent(double change) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", change * 100);
+  return buf;
+}
+
+std::string p_text(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", p);
+  return buf;
+}
+
+// What a compared cell says: "regressed (p 0.0079)", "unchanged"...
+std::string verdict_text(const TrendCell& c) {
+  if (!c.present) return "absent";
+  if (!c.compared) return "first run";
+  if (c.state_changed) return "not judged: two machine states";
+  std::string v = c.verdict == Outcome::noisy ? "too noisy to tell"
+                                              : verdict_name(c.verdict);
+  if (c.verdict != Outcome::unchanged) v += " (p " + p_text(c.p) + ")";
+  return v;
+}
+
+bool flagged(const TrendCell& c) {
+  return c.compared && !c.state_changed &&
+         (c.verdict == Outcome::regressed || c.verdict == Outcome::improved);
+}
+
+std::string run_label(int run) { return "#" + std::to_string(run + 1); }
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> trend_context(const json& c) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string library = c.value("mpi_library", std::string("(none)"));
+  out.push_back(
+      {"MPI library", library.substr(0, library.find_first_of(",\n"))});
+  out.push_back({"MPI version", text_of(c.value("mpi_version", json()))});
+  out.push_back({"ranks", text_of(c.value("ranks", json()))});
+  out.push_back({"nodes", text_of(c.value("nodes", json()))});
+  json hosts = c.value("hosts", json::array());
+  if (hosts.is_array()) std::sort(hosts.begin(), hosts.end());
+  out.push_back({"hosts", text_of(hosts)});
+  out.push_back({"oversubscribed", text_of(c.value("oversubscribed", json()))});
+  std::string placement;
+  if (c.contains("placement") && c["placement"].contains("ranks"))
+    for (const json& r : c["placement"]["ranks"])
+      placement += (placement.empty() ? "" : "; ") +
+                   std::to_string(r.value("rank", -1)) + "@" +
+                   r.value("host", std::string("?")) + ":" +
+                   r.value("cpus", std::string("?")) +
+                   (r.value("bound", false) ? "" : " unbound");
+  out.push_back({"placement", placement.empty() ? "(none)" : placement});
+  return out;
+}
+
+Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options) {
+  Trend t;
+  t.options = options;
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const TrendRun& a, const TrendRun& b) {
+                     return std::make_pair(a.started.empty(), a.started) <
+                            std::make_pair(b.started.empty(), b.started);
+                   });
+  t.runs = std::move(runs);
+  std::vector<std::vector<std::pair<std::string, std::string>>> keys;
+  for (int i = 0; i < static_cast<int>(t.runs.size()); ++i) {
+    const auto key = trend_context(t.runs[i].doc.context);
+    auto it = std::find(keys.begin(), keys.end(), key);
+    if (it == keys.end()) {
+      keys.push_back(key);
+      t.groups.emplace_back();
+      TrendGroup& g = t.groups.back();
+      for (const auto& [name, value] : key)
+        g.context += (g.context.empty() ? "" : "; ") + name + " " + value;
+      for (std::size_t f = 0; f < key.size() && keys.size() > 1; ++f)
+        if (key[f].second != keys.front()[f].second)
+          g.why += (g.why.empty() ? "" : "; ") + key[f].first + " is '" +
+                   key[f].second + "', not '" + keys.front()[f].second +
+                   "' as in group 1";
+      it = keys.end() - 1;
+    }
+    t.groups[static_cast<std::size_t>(it - keys.begin())].runs.push_back(i);
+  }
+
+  for (TrendGroup& g : t.groups) {
+    // Point name -> the record of each run of the group (or null).
+    std::map<std::string, std::pair<PointKey, std::vector<const Record*>>> pts;
+    for (std::size_t j = 0; j < g.runs.size(); ++j)
+      for (const Record& r :
+           t.runs[static_cast<std::size_t>(g.runs[j])].doc.records) {
+        const PointKey k = point_key(r);
+        auto& entry = pts[point_name(k)];
+        if (entry.second.empty()) {
+          entry.first = k;
+          entry.second.assign(g.runs.size(), nullptr);
+        }
+        if (!entry.second[j]) entry.second[j] = &r;
+      }
+    std::map<std::pair<int, int>, std::map<std::string, const PointComparison*>>
+        index;
+    std::map<std::pair<int, int>, Comparison> comparisons;
+    auto compared = [&](int a, int b) -> const auto& {
+      const auto key = std::make_pair(a, b);
+      if (!comparisons.count(key)) {
+        comparisons[key] =
+            compare_documents(t.runs[static_cast<std::size_t>(a)].doc,
+                              t.runs[static_cast<std::size_t>(b)].doc, options);
+        for (const PointComparison& pc : comparisons[key].points)
+          index[key][point_name(pc.key)] = &pc;
+      }
+      return index[key];
+    };
+    for (auto& [name, entry] : pts) {
+      TrendPoint p;
+      p.key = entry.first;
+      int last = -1;
+      for (std::size_t j = 0; j < g.runs.size(); ++j) {
+        TrendCell c;
+        const Record* r = entry.second[j];
+        if (r) {
+          c.present = true;
+          c.median = r->time.median;
+          c.lo = r->time.min;
+          c.hi = r->time.max;
+          c.failed = r->verification == "failed";
+          c.noisy = r->noise.noisy;
+          if (last >= 0) {
+            const auto& found =
+                compared(g.runs[static_cast<std::size_t>(last)], g.runs[j]);
+            auto it = found.find(name);
+            if (it != found.end()) {
+              const PointComparison& pc = *it->second;
+              c.compared = true;
+              c.against = g.runs[static_cast<std::size_t>(last)];
+              c.verdict = pc.verdict;
+              c.p = pc.test.p;
+              c.state_changed = pc.state_changed;
+              c.note = pc.note;
+              for (const MetricChange& m : pc.metrics)
+                if (m.metric == "time_s") c.change = m.change;
+            }
+          }
+          last = static_cast<int>(j);
+        }
+        g.flagged += flagged(c);
+        p.cells.push_back(std::move(c));
+      }
+      g.points.push_back(std::move(p));
+    }
+  }
+  return t;
+}
+
+std::string render_trend(const Trend& t, Style style) {
+  std::ostringstream out;
+  const char* item = style == Style::markdown ? "- " : "  ";
+  out << "runner trend: " << t.runs.size() << " runs in time order, "
+      << t.groups.size() << (t.groups.size() == 1 ? " group" : " groups")
+      << "; each point against the previous run of its group with compare's "
+         "test (threshold "
+      << fixed(t.options.threshold * 100, 1, "%") << ", alpha "
+      << p_text(t.options.alpha) << (t.options.relative ? ", --relative" : "")
+      << ")\n";
+  out << heading("Runs", style);
+  {
+    Table runs({">run", "started", "group", "file"});
+    for (std::size_t g = 0; g < t.groups.size(); ++g)
+      for (int i : t.groups[g].runs)
+        runs.add({run_label(i),
+                  t.runs[static_cast<std::size_t>(i)].started.empty()
+                      ? "(no start time)"
+                      : t.runs[static_cast<std::size_t>(i)].started,
+                  std::to_string(g + 1),
+                  t.runs[static_cast<std::size_t>(i)].file});
+    out << runs.render(style);
+  }
+  for (std::size_t g = 0; g < t.groups.size(); ++g) {
+    const TrendGroup& grp = t.groups[g];
+    out << heading("Group " + std::to_string(g + 1) + ": " +
+                       std::to_string(grp.runs.size()) + " runs, " +
+                       std::to_string(grp.points.size()) + " points, " +
+                       std::to_string(grp.flagged) + " changes flagged",
+                   style);
+    out << item << "context: " << grp.context << "\n";
+    if (!grp.why.empty()) out << item << "grouped apart: " << grp.why << "\n";
+    for (const TrendPoint& p : grp.points) {
+      out << heading(
+          "group " + std::to_string(g + 1) + ", " + point_name(p.key), style);
+      Table tab({">run", "started", ">median", ">spread (min to max)",
+                 ">change", "verdict"});
+      for (std::size_t j = 0; j < p.cells.size(); ++j) {
+        const TrendCell& c = p.cells[j];
+        const TrendRun& run = t.runs[static_cast<std::size_t>(grp.runs[j])];
+        if (!c.present) {
+          tab.add(
+              {run_label(grp.runs[j]), run.started, "-", "-", "-", "absent"});
+          continue;
+        }
+        std::string verdict = verdict_text(c);
+        if (flagged(c))
+          for (char& ch : verdict) ch = static_cast<char>(std::toupper(ch));
+        if (c.failed) verdict += "; verification FAILED";
+        if (c.noisy) verdict += "; noisy";
+        tab.add({run_label(grp.runs[j]), run.started, format_seconds(c.median),
+                 format_seconds(c.lo) + " to " + format_seconds(c.hi),
+                 c.compared ? percent(c.change) : "-", verdict});
+      }
+      out << tab.render(style);
+    }
+  }
+  return out.str();
+}
+
+json to_json(const Trend& t) {
+  json runs = json::array();
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    int group = 0;
+    for (std::size_t g = 0; g < t.groups.size(); ++g)
+      for (int r : t.groups[g].runs)
+        if (r == static_cast<int>(i)) group = static_cast<int>(g) + 1;
+    runs.push_back({{"run", i + 1},
+                    {"file", t.runs[i].file},
+                    {"started", t.runs[i].started},
+                    {"group", group}});
+  }
+  json groups = json::array();
+  for (const TrendGroup& g : t.groups) {
+    json points = json::array();
+    for (const TrendPoint& p : g.points) {
+      json cells = json::array();
+      for (std::size_t j = 0; j < p.cells.size(); ++j) {
+        const TrendCell& c = p.cells[j];
+        json cell = {{"run", g.runs[j] + 1}, {"present", c.present}};
+        if (c.present) {
+          cell["median_s"] = c.median;
+          cell["min_s"] = c.lo;
+          cell["max_s"] = c.hi;
+          cell["verification_failed"] = c.failed;
+          cell["noisy"] = c.noisy;
+        }
+        if (c.compared) {
+          cell["against_run"] = c.against + 1;
+          cell["verdict"] = verdict_name(c.verdict);
+          cell["change"] = c.change;
+          cell["p"] = c.p;
+          cell["state_changed"] = c.state_changed;
+          cell["flagged"] = flagged(c);
+          if (!c.note.empty()) cell["note"] = c.note;
+        }
+        cells.push_back(std::move(cell));
+      }
+      points.push_back({{"point", point_name(p.key)}, {"cells", cells}});
+    }
+    json runs_of = json::array();
+    for (int r : g.runs) runs_of.push_back(r + 1);
+    groups.push_back({{"runs", runs_of},
+                      {"context", g.context},
+                      {"why_apart", g.why},
+                      {"flagged", g.flagged},
+                      {"points", points}});
+  }
+  return {{"threshold", t.options.threshold},
+          {"alpha", t.options.alpha},
+          {"relative", t.options.relative},
+          {"runs", runs},
+          {"groups", groups}};
+}
+
+std::string render_trend_html(const Trend& t) {
+  std::ostringstream body;
+  body << "<h1>mpiarena trend: " << t.runs.size() << " runs</h1>\n"
+       << "<p class=\"note\">"
+       << svg::escape(
+              "Each point's median per run in time order; the bar spans the "
+              "run's fastest and slowest sample. A ring marks a run where "
+              "compare's test (threshold " +
+              fixed(t.options.threshold * 100, 1, "%") + ", alpha " +
+              p_text(t.options.alpha) +
+              ") found a change against the previous run of the group: red "
+              "slower, green faster. Runs whose contexts differ are grouped "
+              "apart.")
+       << "</p>\n";
+  {
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t g = 0; g < t.groups.size(); ++g)
+      for (int i : t.groups[g].runs)
+        rows.push_back(
+            {run_label(i), t.runs[static_cast<std::size_t>(i)].started,
+             std::to_string(g + 1), t.runs[static_cast<std::size_t>(i)].file});
+    body << "<h2>Runs</h2>\n"
+         << render_grid({">run", "started", "group", "file"}, rows,
+                        Style::html);
+  }
+  for (std::size_t g = 0; g < t.groups.size(); ++g) {
+    const TrendGroup& grp = t.groups[g];
+    body << "<section><h2>Group " << g + 1 << ": " << grp.runs.size()
+         << " runs, " << grp.points.size() << " points, " << grp.flagged
+         << " changes flagged</h2>\n<p class=\"note\">context: "
+         << svg::escape(grp.context) << "</p>\n";
+    if (!grp.why.empty())
+      body << "<p class=\"bad\">grouped apart: " << svg::escape(grp.why)
+           << "</p>\n";
+    std::vector<std::string> header{"point"};
+    for (int r : grp.runs) header.push_back(">" + run_label(r));
+    std::vector<std::vector<std::string>> rows;
+    body << "<div class=\"charts\">\n";
+    for (const TrendPoint& p : grp.points) {
+      std::vector<std::string> row{point_name(p.key)};
+      svg::LineChart c;
+      c.title = point_name(p.key);
+      c.width = 560;
+      c.height = 240;
+      c.x.label = "run (time order)";
+      c.x.log = false;
+      c.x.integers = true;
+      c.x.format = [](double v) {
+        return "#" + std::to_string(static_cast<long long>(std::llround(v)));
+      };
+      c.y.label = "median time";
+      c.y.log = false;
+      c.y.format = format_seconds;
+      svg::Series s;
+      s.name = p.key.method;
+      for (std::size_t j = 0; j < p.cells.size(); ++j) {
+        const TrendCell& cell = p.cells[j];
+        if (!cell.present) {
+          row.push_back("-");
+          continue;
+        }
+        svg::Point pt(grp.runs[j] + 1, cell.median);
+        pt.lo = cell.lo;
+        pt.hi = cell.hi;
+        pt.tip = run_label(grp.runs[j]) + " " +
+                 t.runs[static_cast<std::size_t>(grp.runs[j])].started +
+                 ": median " + format_seconds(cell.median) + ", samples " +
+                 format_seconds(cell.lo) + " to " + format_seconds(cell.hi) +
+                 (cell.compared
+                      ? ", " + percent(cell.change) + ", " + verdict_text(cell)
+                      : "");
+        if (flagged(cell))
+          pt.flag = cell.verdict == Outcome::regressed ? "up" : "down";
+        s.points.push_back(pt);
+        row.push_back(format_seconds(cell.median) +
+                      (flagged(cell)
+                           ? (cell.verdict == Outcome::regressed ? " slower "
+                                                                 : " faster ") +
+                                 percent(cell.change)
+                           : ""));
+      }
+      c.series.push_back(std::move(s));
+      body << svg::render(c);
+      rows.push_back(std::move(row));
+    }
+    body << "</div>\n<h3>Medians per run</h3>\n"
+         << render_grid(header, rows, Style::html) << "</section>\n";
+  }
+  return html_page("mpiarena trend", body.str());
+}
+
+}  // namespace mpiarena

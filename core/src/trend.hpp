@@ -1,0 +1,83 @@
+// A trend across many result documents (`runner trend FILE...`): each
+// point's median per run in time order, with the spread of each run's
+// samples, and where compare's test (compare.hpp) finds a change against
+// the run before. Runs whose contexts differ in what decides a measurement
+// (ranks, MPI library, hosts, placement) are grouped apart, with the reason.
+// Nothing here knows any method.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "records.hpp"
+#include "report.hpp"
+
+namespace mpiarena {
+
+struct TrendRun {
+  std::string file;
+  std::string started;  // context start_time; empty when the file has none
+  Document doc;
+};
+
+// One point in one run.
+struct TrendCell {
+  bool present = false;
+  double median = 0, lo = 0, hi = 0;  // the median, fastest, slowest sample
+  bool failed = false;                // verification failed in this run
+  bool noisy = false;                 // the run marked the point noisy
+  // Against the last earlier run of the group that has the point (none for
+  // the first): compare's verdict on the time, the change of the median,
+  // the U test's p and compare's note.
+  bool compared = false;
+  Outcome verdict = Outcome::unchanged;
+  double change = 0, p = 1;
+  bool state_changed = false;
+  std::string note;
+  int against = -1;  // the run (index into Trend::runs) compared with
+};
+
+struct TrendPoint {
+  PointKey key;
+  std::vector<TrendCell> cells;  // one per run of the group, in its order
+};
+
+struct TrendGroup {
+  std::vector<int> runs;  // indices into Trend::runs, in time order
+  // The context that sets the group apart ("ranks 4, MPI library ...").
+  std::string context;
+  // Why it is not with the first group; empty for the first.
+  std::string why;
+  std::vector<TrendPoint> points;  // in point_name order
+  int flagged = 0;                 // cells that regressed or improved
+};
+
+struct Trend {
+  CompareOptions options;
+  std::vector<TrendRun> runs;  // in time order (start_time, then as given)
+  std::vector<TrendGroup> groups;
+};
+
+// The fields of a context that decide whether two runs belong in one
+// trend, as (name, value) text: MPI library and version, ranks, nodes,
+// hosts, oversubscription, and the placement of every rank (host, CPUs,
+// bound or not).
+std::vector<std::pair<std::string, std::string>> trend_context(
+    const nlohmann::json& context);
+
+// Orders the runs by start time (stably: runs without one keep their
+// place after those with one), groups them by trend_context() and compares
+// each point of each run with its previous run in the group.
+Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options);
+
+// The runs, then per group a block per point: a line per run with the
+// median, the spread, the change against the previous run and the verdict.
+std::string render_trend(const Trend& t, Style style);
+nlohmann::json to_json(const Trend& t);
+// A self-contained page (report_html.hpp): per group, a chart per point of
+// the median per run with its spread, flagged runs ringed, and the table.
+std::string render_trend_html(const Trend& t);
+
+}  // namespace mpiarena

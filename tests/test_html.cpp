@@ -1,0 +1,83 @@
+// The SVG charts and the HTML pages (svg.hpp, report_html.hpp, trend.hpp):
+// escaping, the byte axis's labels, points a log scale cannot show, a
+// chart with nothing to draw, and trend's grouping of contexts. The pages
+// in a browser: e2e_report.py.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "report_html.hpp"
+#include "svg.hpp"
+#include "trend.hpp"
+
+namespace {
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos;
+       at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+TEST(Svg, EscapesTheFiveXmlSpecials) {
+  EXPECT_EQ(mpiarena::svg::escape("a<b & \"c\" > 'd'"),
+            "a&lt;b &amp; &quot;c&quot; &gt; &#39;d&#39;");
+}
+
+TEST(Svg, BinaryByteLabels) {
+  EXPECT_EQ(mpiarena::binary_bytes(512), "512 B");
+  EXPECT_EQ(mpiarena::binary_bytes(65536), "64 KiB");
+  EXPECT_EQ(mpiarena::binary_bytes(1 << 20), "1 MiB");
+  EXPECT_EQ(mpiarena::binary_bytes(1536), "1.5 KiB");
+}
+
+TEST(Svg, LogChartLeavesOutZeroAndNegativePointsAndSaysHowMany) {
+  mpiarena::svg::LineChart c;
+  c.title = "t <1>";
+  mpiarena::svg::Series s;
+  s.name = "m";
+  s.points = {{0, 1e-6}, {8, 1e-6}, {64, 2e-6}, {512, -1}};
+  c.series.push_back(s);
+  const std::string svg = mpiarena::svg::render(c);
+  EXPECT_EQ(count(svg, "class=\"mark dot\""), 2u) << svg;
+  EXPECT_EQ(count(svg, "class=\"mark line\""), 1u);
+  EXPECT_NE(svg.find("2 point(s) not drawn"), std::string::npos);
+  EXPECT_NE(svg.find("t &lt;1&gt;"), std::string::npos);
+}
+
+TEST(Svg, AChartWithNothingToDrawHasNoMark) {
+  mpiarena::svg::LineChart c;
+  mpiarena::svg::Series s;
+  s.name = "m";
+  s.points = {{0, 0}};
+  c.series.push_back(s);
+  const std::string svg = mpiarena::svg::render(c);
+  EXPECT_EQ(count(svg, "mark"), 0u) << svg;
+  EXPECT_NE(svg.find("no point to draw"), std::string::npos);
+}
+
+TEST(Svg, StackedBarsShareEachBarByItsSum) {
+  mpiarena::svg::StackedBars b;
+  b.categories = {"1 KiB", "1 MiB"};
+  b.stack_names = {"pack", "comm"};
+  b.values = {{1, 3}, {3, 0}};
+  const std::string svg = mpiarena::svg::render(b);
+  EXPECT_EQ(count(svg, "class=\"mark bar\""), 3u) << svg;  // a zero is no bar
+  EXPECT_NE(svg.find("1 KiB, pack: 25%"), std::string::npos);
+  EXPECT_NE(svg.find("1 MiB, pack: 100%"), std::string::npos);
+}
+
+TEST(Trend, ContextKeyIgnoresHostOrderAndTheRestOfTheLibraryString) {
+  const nlohmann::json a = {{"mpi_library", "Open MPI v4.1.4, package: x"},
+                            {"hosts", {"b", "a"}},
+                            {"ranks", 2}};
+  nlohmann::json b = a;
+  b["hosts"] = {"a", "b"};
+  b["mpi_library"] = "Open MPI v4.1.4, package: y";
+  EXPECT_EQ(mpiarena::trend_context(a), mpiarena::trend_context(b));
+  b["ranks"] = 4;
+  EXPECT_NE(mpiarena::trend_context(a), mpiarena::trend_context(b));
+}
+
+}  // namespace
