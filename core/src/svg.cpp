@@ -11,7 +11,7 @@ namespace mpiarena::svg {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kLeft = 84, kRight = 190, kTop = 34, kBottom = 52;
+constexpr int kLeft = 96, kRight = 190, kTop = 34, kBottom = 52;
 
 std::string num(double v) {
   char buf[32];
@@ -212,7 +212,7 @@ std::string render(const LineChart& c) {
   }
   o << "<text class=\"axis\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
     << c.height - 12 << "\" text-anchor=\"middle\">" << escape(c.x.label)
-    << "</text><text class=\"axis\" transform=\"translate(16,"
+    << "</text><text class=\"axis\" transform=\"translate(14,"
     << (kTop + ph) / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
     << escape(c.y.label) << "</text>";
   std::vector<std::pair<std::string, int>> entries;

@@ -57,6 +57,10 @@ bool flagged(const TrendCell& c) {
          (c.verdict == Outcome::regressed || c.verdict == Outcome::improved);
 }
 
+std::string flagged_text(int n) {
+  return std::to_string(n) + (n == 1 ? " change" : " changes") + " flagged";
+}
+
 std::string run_label(int run) { return "#" + std::to_string(run + 1); }
 
 }  // namespace
@@ -211,7 +215,7 @@ std::string render_trend(const Trend& t, Style style) {
     out << heading("Group " + std::to_string(g + 1) + ": " +
                        std::to_string(grp.runs.size()) + " runs, " +
                        std::to_string(grp.points.size()) + " points, " +
-                       std::to_string(grp.flagged) + " changes flagged",
+                       flagged_text(grp.flagged),
                    style);
     out << item << "context: " << grp.context << "\n";
     if (!grp.why.empty()) out << item << "grouped apart: " << grp.why << "\n";
@@ -326,9 +330,10 @@ std::string render_trend_html(const Trend& t) {
   for (std::size_t g = 0; g < t.groups.size(); ++g) {
     const TrendGroup& grp = t.groups[g];
     body << "<section><h2>Group " << g + 1 << ": " << grp.runs.size()
-         << " runs, " << grp.points.size() << " points, " << grp.flagged
-         << " changes flagged</h2>\n<p class=\"note\">context: "
-         << svg::escape(grp.context) << "</p>\n";
+         << " runs, " << grp.points.size() << " points, "
+         << flagged_text(grp.flagged)
+         << "</h2>\n<p class=\"note\">context: " << svg::escape(grp.context)
+         << "</p>\n";
     if (!grp.why.empty())
       body << "<p class=\"bad\">grouped apart: " << svg::escape(grp.why)
            << "</p>\n";

@@ -218,7 +218,7 @@ def test_trend_step(a):
     check(abs(cell["change"] - 0.5) < 0.01 and cell["p"] < 0.05, f"the step's cell {cell}")
     # The table and the page say it too.
     p = runner(a, ["trend"] + shuffled)
-    check(p.returncode == 0 and "REGRESSED" in p.stdout and "1 changes flagged" in p.stdout,
+    check(p.returncode == 0 and "REGRESSED" in p.stdout and "1 change flagged" in p.stdout,
           "the table flags the step")
     html = out_path(a, "trend.html")
     p = runner(a, ["trend"] + shuffled + ["--format", "html", "-o", html])
