@@ -33,6 +33,13 @@ class Fail(Exception):
     pass
 
 
+class Skip(Exception):
+    """A test that cannot run here (a tool is missing): ctest's exit 77."""
+
+
+SKIP = 77
+
+
 def check(cond, what):
     if not cond:
         raise Fail(what)
@@ -119,9 +126,13 @@ def suite_main(tests):
 
 
 def run_test(test, a):
-    """Runs test(a): prints PASS or FAIL: why, returns the exit code."""
+    """Runs test(a): prints PASS, SKIP: why or FAIL: why, returns the exit
+    code (0, SKIP or 1)."""
     try:
         test(a)
+    except Skip as e:
+        print(f"SKIP: {e}")
+        return SKIP
     except Fail as e:
         print(f"FAIL: {e}")
         return 1

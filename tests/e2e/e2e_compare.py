@@ -15,14 +15,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, add_mpi_args, check, env, mpirun, out_path, parse_args, runner, validate  # noqa: E402
+from e2e import Skip, run_test, add_mpi_args, check, env, mpirun, out_path, parse_args, runner, validate  # noqa: E402
 
-SKIP = 77
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
-
-class Skip(Exception):
-    pass
 
 
 # ---------------------------------------------------------------- synthetic
@@ -389,17 +385,7 @@ def main():
         "gbench-compare-py": test_gbench_compare_py,
         "plot": test_plot,
     }
-    try:
-        tests[a.test](a)
-    except Skip as e:
-        print(f"SKIP: {e}")
-        return SKIP
-    except Fail as e:
-        print(f"FAIL: {e}", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
-
+    return run_test(tests[a.test], a)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -30,17 +30,13 @@ import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, add_mpi_args, check, env, launch, out_path, parse_args, show  # noqa: E402
+from e2e import Fail, Skip, run_test, add_mpi_args, check, env, launch, out_path, parse_args, show  # noqa: E402
 from e2e_compare import around, document, record  # noqa: E402
 
-SKIP = 77
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "report_np2.json")
 SVG = "{http://www.w3.org/2000/svg}"
 
-
-class Skip(Exception):
-    pass
 
 
 def runner(a, args):
@@ -332,17 +328,7 @@ def main():
     tests = {"html": test_html, "trend-step": test_trend_step,
              "trend-contexts": test_trend_contexts, "bad-input": test_bad_input,
              "nightly": test_nightly}
-    try:
-        tests[a.test](a)
-    except Skip as e:
-        print(f"SKIP: {e}")
-        return SKIP
-    except Fail as e:
-        print(f"FAIL: {e}", file=sys.stderr)
-        return 1
-    print("ok")
-    return 0
-
+    return run_test(tests[a.test], a)
 
 if __name__ == "__main__":
     sys.exit(main())
