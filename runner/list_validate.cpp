@@ -196,6 +196,7 @@ std::string export_document(const Document& doc, const std::string& format) {
 }
 
 int command_report(const Options& options) {
+  if (!output_usable(options)) return 2;
   nlohmann::json json;
   int status = 0;
   if (!read_results(options.files.front(), json, status, 2)) return status;

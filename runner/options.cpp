@@ -320,7 +320,7 @@ Options parse_options(int argc, const char* const* argv) {
       if (o.files.size() != 1)
         throw UsageError(
             "'report' takes exactly one result file: runner report FILE "
-            "[--format table|markdown|json|csv|gbench]");
+            "[--format table|markdown|json|csv|gbench|html] [-o FILE]");
     } else if (args[0] == "compare") {
       o.command = Command::compare;
       o.files.assign(args.begin() + 1, args.end());

@@ -2,6 +2,7 @@
 // compare's test finds between consecutive runs. Needs no MPI.
 #include "trend.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
@@ -10,6 +11,25 @@
 #include "report_html.hpp"
 
 namespace mpiarena {
+
+bool output_usable(const Options& options) {
+  if (options.output.empty()) return true;
+  std::error_code ec;
+  const std::filesystem::path out(options.output);
+  if (std::filesystem::is_directory(out, ec)) {
+    std::cerr << "runner: error: -o '" << options.output
+              << "' is a directory; give the name of the file to write\n";
+    return false;
+  }
+  for (const std::string& file : options.files)
+    if (std::filesystem::equivalent(out, file, ec)) {
+      std::cerr << "runner: error: -o '" << options.output
+                << "' is the input file '" << file
+                << "'; writing the page there would replace the results\n";
+      return false;
+    }
+  return true;
+}
 
 bool write_output(const std::string& path, const std::string& text) {
   const std::string* pieces[] = {&text};
@@ -21,6 +41,7 @@ bool write_output(const std::string& path, const std::string& text) {
 
 int command_trend(const Options& options) {
   // Under mpirun only rank 0 runs this (main.cpp, file_command).
+  if (!output_usable(options)) return 2;
   std::vector<TrendRun> runs;
   bool ok = true;
   for (const std::string& file : options.files) {

@@ -1,6 +1,7 @@
 #include "report_html.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -102,9 +103,11 @@ std::vector<std::pair<std::string, std::vector<std::string>>> chart_groups(
   }
   std::vector<std::pair<std::string, std::vector<std::string>>> out;
   if (!by_column.empty() && all.size() > kSeriesPerChart) {
-    for (const auto& [col, methods] : by_column)
+    for (const auto& [col, methods] : by_column) {
       out.push_back({col, {methods.begin(), methods.end()}});
-    return out;
+      for (const std::string& m : methods) all.erase(m);
+    }
+    if (all.empty()) return out;  // else the methods without a column too
   }
   std::vector<std::string> names(all.begin(), all.end());
   for (std::size_t i = 0; i < names.size(); i += kSeriesPerChart) {
@@ -195,16 +198,22 @@ std::string fit_chart(const std::vector<const Record*>& recs,
     dots.line = false;
     line.dashed = true;
     line.markers = false;
+    double lo = 0, hi = 0;
     for (const Record* r : recs) {
       if (r->method != method) continue;
       svg::Point p(static_cast<double>(r->bytes), r->time.median);
       p.tip = point_tip(*r);
       dots.points.push_back(p);
-      const double n = static_cast<double>(r->payload_bytes);
-      svg::Point q(static_cast<double>(r->bytes),
-                   L + (std::isinf(B) ? 0 : n / B));
-      q.tip = method + " fit at " + r->size_label + ": " + format_seconds(q.y);
-      line.points.push_back(q);
+      if (r->bytes > 0) {
+        lo = lo > 0 ? std::min(lo, p.x) : p.x;
+        hi = std::max(hi, p.x);
+      }
+    }
+    // The model's curve over the measured sizes (n = the size: the fit's
+    // own n is the payload, within a few bytes of it).
+    for (int k = 0; lo > 0 && k <= 48; ++k) {
+      const double n = lo * std::pow(hi / lo, k / 48.0);
+      line.points.emplace_back(n, L + (std::isinf(B) ? 0 : n / B));
     }
     if (dots.points.size() > 1) {
       c.series.push_back(std::move(dots));
@@ -213,6 +222,21 @@ std::string fit_chart(const std::vector<const Record*>& recs,
   }
   if (c.series.empty()) return "";
   return svg::render(c);
+}
+
+// A metric's axis label: 3 significant digits, with k, M or G from 10^4
+// ("500 k msg/s"), so the labels stay short.
+std::string metric_tick(double v, const std::string& unit) {
+  if (unit == "%" || std::fabs(v) < 1e4) return format_metric(v, unit);
+  static const char* const kPrefix[] = {"k", "M", "G", "T"};
+  int p = -1;
+  while (std::fabs(v) >= 1e3 && p < 3) {
+    v /= 1e3;
+    ++p;
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3g %s%s", v, kPrefix[p], unit.c_str());
+  return buf;
 }
 
 // One chart per metric name: its value against size per method.
@@ -245,8 +269,7 @@ std::string metric_charts(const std::vector<const Record*>& recs) {
       c.y.label = name + (unit.empty() ? "" : " (" + unit + ")") +
                   (log ? " (log)" : "");
       c.y.log = log;
-      const std::string u = unit;
-      c.y.format = [u](double v) { return format_metric(v, u); };
+      c.y.format = [unit = unit](double v) { return metric_tick(v, unit); };
       c.caption =
           "The metric on the medians of the parts and phases; the bar spans "
           "its value over the repetitions.";

@@ -11,7 +11,7 @@ namespace mpiarena::svg {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kLeft = 96, kRight = 190, kTop = 34, kBottom = 52;
+constexpr int kLeft = 96, kRight = 200, kTop = 34, kBottom = 52;
 
 std::string num(double v) {
   char buf[32];
@@ -55,6 +55,13 @@ void fit_domain(Scale& s, double lo, double hi, bool integers) {
   s.hi = hi + pad;
 }
 
+// `digits` significant digits: a tick between the round ones.
+double round_to(double v, int digits) {
+  if (v <= 0) return v;
+  const double e = std::pow(10.0, std::floor(std::log10(v)) + 1 - digits);
+  return std::round(v / e) * e;
+}
+
 std::vector<double> ticks(const Scale& s, bool integers) {
   std::vector<double> out;
   if (s.log) {
@@ -62,7 +69,9 @@ std::vector<double> ticks(const Scale& s, bool integers) {
                  b = std::floor(s.t(s.hi) + 1e-9);
     const int n = static_cast<int>(b - a) + 1;
     const int step = std::max(1, (n + 7) / 8);
-    for (double k = a; k <= b; k += step) out.push_back(std::pow(s.base, k));
+    // Aligned to the step (1 KiB, 1 MiB... when it is 10 in base 2).
+    for (double k = std::ceil(a / step) * step; k <= b; k += step)
+      out.push_back(std::pow(s.base, k));
     if (n < 3 && s.base == 10) {  // under two decades: 2 and 5 as well
       for (double k = a - 1; k <= b; ++k)
         for (double m : {2.0, 5.0}) {
@@ -70,6 +79,17 @@ std::vector<double> ticks(const Scale& s, bool integers) {
           if (v >= s.lo && v <= s.hi) out.push_back(v);
         }
       std::sort(out.begin(), out.end());
+    }
+    // A narrow range: 4 ticks spread over it, with as few significant
+    // digits as keep 3 of them apart and inside.
+    for (int digits = 2; out.size() < 3 && digits <= 8; ++digits) {
+      out.clear();
+      for (double f : {0.1, 0.37, 0.63, 0.9}) {
+        const double v = round_to(
+            std::pow(s.base, s.t(s.lo) + f * (s.t(s.hi) - s.t(s.lo))), digits);
+        if (v >= s.lo && v <= s.hi && (out.empty() || v > out.back()))
+          out.push_back(v);
+      }
     }
     return out;
   }
@@ -101,18 +121,32 @@ std::string figure(const std::string& svg, const std::string& caption) {
          "</figure>\n";
 }
 
-void legend(std::ostringstream& o, int w,
-            const std::vector<std::pair<std::string, int>>& entries,
-            const std::vector<bool>& dashed) {
+// A legend entry: its name (cut to what fits, the whole name in a hover
+// title), its colour, and how its series is drawn.
+struct Entry {
+  std::string name;
+  int colour = 0;
+  bool dashed = false, line = true;
+};
+
+void legend(std::ostringstream& o, int w, const std::vector<Entry>& entries) {
+  constexpr std::size_t kFits = 26;  // characters of 11 px in the margin
   int y = kTop + 6;
   for (std::size_t i = 0; i < entries.size(); ++i, y += 16) {
-    const int x = w - kRight + 14;
-    o << "<line x1=\"" << x << "\" y1=\"" << y << "\" x2=\"" << x + 18
-      << "\" y2=\"" << y << "\" stroke=\"" << colour(entries[i].second)
-      << "\" stroke-width=\"2.5\""
-      << (dashed[i] ? " stroke-dasharray=\"5 3\"" : "") << "/>"
-      << "<text class=\"legend\" x=\"" << x + 24 << "\" y=\"" << y + 4 << "\">"
-      << escape(entries[i].first) << "</text>";
+    const Entry& e = entries[i];
+    const int x = w - kRight + 10;
+    if (e.line)
+      o << "<line x1=\"" << x << "\" y1=\"" << y << "\" x2=\"" << x + 18
+        << "\" y2=\"" << y << "\" stroke=\"" << colour(e.colour)
+        << "\" stroke-width=\"2.5\""
+        << (e.dashed ? " stroke-dasharray=\"5 3\"" : "") << "/>";
+    else
+      o << "<circle cx=\"" << x + 9 << "\" cy=\"" << y << "\" r=\"3\" fill=\""
+        << colour(e.colour) << "\"/>";
+    const std::string shown =
+        e.name.size() > kFits ? e.name.substr(0, kFits - 1) + "\u2026" : e.name;
+    o << "<text class=\"legend\" x=\"" << x + 24 << "\" y=\"" << y + 4 << "\">"
+      << escape(shown) << "<title>" << escape(e.name) << "</title></text>";
   }
 }
 
@@ -206,8 +240,8 @@ std::string render(const LineChart& c) {
     const double p = sy.px(v);
     o << "<line class=\"grid\" x1=\"" << kLeft << "\" y1=\"" << num(p)
       << "\" x2=\"" << pw << "\" y2=\"" << num(p)
-      << "\"/><text class=\"tick\" x=\"" << kLeft - 6 << "\" y=\"" << num(p + 4)
-      << "\" text-anchor=\"end\">"
+      << "\"/><text class=\"tick ytick\" x=\"" << kLeft - 6 << "\" y=\""
+      << num(p + 4) << "\" text-anchor=\"end\">"
       << escape(c.y.format ? c.y.format(v) : num(v)) << "</text>";
   }
   o << "<text class=\"axis\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
@@ -215,8 +249,7 @@ std::string render(const LineChart& c) {
     << "</text><text class=\"axis\" transform=\"translate(14,"
     << (kTop + ph) / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
     << escape(c.y.label) << "</text>";
-  std::vector<std::pair<std::string, int>> entries;
-  std::vector<bool> dashed;
+  std::vector<Entry> entries;
   auto fmt = [&](const Axis& a, double v) {
     return a.format ? a.format(v) : num(v);
   };
@@ -231,8 +264,7 @@ std::string render(const LineChart& c) {
     std::sort(pts.begin(), pts.end(),
               [](const Point& a, const Point& b) { return a.x < b.x; });
     if (pts.empty()) continue;
-    entries.push_back({s.name, ci});
-    dashed.push_back(dash);
+    entries.push_back({s.name, ci, dash, s.line});
     o << "<g class=\"series\">";
     for (const Point& p : pts)
       if (usable(p.lo, c.y.log) && usable(p.hi, c.y.log))
@@ -262,7 +294,7 @@ std::string render(const LineChart& c) {
     }
     o << "</g>";
   }
-  legend(o, c.width, entries, dashed);
+  legend(o, c.width, entries);
   o << "</svg>";
   return figure(o.str(), caption);
 }
@@ -277,8 +309,8 @@ std::string render(const StackedBars& b) {
     const double y = ph - (ph - kTop) * pct / 100.0;
     o << "<line class=\"grid\" x1=\"" << kLeft << "\" y1=\"" << num(y)
       << "\" x2=\"" << pw << "\" y2=\"" << num(y)
-      << "\"/><text class=\"tick\" x=\"" << kLeft - 6 << "\" y=\"" << num(y + 4)
-      << "\" text-anchor=\"end\">" << pct << "%</text>";
+      << "\"/><text class=\"tick ytick\" x=\"" << kLeft - 6 << "\" y=\""
+      << num(y + 4) << "\" text-anchor=\"end\">" << pct << "%</text>";
   }
   const std::size_t n = b.categories.size();
   const double slot = n ? (pw - kLeft) / static_cast<double>(n) : 0;
@@ -314,10 +346,10 @@ std::string render(const StackedBars& b) {
   if (!drew)
     o << "<text class=\"empty\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
       << (kTop + ph) / 2 << "\">no phase to draw</text>";
-  std::vector<std::pair<std::string, int>> entries;
+  std::vector<Entry> entries;
   for (std::size_t s = 0; s < b.stack_names.size(); ++s)
     entries.push_back({b.stack_names[s], static_cast<int>(s)});
-  legend(o, b.width, entries, std::vector<bool>(entries.size(), false));
+  legend(o, b.width, entries);
   o << "</svg>";
   return figure(o.str(), b.caption);
 }

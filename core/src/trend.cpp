@@ -1,6 +1,7 @@
 #include "trend.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -41,15 +42,64 @@ std::string p_text(double p) {
   return buf;
 }
 
-// What a compared cell says: "regressed (p 0.0079)", "unchanged"...
-std::string verdict_text(const TrendCell& c) {
+// What a compared cell says: "regressed (p 0.0079)", "REGRESSED by
+// metric:overlap -40.0% (p 0.0079)", "unchanged"... `loud`: the verdict
+// word in capitals (a flagged change in the text table).
+std::string verdict_text(const TrendCell& c, bool loud = false) {
   if (!c.present) return "absent";
   if (!c.compared) return "first run";
   if (c.state_changed) return "not judged: two machine states";
   std::string v = c.verdict == Outcome::noisy ? "too noisy to tell"
                                               : verdict_name(c.verdict);
-  if (c.verdict != Outcome::unchanged) v += " (p " + p_text(c.p) + ")";
+  if (loud)
+    for (char& ch : v) ch = static_cast<char>(std::toupper(ch));
+  if (c.decided_by == "verification")
+    v += " (verification failed)";
+  else if (!c.decided_by.empty())
+    v += " by " + c.decided_by + " " + percent(c.decided_change);
+  if (c.verdict != Outcome::unchanged && c.decided_by != "verification")
+    v += " (p " + p_text(c.p) + ")";
   return v;
+}
+
+// Where compare's verdict on the point is not its time's: the figure that
+// decided it (the first of the most severe), into the cell.
+void decided_by(const PointComparison& pc, TrendCell& c) {
+  if (pc.verdict != Outcome::regressed && pc.verdict != Outcome::improved)
+    return;
+  for (const MetricChange& m : pc.metrics)
+    if (m.verdict == pc.verdict) {
+      if (m.metric == "time_s") return;
+      if (m.metric == "bandwidth_Bps") return;  // the time's mirror
+      c.decided_by = m.metric;
+      c.decided_change = m.change;
+      if (m.p >= 0) c.p = m.p;
+      return;
+    }
+  c.decided_by = "verification";  // failed in NEW: regressed whatever else
+}
+
+std::string count_of(std::size_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+// The group (1-based) of run i.
+int group_of(const Trend& t, int i) {
+  for (std::size_t g = 0; g < t.groups.size(); ++g)
+    for (int r : t.groups[g].runs)
+      if (r == i) return static_cast<int>(g) + 1;
+  return 0;
+}
+
+// The runs in time order: run, start, group, file.
+std::vector<std::vector<std::string>> run_rows(const Trend& t) {
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < t.runs.size(); ++i)
+    rows.push_back(
+        {"#" + std::to_string(i + 1),
+         t.runs[i].started.empty() ? "(no start time)" : t.runs[i].started,
+         std::to_string(group_of(t, static_cast<int>(i))), t.runs[i].file});
+  return rows;
 }
 
 bool flagged(const TrendCell& c) {
@@ -174,6 +224,7 @@ Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options) {
               c.note = pc.note;
               for (const MetricChange& m : pc.metrics)
                 if (m.metric == "time_s") c.change = m.change;
+              decided_by(pc, c);
             }
           }
           last = static_cast<int>(j);
@@ -198,23 +249,12 @@ std::string render_trend(const Trend& t, Style style) {
       << p_text(t.options.alpha) << (t.options.relative ? ", --relative" : "")
       << ")\n";
   out << heading("Runs", style);
-  {
-    Table runs({">run", "started", "group", "file"});
-    for (std::size_t g = 0; g < t.groups.size(); ++g)
-      for (int i : t.groups[g].runs)
-        runs.add({run_label(i),
-                  t.runs[static_cast<std::size_t>(i)].started.empty()
-                      ? "(no start time)"
-                      : t.runs[static_cast<std::size_t>(i)].started,
-                  std::to_string(g + 1),
-                  t.runs[static_cast<std::size_t>(i)].file});
-    out << runs.render(style);
-  }
+  out << render_grid({">run", "started", "group", "file"}, run_rows(t), style);
   for (std::size_t g = 0; g < t.groups.size(); ++g) {
     const TrendGroup& grp = t.groups[g];
     out << heading("Group " + std::to_string(g + 1) + ": " +
-                       std::to_string(grp.runs.size()) + " runs, " +
-                       std::to_string(grp.points.size()) + " points, " +
+                       count_of(grp.runs.size(), "run") + ", " +
+                       count_of(grp.points.size(), "point") + ", " +
                        flagged_text(grp.flagged),
                    style);
     out << item << "context: " << grp.context << "\n";
@@ -227,17 +267,16 @@ std::string render_trend(const Trend& t, Style style) {
       for (std::size_t j = 0; j < p.cells.size(); ++j) {
         const TrendCell& c = p.cells[j];
         const TrendRun& run = t.runs[static_cast<std::size_t>(grp.runs[j])];
+        const std::string started =
+            run.started.empty() ? "(no start time)" : run.started;
         if (!c.present) {
-          tab.add(
-              {run_label(grp.runs[j]), run.started, "-", "-", "-", "absent"});
+          tab.add({run_label(grp.runs[j]), started, "-", "-", "-", "absent"});
           continue;
         }
-        std::string verdict = verdict_text(c);
-        if (flagged(c))
-          for (char& ch : verdict) ch = static_cast<char>(std::toupper(ch));
+        std::string verdict = verdict_text(c, flagged(c));
         if (c.failed) verdict += "; verification FAILED";
         if (c.noisy) verdict += "; noisy";
-        tab.add({run_label(grp.runs[j]), run.started, format_seconds(c.median),
+        tab.add({run_label(grp.runs[j]), started, format_seconds(c.median),
                  format_seconds(c.lo) + " to " + format_seconds(c.hi),
                  c.compared ? percent(c.change) : "-", verdict});
       }
@@ -249,16 +288,11 @@ std::string render_trend(const Trend& t, Style style) {
 
 json to_json(const Trend& t) {
   json runs = json::array();
-  for (std::size_t i = 0; i < t.runs.size(); ++i) {
-    int group = 0;
-    for (std::size_t g = 0; g < t.groups.size(); ++g)
-      for (int r : t.groups[g].runs)
-        if (r == static_cast<int>(i)) group = static_cast<int>(g) + 1;
+  for (std::size_t i = 0; i < t.runs.size(); ++i)
     runs.push_back({{"run", i + 1},
                     {"file", t.runs[i].file},
                     {"started", t.runs[i].started},
-                    {"group", group}});
-  }
+                    {"group", group_of(t, static_cast<int>(i))}});
   json groups = json::array();
   for (const TrendGroup& g : t.groups) {
     json points = json::array();
@@ -281,6 +315,10 @@ json to_json(const Trend& t) {
           cell["p"] = c.p;
           cell["state_changed"] = c.state_changed;
           cell["flagged"] = flagged(c);
+          if (!c.decided_by.empty()) {
+            cell["decided_by"] = c.decided_by;
+            cell["decided_change"] = c.decided_change;
+          }
           if (!c.note.empty()) cell["note"] = c.note;
         }
         cells.push_back(std::move(cell));
@@ -312,25 +350,18 @@ std::string render_trend_html(const Trend& t) {
               "compare's test (threshold " +
               fixed(t.options.threshold * 100, 1, "%") + ", alpha " +
               p_text(t.options.alpha) +
-              ") found a change against the previous run of the group: red "
-              "slower, green faster. Runs whose contexts differ are grouped "
-              "apart.")
+              ") found a change against the previous run of the group (in "
+              "the time, or in the figure it names): red regressed, green "
+              "improved. Runs whose contexts differ are grouped apart.")
        << "</p>\n";
-  {
-    std::vector<std::vector<std::string>> rows;
-    for (std::size_t g = 0; g < t.groups.size(); ++g)
-      for (int i : t.groups[g].runs)
-        rows.push_back(
-            {run_label(i), t.runs[static_cast<std::size_t>(i)].started,
-             std::to_string(g + 1), t.runs[static_cast<std::size_t>(i)].file});
-    body << "<h2>Runs</h2>\n"
-         << render_grid({">run", "started", "group", "file"}, rows,
-                        Style::html);
-  }
+  body << "<h2>Runs</h2>\n"
+       << render_grid({">run", "started", "group", "file"}, run_rows(t),
+                      Style::html);
   for (std::size_t g = 0; g < t.groups.size(); ++g) {
     const TrendGroup& grp = t.groups[g];
-    body << "<section><h2>Group " << g + 1 << ": " << grp.runs.size()
-         << " runs, " << grp.points.size() << " points, "
+    body << "<section><h2>Group " << g + 1 << ": "
+         << count_of(grp.runs.size(), "run") << ", "
+         << count_of(grp.points.size(), "point") << ", "
          << flagged_text(grp.flagged)
          << "</h2>\n<p class=\"note\">context: " << svg::escape(grp.context)
          << "</p>\n";
@@ -347,11 +378,15 @@ std::string render_trend_html(const Trend& t) {
       c.title = point_name(p.key);
       c.width = 560;
       c.height = 240;
-      c.x.label = "run (time order)";
+      // x: the place of the run in its group; labelled with its number.
+      c.x.label = "run of the group (time order)";
       c.x.log = false;
       c.x.integers = true;
-      c.x.format = [](double v) {
-        return "#" + std::to_string(static_cast<long long>(std::llround(v)));
+      c.x.format = [&grp](double v) {
+        const long long k = std::llround(v);
+        return k >= 1 && k <= static_cast<long long>(grp.runs.size())
+                   ? run_label(grp.runs[static_cast<std::size_t>(k - 1)])
+                   : std::string();
       };
       c.y.label = "median time";
       c.y.log = false;
@@ -364,25 +399,21 @@ std::string render_trend_html(const Trend& t) {
           row.push_back("-");
           continue;
         }
-        svg::Point pt(grp.runs[j] + 1, cell.median);
+        svg::Point pt(static_cast<double>(j + 1), cell.median);
         pt.lo = cell.lo;
         pt.hi = cell.hi;
         pt.tip = run_label(grp.runs[j]) + " " +
                  t.runs[static_cast<std::size_t>(grp.runs[j])].started +
                  ": median " + format_seconds(cell.median) + ", samples " +
                  format_seconds(cell.lo) + " to " + format_seconds(cell.hi) +
-                 (cell.compared
-                      ? ", " + percent(cell.change) + ", " + verdict_text(cell)
-                      : "");
+                 (cell.compared ? ", " + percent(cell.change) + " time, " +
+                                      verdict_text(cell)
+                                : "");
         if (flagged(cell))
           pt.flag = cell.verdict == Outcome::regressed ? "up" : "down";
         s.points.push_back(pt);
         row.push_back(format_seconds(cell.median) +
-                      (flagged(cell)
-                           ? (cell.verdict == Outcome::regressed ? " slower "
-                                                                 : " faster ") +
-                                 percent(cell.change)
-                           : ""));
+                      (flagged(cell) ? " " + verdict_text(cell) : ""));
       }
       c.series.push_back(std::move(s));
       body << svg::render(c);

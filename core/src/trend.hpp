@@ -35,6 +35,11 @@ struct TrendCell {
   Outcome verdict = Outcome::unchanged;
   double change = 0, p = 1;
   bool state_changed = false;
+  // When the verdict comes from another figure than the time (a metric, a
+  // phase, a part, or a failed verification): its name ("metric:overlap",
+  // "verification"), its change, and `p` is that figure's.
+  std::string decided_by;
+  double decided_change = 0;
   std::string note;
   int against = -1;  // the run (index into Trend::runs) compared with
 };

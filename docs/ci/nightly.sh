@@ -33,7 +33,7 @@ if [ $status -ne 0 ]; then
   # A failed verification (1) or a fault (3): no trend point, no baseline.
   echo "nightly: the run failed (exit $status); nothing kept" >&2
   rm -f "$new.part"
-  exit $((status == 1 ? 3 : status))
+  exit 3
 fi
 mv "$new.part" "$new"
 
@@ -46,8 +46,10 @@ else
   echo "First night: $new is the baseline." > compare.md
   gate=0
 fi
-# The baseline moves only to a night that passed the gate, so a slow drift
-# is measured against the last good night, not against yesterday.
+# The baseline moves only to a night that passed the gate: a night that
+# regressed is not compared with itself tomorrow, and until a good night
+# comes every night is compared with the last good one. (A drift smaller
+# than the threshold per night passes; see docs/ci.md.)
 [ $gate -eq 0 ] && cp "$new" "$store/baseline.json"
 "$runner" trend "$store"/runs/*.json "${options[@]}" --format html -o trend.html ||
   exit 2

@@ -78,8 +78,11 @@ document.querySelectorAll('svg.chart').forEach(function(svg){
   marks.forEach(function(m){var r=m.getBoundingClientRect();
     if((r.width>0||r.height>0)&&r.right>=box.left&&r.left<=box.right&&
        r.bottom>=box.top&&r.top<=box.bottom)drawn++;});
+  var over=0;svg.querySelectorAll('text').forEach(function(t){var r=t.getBoundingClientRect();
+    if(r.width>0&&(r.left<box.left-1||r.right>box.right+1||r.top<box.top-1||
+       r.bottom>box.bottom+1))over++;});
   out.charts.push({title:(svg.querySelector('title')||{}).textContent,
-    width:box.width,height:box.height,marks:marks.length,drawn:drawn});});
+    width:box.width,height:box.height,marks:marks.length,drawn:drawn,overflow:over});});
 var pre=document.createElement('pre');pre.id='browser-check';
 pre.textContent=JSON.stringify(out);document.body.appendChild(pre);})();</script>"""
 
@@ -113,8 +116,11 @@ def test_html(a):
     check(len(svgs) >= 15, f"{len(svgs)} charts, expected one per view")
     for svg in svgs:
         title = svg.find(f"{SVG}title")
+        name = title.text if title is not None else "?"
         marks = [e for e in svg.iter() if "mark" in (e.get("class") or "").split()]
-        check(marks, f"chart {title.text if title is not None else '?'} has no mark")
+        check(marks, f"chart {name} has no mark")
+        yticks = [e for e in svg.iter() if "ytick" in (e.get("class") or "").split()]
+        check(len(yticks) >= 2, f"chart {name}: {len(yticks)} labelled y ticks, want 2 or more")
     text = "".join(root.itertext())
     doc = json.load(open(FIXTURE))
     suites = {(r["suite"], r["payload"]) for r in doc["records"]}
@@ -149,6 +155,7 @@ def test_html(a):
     for c in got["charts"]:
         check(c["width"] > 100 and c["height"] > 100, f"chart {c['title']} laid out {c}")
         check(c["drawn"] > 0, f"chart {c['title']} drew nothing on screen: {c}")
+        check(c["overflow"] == 0, f"chart {c['title']}: text runs past the chart: {c}")
     shot = out_path(a, "report.png")
     if os.path.exists(shot):
         os.remove(shot)
@@ -223,6 +230,23 @@ def test_trend_step(a):
     check(len(svgs) == len(POINTS), f"{len(svgs)} trend charts for {len(POINTS)} points")
     rings = [e for s in svgs for e in s.iter() if "flag" in (e.get("class") or "").split()]
     check(len(rings) == 1 and "up" in rings[0].get("class"), f"rings {len(rings)}")
+    # A change in a metric only (the time flat): flagged, naming the metric.
+    docs = []
+    for day in (1, 2):
+        d = run_doc(day, {})
+        for r in d["records"]:
+            v = 40.0 if day == 1 else 10.0
+            r["metrics"] = [{"name": "overlap", "unit": "%", "better": "higher",
+                             "value": v, "samples": [v + 0.1 * i for i in range(5)]}]
+        docs.append(write(a, f"trend_metric{day}.json", d))
+    t, _ = trend_json(a, docs)
+    cells = [p["cells"][1] for p in t["groups"][0]["points"]]
+    check(all(c.get("flagged") and c["verdict"] == "regressed" and
+              c.get("decided_by") == "metric:overlap" and abs(c["decided_change"] + 0.75) < 0.01
+              and abs(c["change"]) < 0.01 for c in cells),
+          f"a metric's change names the metric: {cells}")
+    p = runner(a, ["trend"] + docs)
+    check("REGRESSED by metric:overlap -75.0% (p " in p.stdout, "the table names the metric")
     # A step smaller than the threshold flags nothing.
     t, _ = trend_json(a, shuffled, ["--threshold", "60%"])
     check(t["groups"][0]["flagged"] == 0, "a 50% step under a 60% threshold is not flagged")
@@ -259,7 +283,9 @@ def test_bad_input(a):
         (["trend", good, broken], [broken]),
         (["trend", good, "--per-rank"], ["--per-rank", "'trend'"]),
         (["report", good, "--format", "svg"], ["--format 'svg'", "html"]),
-        (["report", good, "--format", "html", "-o", a.workdir], [a.workdir]),
+        (["report", good, "--format", "html", "-o", a.workdir], [a.workdir, "is a directory"]),
+        (["report", good, "--format", "html", "-o", good], ["is the input file"]),
+        (["trend", good, broken, "-o", broken], ["is the input file"]),
         (["compare", good, good, "--format", "html"], ["--format 'html'", "compare"]),
         (["-m", "bcast", "--format", "html"], ["--format html", "report FILE"]),
         (["trend", good, "--threshold", "abc"], ["--threshold 'abc'"]),
