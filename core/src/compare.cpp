@@ -469,13 +469,29 @@ PointComparison compare_pair(const Record& b, const Record& n,
   }
   // Measured in two machine states (the host moved the vCPUs between the
   // runs): every transfer between the ranks changed speed with it, so a
-  // change is the machine's, not the code's. Not judged; a failed
-  // verification stays a regression.
+  // change is the machine's, not the code's. Not judged, as long as the
+  // states can explain it: the time moved the way the state did, and by no
+  // more than the states' own ratio (a transfer is not slowed more than a
+  // cache line's round trip is). A failed verification stays a regression.
   const double cb = pc.base_noise.core_to_core_ns,
                cn = pc.new_noise.core_to_core_ns;
-  if (cb > 0 && cn > 0 && std::max(cb, cn) > kStateRatio * std::min(cb, cn) &&
+  const double factor = b.time.median > 0 ? n.time.median / b.time.median : 1;
+  const bool explained = cb > 0 && cn > 0 &&
+                         ((cn > cb && factor >= 1 && factor <= cn / cb) ||
+                          (cn < cb && factor <= 1 && factor >= cn / cb));
+  const bool two_states =
+      cb > 0 && cn > 0 && std::max(cb, cn) > kStateRatio * std::min(cb, cn) &&
       n.verification != "failed" &&
-      (pc.verdict == Outcome::regressed || pc.verdict == Outcome::improved)) {
+      (pc.verdict == Outcome::regressed || pc.verdict == Outcome::improved);
+  if (two_states && !explained)
+    pc.note = std::string(
+                  "measured in two machine states (core-to-core round "
+                  "trip ") +
+              fixed("%.0f", cb) + " ns in BASE, " + fixed("%.0f", cn) +
+              " ns in NEW), but a time " + fixed("%.2f", factor) +
+              "x BASE's is more than, or against, what the states explain: "
+              "judged";
+  if (two_states && explained) {
     pc.state_changed = true;
     pc.note = std::string(
                   "measured in two machine states (core-to-core "

@@ -202,9 +202,11 @@ def test_state(a):
     # the spread of the real samples): not judged.
     moved = json.loads(json.dumps(base))
     for r in moved["records"]:
-        r["noise"]["core_to_core_ns"] = [6 * x for x in r["noise"]["core_to_core_ns"]]
         every = [x for k in r["samples_s"] for x in r["samples_s"][k]]
         factor = 1.3 * max(every) / min(every)
+        # A state at least 6x slower, and slower than the time: it explains it.
+        r["noise"]["core_to_core_ns"] = [max(6, 2 * factor) * x
+                                         for x in r["noise"]["core_to_core_ns"]]
         for k in r["samples_s"]:
             r["samples_s"][k] = [factor * x for x in r["samples_s"][k]]
         for k in ("median", "min", "max", "mean", "stddev"):
@@ -221,6 +223,29 @@ def test_state(a):
           "compare counts the points measured in two states")
     check("a slower machine state (core-to-core round trip" in c.stdout,
           "compare warns that NEW ran in a slower state")
+    # A change the states cannot explain (far beyond their ratio, or against
+    # it) is judged: a 100x slowdown in a 6x slower state regresses, and so
+    # does a 1.5x slowdown in a 6x faster state.
+    for name, state, slow in (("state_far.json", 6, 100), ("state_against.json", 1 / 6, 1.5)):
+        far = json.loads(json.dumps(base))
+        for r in far["records"]:
+            r["noise"]["core_to_core_ns"] = [state * x for x in r["noise"]["core_to_core_ns"]]
+            every = [x for k in r["samples_s"] for x in r["samples_s"][k]]
+            factor = slow * max(every) / min(every)
+            for k in r["samples_s"]:
+                r["samples_s"][k] = [factor * x for x in r["samples_s"][k]]
+            for k in ("median", "min", "max", "mean", "stddev"):
+                r["time_s"][k] *= factor
+        path = os.path.join(a.workdir, name)
+        with open(path, "w") as f:
+            json.dump(far, f)
+        c = subprocess.run([a.runner, "compare", paths[0], path], capture_output=True,
+                           text=True, env=env())
+        show(["runner", "compare", paths[0], path], c)
+        check(c.returncode == 1, f"{name}: compare exit {c.returncode}, expected 1 (regressed)")
+        check(f"{n} regressed" in c.stdout and "measured in two machine states" not in
+              c.stdout.split("result:")[-1], f"{name}: every point regressed, none unjudged")
+        check("what the states explain: judged" in c.stdout, f"{name}: the note says why")
 
 
 def main():

@@ -307,10 +307,7 @@ def test_nightly(a):
     os.makedirs(cwd)
     script = os.path.join(ROOT, "docs", "ci", "nightly.sh")
     opts = ["--plugin-dir", a.slow_plugins, "--methods", "sleepy,bcast", "--payloads", "1d",
-            "--sizes", "small", "--min-time", "0.001", "--repetitions", "5",
-            # No core-to-core probe: compare leaves a point measured in two
-            # machine states unjudged, and the VM switches state at will.
-            "--noise", "off"]
+            "--sizes", "small", "--min-time", "0.001", "--repetitions", "5"]
     base = {"MPIRUN": " ".join(launch(a, 2)), "RUNNER": a.runner,
             "COMPARE_OPTIONS": "--threshold 500%"}
     nights = []
