@@ -81,7 +81,7 @@ cmake --install "$work/build" --prefix "$prefix" | tee "$work/plugin_install.log
 installed=$prefix/lib/mpiarena/plugins/mpiarena_third_party.so
 [ -f "$installed" ] || { echo "FAIL: $installed not installed"; exit 1; }
 # It finds libmpiarena by itself (RUNPATH), not only through the runner.
-if ldd "$installed" | grep -q 'libmpiarena.* not found'; then
+if ldd "$installed" | grep 'libmpiarena.* not found' >/dev/null; then
   ldd "$installed"; echo "FAIL: the installed plugin does not find libmpiarena"; exit 1
 fi
 
