@@ -1,0 +1,418 @@
+"""The cases of bench/reference: which reference program, run how, against
+which mpiarena methods, and the reference's statistic computed from our
+records. A case gives, per round, one value per (quantity, bytes) in
+seconds for the reference (twice: run and control) and for mpiarena under
+the reference's definition ("ours"), and where our default measures
+something else, mpiarena's default figure beside it ("default")."""
+import json
+import os
+import re
+import statistics
+import subprocess
+
+KiB, MiB = 1024, 1024 * 1024
+P2P = [1, 8, 64, 1 * KiB, 64 * KiB, 1 * MiB, 4 * MiB]
+BW = [8, 1 * KiB, 64 * KiB, 1 * MiB]
+COLL = [8, 1 * KiB, 64 * KiB, 1 * MiB]
+
+
+def mean(xs):
+    return statistics.fmean(xs)
+
+
+def sizes_arg(sizes):
+    return ",".join(f"{b}B" for b in sizes)
+
+
+def osu_rows(text, cols=1):
+    """{bytes: [values]} from OSU's output (lines of numbers)."""
+    out = {}
+    for line in text.splitlines():
+        f = line.split()
+        if f and re.fullmatch(r"\d+", f[0]) and len(f) > cols:
+            try:
+                out[int(f[0])] = [float(x) for x in f[1:]]
+            except ValueError:
+                pass
+    return out
+
+
+def records(doc, method=None, payload=None):
+    for r in doc["records"]:
+        if method and r["method"] != method:
+            continue
+        if payload and r["payload"] != payload:
+            continue
+        if r["verification"]["status"] not in ("passed", "skipped"):
+            raise RuntimeError(f"{r['method']} {r['bytes']}: verification "
+                               f"{r['verification']}")
+        yield r
+
+
+def part(rec, name):
+    return next(p for p in rec["parts"] if p["name"] == name)
+
+
+def phase_avg(rec, name):
+    ph = next(p for p in rec["phases_s"] if p["name"] == name)
+    return mean(ph["samples_s"]["avg"])
+
+
+# --- one function per kind of reference: (command, parse) ---------------
+
+def osu_latency_like(exe, sizes, col=0, per_msg=False):
+    """OSU's point-to-point and one-sided tests: one launch over the size
+    range; col is the value column; per_msg: MB/s -> seconds per message."""
+    lo, hi = min(sizes), max(sizes)
+
+    def parse(text):
+        rows = osu_rows(text)
+        out = {}
+        for b in sizes:
+            v = rows[b][col]
+            out[("time", b)] = b / (v * 1e6) if per_msg else v * 1e-6
+        return out
+    return [exe, "-m", f"{lo}:{hi}"], parse
+
+
+def osu_collective(exe, sizes, extra=()):
+    lo, hi = min(sizes), max(sizes)
+
+    def parse(text):
+        rows = osu_rows(text)
+        return {("time", b): rows[b][0] * 1e-6 for b in sizes}
+    return [exe, "-m", f"{lo}:{hi}", *extra], parse
+
+
+# --- the cases ------------------------------------------------------------
+#
+# Each: name, ref (a key of bench/reference's builders), title, np, the
+# reference command builder ref(bindir) -> (argv, parse), ours: runner
+# arguments under the reference's definition and ours_stat(doc) ->
+# {(quantity, bytes): s}; optional default: runner arguments of our default
+# measurement, read by default_stat (default: the records' time_s.median).
+
+# OSU's collectives put an MPI_Barrier between operations and time each
+# one: mpiarena does the same with one operation per sample (-i 1), OSU's
+# warm-up and iteration count, and OSU's statistic, the mean over
+# operations of the rank average.
+OSU_SYNC = ["-i", "1", "-r", "1000", "--warmup", "100", "--interleave", "off",
+            "--noise", "off"]
+
+
+def rank_avg_mean(method, sizes, payload=None):
+    def stat(doc):
+        return {("time", r["bytes"]): mean(r["samples_s"]["avg"])
+                for r in records(doc, method, payload) if r["bytes"] in sizes}
+    return stat
+
+
+def rank_max_mean(method, sizes, payload=None):
+    def stat(doc):
+        return {("time", r["bytes"]): mean(r["samples_s"]["max"])
+                for r in records(doc, method, payload) if r["bytes"] in sizes}
+    return stat
+
+
+def median_of_max(method, sizes, payload=None):
+    def stat(doc):
+        return {("time", r["bytes"]): r["time_s"]["median"]
+                for r in records(doc, method, payload) if r["bytes"] in sizes}
+    return stat
+
+
+def comm_part(method, sizes):
+    def stat(doc):
+        return {("comm", r["bytes"]): mean(part(r, "comm")["samples_s"]["avg"])
+                for r in records(doc, method) if r["bytes"] in sizes}
+    return stat
+
+
+CASES = []
+
+
+def osu_p2p(name, exe, method, sizes, title, col=0, per_msg=False,
+            ours=(), stat=rank_avg_mean, payload=None):
+    CASES.append(dict(
+        name=name, ref="osu", suite=title.split()[0], title=title, np=2,
+        refcmd=lambda d, e=exe, s=sizes: osu_latency_like(
+            os.path.join(d, e), s, col, per_msg),
+        ours=["-m", method, "-s", sizes_arg(sizes), *ours] +
+        (["-p", payload] if payload else []),
+        ours_stat=stat(method, sizes, payload)))
+
+
+osu_p2p("osu_latency", "pt2pt/standard/osu_latency", "mpi_bytes", P2P,
+        "pingpong: osu_latency / mpi_bytes (separate buffers, as OSU)")
+osu_p2p("osu_bw", "pt2pt/standard/osu_bw", "isend_bw", BW,
+        "stream: osu_bw / isend_bw (W 64), time per message", per_msg=True,
+        ours=["--window", "64"])
+osu_p2p("osu_bibw", "pt2pt/standard/osu_bibw", "isend_bibw", BW,
+        "stream: osu_bibw / isend_bibw (W 64), time per message",
+        per_msg=True, ours=["--window", "64"])
+osu_p2p("osu_put_latency", "one-sided/osu_put_latency", "put_flush", BW,
+        "rma: osu_put_latency / put_flush, allocate window",
+        stat=rank_max_mean, payload="allocate")
+osu_p2p("osu_get_latency", "one-sided/osu_get_latency", "get_flush", BW,
+        "rma: osu_get_latency / get_flush, allocate window",
+        stat=rank_max_mean, payload="allocate")
+osu_p2p("osu_put_bw", "one-sided/osu_put_bw", "put_flush_bw", BW,
+        "rma: osu_put_bw / put_flush_bw (W 64), time per put", per_msg=True,
+        ours=["--window", "64"], stat=rank_max_mean, payload="allocate")
+osu_p2p("osu_acc_latency", "one-sided/osu_acc_latency", "acc_flush",
+        [8, 1 * KiB, 64 * KiB],
+        "rma: osu_acc_latency / acc_flush, allocate window",
+        stat=rank_max_mean, payload="allocate")
+
+
+def mbw_mr_stat(doc):
+    out = {}
+    for r in records(doc, "isend_bw"):
+        m = next(x for x in r["metrics"] if x["name"] == "msg_rate")
+        out[("time", r["bytes"])] = mean(1.0 / v for v in m["samples"])
+    return out
+
+
+def mbw_ref(d):
+    def parse(text):  # size, MB/s, messages/s
+        rows = osu_rows(text)
+        return {("time", b): 1.0 / rows[b][1] for b in BW}
+    return [os.path.join(d, "pt2pt/standard/osu_mbw_mr"), "-m",
+            f"{min(BW)}:{max(BW)}"], parse
+
+
+CASES.append(dict(
+    name="osu_mbw_mr", ref="osu", suite="stream", np=2,
+    title="stream: osu_mbw_mr / isend_bw --pairs all, time per message "
+          "(1 / messages per second)",
+    refcmd=mbw_ref,
+    ours=["-m", "isend_bw", "-s", sizes_arg(BW), "--window", "64",
+          "--pairs", "all"],
+    ours_stat=mbw_mr_stat))
+
+COLLECTIVES = [("allreduce", "allreduce", ["-T", "mpi_int"]),
+               ("reduce", "reduce", ["-T", "mpi_int"]),
+               ("allgather", "allgather", []), ("alltoall", "alltoall", []),
+               ("bcast", "coll_bcast", []), ("gather", "gather", []),
+               ("scatter", "scatter", [])]
+for osu, method, extra in COLLECTIVES:
+    CASES.append(dict(
+        name=f"osu_{osu}", ref="osu", suite="collective", np=2,
+        title=f"collective: osu_{osu} / {method}"
+        + (" (both MPI_INT, OSU's -T mpi_int)" if extra else ""),
+        refcmd=lambda d, o=osu, x=extra: osu_collective(
+            os.path.join(d, f"collective/blocking/osu_{o}"), COLL, x),
+        ours=["-m", method, "-s", sizes_arg(COLL), *OSU_SYNC],
+        ours_stat=rank_avg_mean(method, COLL),
+        default=["-m", method, "-s", sizes_arg(COLL)],
+        default_stat=median_of_max(method, COLL)))
+
+
+def barrier_ref(d):
+    def parse(text):
+        vals = [float(l) for l in text.split() if re.fullmatch(r"[\d.]+", l)]
+        return {("time", 0): vals[-1] * 1e-6}
+    return [os.path.join(d, "collective/blocking/osu_barrier")], parse
+
+
+def barrier_stat(doc):
+    r = next(records(doc, "barrier"))
+    return {("time", 0): mean(r["samples_s"]["avg"])}
+
+
+CASES.append(dict(
+    name="osu_barrier", ref="osu", suite="collective", np=2,
+    title="collective: osu_barrier / barrier (back to back, as OSU)",
+    refcmd=barrier_ref, ours=["-m", "barrier"], ours_stat=barrier_stat))
+
+for osu, method in (("iallreduce", "iallreduce"), ("ibcast", "ibcast")):
+    CASES.append(dict(
+        name=f"osu_{osu}", ref="osu", suite="overlap", np=2,
+        title=f"overlap: osu_{osu} / {method}, pure communication",
+        refcmd=lambda d, o=osu: (
+            [os.path.join(d, f"collective/non_blocking/osu_{o}"), "-m",
+             f"{min(COLL)}:{max(COLL)}"] +
+            (["-T", "mpi_int"] if o == "iallreduce" else []),
+            lambda t: {("comm", b): osu_rows(t)[b][2] * 1e-6 for b in COLL}),
+        ours=["-m", method, "-s", sizes_arg(COLL), *OSU_SYNC],
+        ours_stat=comm_part(method, COLL)))
+
+# --- seed 002's NMPM -------------------------------------------------------
+NMPM_SIZES = [64 * KiB, 256 * KiB, 1 * MiB]
+
+
+def nmpm_ref(exe):
+    def parse(text):
+        rows = osu_rows(text, cols=4)
+        out = {}
+        for b in NMPM_SIZES:
+            c, p, o, pct = rows[b][:4]
+            out.update({("comm", b): c * 1e-6, ("overall", b): o * 1e-6,
+                        ("overlap_pct", b): pct})
+        return out
+    return [exe], parse
+
+
+def nmpm_stat(method):
+    def stat(doc):
+        out = {}
+        for r in records(doc, method):
+            b = r["bytes"]
+            if b not in NMPM_SIZES:
+                continue
+            both = part(r, "both")
+            comm = mean(part(r, "comm")["samples_s"]["avg"])
+            comp = phase_avg(both, "compute")
+            ovrl = mean(both["samples_s"]["avg"])
+            tmin = min(comm, comp)
+            pct = (100 * max(0.0, min(1.0, (comm + comp - ovrl) / tmin))
+                   if tmin > 0 else 0.0)
+            out.update({("comm", b): comm, ("overall", b): ovrl,
+                        ("overlap_pct", b): pct})
+        return out
+    return stat
+
+
+# NMPM: a barrier after each of 1000 iterations, the first 101 skipped.
+NMPM_SYNC = ["-i", "1", "-r", "900", "--warmup", "100", "--interleave", "off",
+             "--noise", "off"]
+CASES.append(dict(
+    name="nmpm", ref="nmpm", suite="overlap", np=4,
+    title="overlap: NMPM / nob_halo2d_open, 4 ranks (oversubscribed on 2 "
+          "cores)",
+    refcmd=nmpm_ref, ours=["-m", "nob_halo2d_open", "-s",
+                           sizes_arg(NMPM_SIZES), *NMPM_SYNC],
+    ours_stat=nmpm_stat("nob_halo2d_open"),
+    default=["-m", "nob_halo2d", "-s", sizes_arg(NMPM_SIZES)],
+    default_stat=nmpm_stat("nob_halo2d")))
+
+# --- seed 004's OPBench ----------------------------------------------------
+OPB_SIZES = [1 * KiB, 64 * KiB, 1 * MiB, 4 * MiB]
+
+
+def opbench_ref(exe):
+    def parse(text):
+        out = {}
+        for line in text.splitlines():
+            f = line.split()
+            if len(f) == 8 and all(re.fullmatch(r"\d+", x) for x in f[:4]):
+                b = int(f[3])
+                if b in OPB_SIZES:
+                    for i, q in enumerate(("pack", "comm", "unpack")):
+                        out[(q, b)] = float(f[4 + i]) * 1e-6
+        return out
+    return ["env", "BENCH_ITERS=500", "COMM_ITERS=4", "BUF_STRIDE=8", exe], \
+        parse
+
+
+def opbench_stat(doc):
+    out = {}
+    for r in records(doc, "opbench_mpi"):
+        if r["bytes"] in OPB_SIZES:
+            for q in ("pack", "comm", "unpack"):  # per exchange, rank average
+                out[(q, r["bytes"])] = phase_avg(r, q) / 4
+    return out
+
+
+CASES.append(dict(
+    name="opbench", ref="opbench", suite="stencil", np=2,
+    title="stencil: OPBench (MPI mode, COMM_ITERS 4, stride 8) / "
+          "opbench_mpi, per exchange, rank average",
+    refcmd=opbench_ref,
+    ours=["-m", "opbench_mpi", "-s", sizes_arg(OPB_SIZES), "--exchanges", "4",
+          "--stride", "8"],
+    ours_stat=opbench_stat))
+
+# --- seed 000's runner -----------------------------------------------------
+SEED_METHODS = [("Raw", "raw", "2d"), ("Pack", "pack", "2d"),
+                ("Boost", "boost", "2d"), ("Datatype", "datatype", "2d"),
+                ("Bcast", "bcast", "1d")]
+SEED_BASE = 5000  # the "large" preset: 55 x 5000 ints, 1.1 MB
+
+
+def seed_ref(exe):
+    filt = "^BM_(RawMPI|PackMPI|BoostMPI|DatatypeMPI)/5/5000/|" \
+           "^BM_BcastMPI_1D/275000/"
+
+    def parse(text):
+        doc = json.loads(text[text.index("{"):])
+        out = {}
+        for b in doc["benchmarks"]:
+            for seed, method, payload in SEED_METHODS:
+                stem = f"BM_{seed}MPI" + ("_1D/" if payload == "1d" else "/")
+                if b["name"].startswith(stem):
+                    out[(f"{method} {payload}", 220 * SEED_BASE)] = \
+                        b["real_time"] * 1e-6
+        return out
+    return [exe, f"--benchmark_filter={filt}", "--benchmark_format=json"], \
+        parse
+
+
+def seed_stat(doc):
+    out = {}
+    for seed, method, payload in SEED_METHODS:
+        for r in records(doc, method, payload):
+            out[(f"{method} {payload}", r["bytes"])] = \
+                mean(r["samples_s"]["max"])
+    return out
+
+
+CASES.append(dict(
+    name="seed000", ref="seed000", suite="transfer", np=2,
+    title="transfer: seed 000's runner / raw, pack, boost, datatype (2d), "
+          "bcast (1d), large, max over ranks",
+    refcmd=seed_ref,
+    ours=["-m", "raw,pack,boost,datatype,bcast", "-s", "large", "--payloads",
+          "1d,2d"],
+    ours_stat=seed_stat))
+
+
+class Runner:
+    def __init__(self, build, refs, tmp, env):
+        self.build, self.refs, self.tmp, self.env = build, refs, tmp, env
+
+    def mpirun(self, np, argv):
+        cmd = ["mpirun", "--oversubscribe", "-np", str(np), *argv]
+        p = subprocess.run(cmd, cwd=self.build, env=self.env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: "
+                               f"{p.stderr[-500:]}")
+        return p.stdout
+
+    def reference(self, c):
+        argv, parse = c["refcmd"](self.refs[c["ref"]])
+        return parse(self.mpirun(c["np"], argv))
+
+    def ours(self, c, args, stat):
+        out = os.path.join(self.tmp, "ours.json")
+        self.mpirun(c["np"], ["./runner", "-q", *args, "-o", out])
+        with open(out) as f:
+            return stat(json.load(f))
+
+    def round(self, c, r):
+        steps = ["ref", "control", "ours"]
+        if "default" in c:
+            steps.append("default")
+        if r % 2 == 0:
+            steps.reverse()
+        got = {}
+        for s in steps:
+            if s in ("ref", "control"):
+                got[s] = self.reference(c)
+            elif s == "ours":
+                got[s] = self.ours(c, c["ours"], c["ours_stat"])
+            else:
+                got[s] = self.ours(c, c["default"], c["default_stat"])
+        rows = []
+        for key, ref in sorted(got["ref"].items(), key=lambda kv: (
+                kv[0][1], kv[0][0])):
+            q, b = key
+            row = dict(case=c["name"], suite=c["suite"], ref=c["ref"],
+                       quantity=q, bytes=b, round=r, np=c["np"],
+                       ref_value=ref, control_value=got["control"].get(key),
+                       ours_value=got["ours"].get(key))
+            if "default" in got:
+                row["default_value"] = got["default"].get(key)
+            rows.append(row)
+        return rows
