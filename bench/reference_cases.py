@@ -131,9 +131,25 @@ def comm_part(method, sizes):
 CASES = []
 
 
+# Adjustments: what the reference's own timing adds or removes, measured in
+# the same round, so that the figure that would agree stands beside ours.
+#   wtime_pair: OSU's one-sided latency tests call MPI_Wtime twice in every
+#     iteration of the timed loop (t_graph_start/t_graph_end, even without
+#     -G or tail latencies): ours + the cost of that pair, measured as the
+#     null method's time with one operation per sample (a Wtime pair and a
+#     call).
+#   mark: OPBench subtracts the calibrated cost of its timer from every
+#     phase; our phases include one PhaseTimer mark each: ours - the probe
+#     plugin's ns_per_mark (tests/plugins/probe.cpp, bench/phase_mark_cost).
+ADJUST = {
+    "wtime_pair": ("ours + an MPI_Wtime pair per op", 1),
+    "mark": ("ours - one phase mark", -1),
+}
+
+
 def osu_p2p(name, exe, method, sizes, title, col=0, per_msg=False,
-            ours=(), stat=rank_avg_mean, payload=None):
-    CASES.append(dict(
+            ours=(), stat=rank_avg_mean, payload=None, adjust=None):
+    CASES.append(dict(adjust=adjust,
         name=name, ref="osu", suite=title.split()[0], title=title, np=2,
         refcmd=lambda d, e=exe, s=sizes: osu_latency_like(
             os.path.join(d, e), s, col, per_msg),
@@ -152,17 +168,17 @@ osu_p2p("osu_bibw", "pt2pt/standard/osu_bibw", "isend_bibw", BW,
         per_msg=True, ours=["--window", "64"])
 osu_p2p("osu_put_latency", "one-sided/osu_put_latency", "put_flush", BW,
         "rma: osu_put_latency / put_flush, allocate window",
-        stat=rank_max_mean, payload="allocate")
+        stat=rank_max_mean, payload="allocate", adjust="wtime_pair")
 osu_p2p("osu_get_latency", "one-sided/osu_get_latency", "get_flush", BW,
         "rma: osu_get_latency / get_flush, allocate window",
-        stat=rank_max_mean, payload="allocate")
+        stat=rank_max_mean, payload="allocate", adjust="wtime_pair")
 osu_p2p("osu_put_bw", "one-sided/osu_put_bw", "put_flush_bw", BW,
         "rma: osu_put_bw / put_flush_bw (W 64), time per put", per_msg=True,
         ours=["--window", "64"], stat=rank_max_mean, payload="allocate")
 osu_p2p("osu_acc_latency", "one-sided/osu_acc_latency", "acc_flush",
         [8, 1 * KiB, 64 * KiB],
         "rma: osu_acc_latency / acc_flush, allocate window",
-        stat=rank_max_mean, payload="allocate")
+        stat=rank_max_mean, payload="allocate", adjust="wtime_pair")
 
 
 def mbw_mr_stat(doc):
@@ -321,7 +337,7 @@ CASES.append(dict(
     refcmd=opbench_ref,
     ours=["-m", "opbench_mpi", "-s", sizes_arg(OPB_SIZES), "--exchanges", "4",
           "--stride", "8"],
-    ours_stat=opbench_stat))
+    ours_stat=opbench_stat, adjust="mark"))
 
 # --- seed 000's runner -----------------------------------------------------
 SEED_METHODS = [("Raw", "raw", "2d"), ("Pack", "pack", "2d"),
@@ -331,21 +347,23 @@ SEED_BASE = 5000  # the "large" preset: 55 x 5000 ints, 1.1 MB
 
 
 def seed_ref(exe):
-    filt = "^BM_(RawMPI|PackMPI|BoostMPI|DatatypeMPI)/5/5000/|" \
-           "^BM_BcastMPI_1D/275000/"
+    """One launch per method, as a user runs one benchmark: the seed's
+    figure for a method depends on what ran before it in the same process
+    (glibc's heap state: docs/methods.md, "What a transfer's time
+    includes"), so each starts from a fresh process."""
+    cmds = []
+    for seed, method, payload in SEED_METHODS:
+        name = (f"BM_{seed}MPI_1D/{55 * SEED_BASE}/" if payload == "1d"
+                else f"BM_{seed}MPI/5/{SEED_BASE}/")
 
-    def parse(text):
-        doc = json.loads(text[text.index("{"):])
-        out = {}
-        for b in doc["benchmarks"]:
-            for seed, method, payload in SEED_METHODS:
-                stem = f"BM_{seed}MPI" + ("_1D/" if payload == "1d" else "/")
-                if b["name"].startswith(stem):
-                    out[(f"{method} {payload}", 220 * SEED_BASE)] = \
-                        b["real_time"] * 1e-6
-        return out
-    return [exe, f"--benchmark_filter={filt}", "--benchmark_format=json"], \
-        parse
+        def parse(text, method=method, payload=payload):
+            doc = json.loads(text[text.index("{"):])
+            b = doc["benchmarks"][0]
+            return {(f"{method} {payload}", 220 * SEED_BASE):
+                    b["real_time"] * 1e-6}
+        cmds.append(([exe, f"--benchmark_filter=^{name}",
+                      "--benchmark_format=json"], parse))
+    return cmds
 
 
 def seed_stat(doc):
@@ -362,9 +380,18 @@ CASES.append(dict(
     title="transfer: seed 000's runner / raw, pack, boost, datatype (2d), "
           "bcast (1d), large, max over ranks",
     refcmd=seed_ref,
+    # The seed's receiver builds a new vector<vector<int>> in every
+    # operation (--receive fresh), and in a fresh process glibc hands it
+    # new pages each time (rows over the mmap threshold, freed back to the
+    # OS): MALLOC_MMAP_THRESHOLD_ fixes glibc's threshold at its initial
+    # 128 KiB so that ours does the same.
     ours=["-m", "raw,pack,boost,datatype,bcast", "-s", "large", "--payloads",
-          "1d,2d"],
-    ours_stat=seed_stat))
+          "1d,2d", "--receive", "fresh"],
+    ours_env={"MALLOC_MMAP_THRESHOLD_": "131072"},
+    ours_stat=seed_stat,
+    default=["-m", "raw,pack,boost,datatype,bcast", "-s", "large",
+             "--payloads", "1d,2d"],
+    default_stat=seed_stat))
 
 
 class Runner:
@@ -381,14 +408,37 @@ class Runner:
         return p.stdout
 
     def reference(self, c):
-        argv, parse = c["refcmd"](self.refs[c["ref"]])
-        return parse(self.mpirun(c["np"], argv))
+        cmds = c["refcmd"](self.refs[c["ref"]])
+        if isinstance(cmds, tuple):
+            cmds = [cmds]
+        out = {}
+        for argv, parse in cmds:
+            out.update(parse(self.mpirun(c["np"], argv)))
+        return out
 
-    def ours(self, c, args, stat):
+    def ours(self, c, args, stat, env=None):
         out = os.path.join(self.tmp, "ours.json")
-        self.mpirun(c["np"], ["./runner", "-q", *args, "-o", out])
+        xs = [a for k, v in (env or {}).items() for a in ("-x", f"{k}={v}")]
+        self.mpirun(c["np"], [*xs, "./runner", "-q", *args, "-o", out])
         with open(out) as f:
             return stat(json.load(f))
+
+    def timer(self, kind):
+        """Seconds the reference's timing adds per operation (ADJUST)."""
+        out = os.path.join(self.tmp, "timer.json")
+        if kind == "wtime_pair":
+            self.mpirun(2, ["./runner", "-q", "-m", "null", "-s", "8B", "-i",
+                            "1", "-r", "1000", "--warmup", "100",
+                            "--noise", "off", "-o", out])
+            with open(out) as f:
+                return mean(next(records(json.load(f)))["samples_s"]["avg"])
+        plugins = os.path.join(self.build, "tests", "plugins_fault")
+        self.mpirun(1, ["./runner", "-q", "--plugin-dir", plugins, "-m",
+                        "probe_marks", "-s", "8B", "-o", out])
+        with open(out) as f:
+            r = next(records(json.load(f)))
+        m = next(x for x in r["metrics"] if x["name"] == "ns_per_mark")
+        return statistics.median(m["samples"]) * 1e-9
 
     def round(self, c, r):
         steps = ["ref", "control", "ours"]
@@ -397,11 +447,13 @@ class Runner:
         if r % 2 == 0:
             steps.reverse()
         got = {}
+        adj = self.timer(c["adjust"]) if c.get("adjust") else None
         for s in steps:
             if s in ("ref", "control"):
                 got[s] = self.reference(c)
             elif s == "ours":
-                got[s] = self.ours(c, c["ours"], c["ours_stat"])
+                got[s] = self.ours(c, c["ours"], c["ours_stat"],
+                                   c.get("ours_env"))
             else:
                 got[s] = self.ours(c, c["default"], c["default_stat"])
         rows = []
@@ -414,5 +466,9 @@ class Runner:
                        ours_value=got["ours"].get(key))
             if "default" in got:
                 row["default_value"] = got["default"].get(key)
+            if c.get("adjust") and row["ours_value"] is not None:
+                sign = ADJUST[c["adjust"]][1]
+                row["adjusted_value"] = row["ours_value"] + sign * adj
+                row["adjustment_s"] = adj
             rows.append(row)
         return rows

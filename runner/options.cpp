@@ -126,7 +126,8 @@ Options parse_options(int argc, const char* const* argv) {
   Options o;
   std::string methods = "all", payloads, max_memory, threshold, pairs = "one",
               size_basis = "per-rank", interleave = "on", noise = "on",
-              target_rse, cache = "hot", buffers = "separate";
+              target_rse, cache = "hot", buffers = "separate",
+              receive = "reuse";
   po::options_description desc(kUsage);
   // clang-format off
   desc.add_options()
@@ -218,6 +219,12 @@ Options parse_options(int argc, const char* const* argv) {
      "ping-pong suite: 'separate' = each rank sends from a buffer it never "
      "writes and receives into another (osu_latency's scheme); 'shared' = "
      "one buffer per rank receives the ping and sends the pong (NetPIPE's)")
+    ("receive", po::value<std::string>(&receive)->default_value(receive),
+     "transfer suite, 2d payload: 'reuse' = the receiver keeps its rows "
+     "from one operation to the next (an application's ghost storage); "
+     "'fresh' = every operation receives into a newly built "
+     "vector<vector<int>> and pack buffer, allocation included in the time "
+     "(seed 000's own runner); records say which")
     ("iterations,i", po::value<std::int64_t>(&o.iterations),
      "operations per sample, fixed (OSU's -i): skips calibration and "
      "--min-time (1 to 10^9)")
@@ -442,6 +449,10 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--buffers '" + buffers +
                      "' is not supported; accepted: separate, shared");
   o.separate_buffers = buffers == "separate";
+  if (receive != "reuse" && receive != "fresh")
+    throw UsageError("--receive '" + receive +
+                     "' is not supported; accepted: reuse, fresh");
+  o.receive_fresh = receive == "fresh";
   if (vm.count("iterations")) {
     if (o.iterations < 1 || o.iterations > 1000000000)
       throw UsageError("--iterations must be between 1 and 1000000000, got " +

@@ -58,7 +58,8 @@ struct Options {
   double target_rse = 0;           // --target-rse (fraction); 0: fixed count
   double max_time = 10;            // --max-time seconds per point (target-rse)
   bool cache_cold = false;         // --cache hot|cold
-  bool separate_buffers = true;    // --buffers separate|shared (ping-pong)
+  bool separate_buffers = true;
+  bool receive_fresh = false;      // --receive reuse|fresh (transfer, 2d)    // --buffers separate|shared (ping-pong)
   std::int64_t iterations = 0;     // --iterations N; 0: calibrate
   bool quiet = false;              // --quiet: the same as --log-level warn
   std::string log_level;           // --log-level; empty: the default levels

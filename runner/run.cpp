@@ -96,6 +96,7 @@ nlohmann::json make_context(const World& world, const Options& options,
         {"test_every", options.test_every},
         {"exchanges", options.exchanges},
         {"window", options.window},
+        {"receive", options.receive_fresh ? "fresh" : "reuse"},
         {"stride", options.stride},
         {"wait", options.wait},
         {"plugin_dirs", options.plugin_dirs}}}};
@@ -389,6 +390,7 @@ int command_run(const Options& options, int argc, char** argv) {
       m.ctx.cache_cold = options.cache_cold && honours_cold_cache(info.suite);
       m.ctx.cache_set_bytes = cold_set_bytes(machine.llc_bytes);
       m.ctx.separate_buffers = options.separate_buffers;
+      m.ctx.receive_fresh = options.receive_fresh;
       m.info = &info;
       m.time_scale =
           info.windowed ? info.time_scale / options.window : info.time_scale;
@@ -433,6 +435,8 @@ int command_run(const Options& options, int argc, char** argv) {
       rec.cache = ready[i].ctx.cache_cold ? "cold" : "hot";
       if (honours_buffers(info.suite))
         rec.buffers = options.separate_buffers ? "separate" : "shared";
+      if (info.suite == "transfer" && rec.payload == "2d")
+        rec.definition["receive"] = options.receive_fresh ? "fresh" : "reuse";
       if (!alone.empty()) rec.notes.push_back(alone + ".");
       rec.plugin_file = p.strategy->file;
       rec.plugin_abi = p.strategy->abi;

@@ -63,6 +63,7 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--max-time", nlohmann::json(o.max_time).dump()},
           {"--cache", o.cache_cold ? "cold" : "hot"},
           {"--buffers", o.separate_buffers ? "separate" : "shared"},
+          {"--receive", o.receive_fresh ? "fresh" : "reuse"},
           {"--iterations", std::to_string(o.iterations)}};
 }
 

@@ -36,7 +36,7 @@ int pair_value(int from, int to, int ranks, std::size_t index) {
   return static_cast<int>(index % 1021) * ranks * ranks + from * ranks + to + 1;
 }
 
-Verdict check_ints(const std::vector<int>& data,
+Verdict check_ints(const Ints& data,
                    const std::function<long long(std::size_t)>& expected,
                    const std::string& what) {
   for (std::size_t i = 0; i < data.size(); ++i) {
@@ -50,13 +50,13 @@ Verdict check_ints(const std::vector<int>& data,
   return {};
 }
 
-std::vector<int> partials_of(int rank, int ranks, std::size_t n) {
-  std::vector<int> out(n);
+Ints partials_of(int rank, int ranks, std::size_t n) {
+  Ints out(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = partial_value(rank, ranks, i);
   return out;
 }
 
-Verdict check_gathered(const std::vector<int>& data, int ranks, std::size_t n) {
+Verdict check_gathered(const Ints& data, int ranks, std::size_t n) {
   return check_ints(
       data,
       [&](std::size_t j) {
@@ -65,19 +65,19 @@ Verdict check_gathered(const std::vector<int>& data, int ranks, std::size_t n) {
       "gathered");
 }
 
-Verdict check_sums(const std::vector<int>& data, int ranks) {
+Verdict check_sums(const Ints& data, int ranks) {
   return check_ints(
       data, [&](std::size_t i) { return partial_sum(ranks, i); }, "sum");
 }
 
-std::vector<int> alltoall_send(int rank, int ranks, std::size_t n) {
-  std::vector<int> out(n * static_cast<std::size_t>(ranks));
+Ints alltoall_send(int rank, int ranks, std::size_t n) {
+  Ints out(n * static_cast<std::size_t>(ranks));
   for (std::size_t j = 0; j < out.size(); ++j)
     out[j] = pair_value(rank, static_cast<int>(j / n), ranks, j % n);
   return out;
 }
 
-Verdict check_alltoall(const std::vector<int>& data, int rank, int ranks,
+Verdict check_alltoall(const Ints& data, int rank, int ranks,
                        std::size_t n) {
   return check_ints(
       data,
@@ -105,11 +105,11 @@ void CollectiveStrategy::prepare(const RunContext& ctx) {
 
 void CollectiveStrategy::release() { teardown(); }
 
-std::vector<int> CollectiveStrategy::own_partials() const {
+Ints CollectiveStrategy::own_partials() const {
   return partials_of(ctx_.rank, ctx_.size, count_);
 }
 
-Verdict CollectiveStrategy::check_gathered(const std::vector<int>& data) const {
+Verdict CollectiveStrategy::check_gathered(const Ints& data) const {
   return mpiarena::check_gathered(data, ctx_.size, count_);
 }
 

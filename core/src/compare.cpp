@@ -155,6 +155,21 @@ std::string across_nodes(const Record& r) {
   return r.pair_placement == "intra" ? "" : r.pair_placement;
 }
 
+// The definition options (Record::definition) whose value is not the
+// default, as "/name=value..." (empty for the defaults and for files written
+// before the options existed, which ran the defaults).
+std::string definition_suffix(const Record& r) {
+  static const std::map<std::string, std::string> kDefaults = {
+      {"receive", "reuse"}};
+  std::string out;
+  for (const auto& [name, value] : r.definition) {
+    auto d = kDefaults.find(name);
+    if (d == kDefaults.end() || d->second != value)
+      out += "/" + name + "=" + value;
+  }
+  return out;
+}
+
 // A size in total (--size-basis total) is not the same point as that size
 // per rank; a cold cache (--cache cold) not the same as a hot one; a
 // ping-pong on separate buffers (--buffers separate) not the same as one on
@@ -166,7 +181,8 @@ Key key_of(const Record& r) {
           r.payload + (r.size_total ? "/total" : "") +
               (across.empty() ? "" : "/" + across) +
               (r.cache == "cold" ? "/cold" : "") +
-              (r.buffers == "separate" ? "/separate" : ""),
+              (r.buffers == "separate" ? "/separate" : "") +
+              definition_suffix(r),
           r.ranks,
           r.bytes,
           several_pairs(r.pairs)};

@@ -124,6 +124,7 @@ json to_json(const Record& r) {
   j["stopping"] = {{"by", r.stopped_by}, {"rse", r.rse}};
   if (!r.cache.empty()) j["cache"] = r.cache;
   if (!r.buffers.empty()) j["buffers"] = r.buffers;
+  if (!r.definition.empty()) j["definition"] = r.definition;
   if (r.interleave_group >= 0)
     j["interleave"] = {{"group", r.interleave_group},
                        {"points", r.interleave_points},
@@ -216,6 +217,8 @@ Record record_from_json(const json& j) {
   }
   r.cache = j.value("cache", "");
   r.buffers = j.value("buffers", "");
+  if (j.contains("definition"))
+    r.definition = j.at("definition").get<std::map<std::string, std::string>>();
   if (j.contains("interleave")) {
     const json& i = j.at("interleave");
     r.interleave_group = i.at("group").get<int>();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <mpiarena/stats.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -128,6 +129,11 @@ struct Record {
   std::string cache;
   // Ping-pong suite: "separate" or "shared" (runner --buffers).
   std::string buffers;
+  // The definition options that applied to this point and their values
+  // (issue 26: an option that reproduces a reference program's definition,
+  // e.g. "receive": "reuse" | "fresh" for a 2d transfer). compare never
+  // matches two points whose non-default definitions differ.
+  std::map<std::string, std::string> definition;
   // Interleaved points (runner --interleave on): the group of points that
   // ran together (its index in the run), how many they were, and this
   // point's slot in each round (0: first), one per recorded sample.

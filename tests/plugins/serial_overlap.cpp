@@ -24,7 +24,7 @@ class SerialOverlap final : public mpiarena::OverlapStrategy {
   mpiarena::Verdict check() override {
     return mpiarena::check_sums(recv_, ranks());
   }
-  std::vector<int> send_, recv_;
+  mpiarena::Ints send_, recv_;
 };
 
 }  // namespace

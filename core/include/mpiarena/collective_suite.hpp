@@ -23,6 +23,7 @@
 #include <climits>
 #include <cstddef>
 #include <functional>
+#include <mpiarena/buffer.hpp>
 #include <mpiarena/plugin.hpp>
 #include <string>
 #include <vector>
@@ -50,7 +51,7 @@ int pair_value(int from, int to, int ranks, std::size_t index);
 
 // {} when data[i] == expected(i) for every i, else the first mismatch
 // ("<what> element i is x, expected y").
-Verdict check_ints(const std::vector<int>& data,
+Verdict check_ints(const Ints& data,
                    const std::function<long long(std::size_t)>& expected,
                    const std::string& what);
 
@@ -59,11 +60,11 @@ Verdict check_ints(const std::vector<int>& data,
 // rank `rank`'s n partial values; every rank's n partials gathered in rank
 // order; the element-wise sums of the partials; what rank `rank` sends to
 // every rank in an alltoall (n ints each, by destination) and receives.
-std::vector<int> partials_of(int rank, int ranks, std::size_t n);
-Verdict check_gathered(const std::vector<int>& data, int ranks, std::size_t n);
-Verdict check_sums(const std::vector<int>& data, int ranks);
-std::vector<int> alltoall_send(int rank, int ranks, std::size_t n);
-Verdict check_alltoall(const std::vector<int>& data, int rank, int ranks,
+Ints partials_of(int rank, int ranks, std::size_t n);
+Verdict check_gathered(const Ints& data, int ranks, std::size_t n);
+Verdict check_sums(const Ints& data, int ranks);
+Ints alltoall_send(int rank, int ranks, std::size_t n);
+Verdict check_alltoall(const Ints& data, int rank, int ranks,
                        std::size_t n);
 
 // The everyday collectives: a plugin derives from CollectiveStrategy and
@@ -93,8 +94,8 @@ class CollectiveStrategy : public Strategy {
   std::size_t total() const { return total_; }
   // This rank's count() partial values (partial_value), and the check of
   // every rank's block of them gathered in rank order.
-  std::vector<int> own_partials() const;
-  Verdict check_gathered(const std::vector<int>& data) const;
+  Ints own_partials() const;
+  Verdict check_gathered(const Ints& data) const;
 
  private:
   RunContext ctx_;
@@ -109,9 +110,9 @@ class DistributionStrategy : public CollectiveStrategy {
  protected:
   void build() final;
   // Root: the whole array, count() x ranks() ints. Empty elsewhere.
-  std::vector<int>& root_array() { return array_; }
+  Ints& root_array() { return array_; }
   // This rank's slice, slice_count(rank()) ints (the root's too).
-  std::vector<int>& slice() { return slice_; }
+  Ints& slice() { return slice_; }
   // Rank r's slice of the array: its first element and its length, as
   // MPI_Scatterv's displacements and counts (every rank's, by rank).
   std::size_t slice_first(int r) const { return displs_[r]; }
@@ -122,7 +123,8 @@ class DistributionStrategy : public CollectiveStrategy {
   bool even() const { return total() == count() * ranks(); }
 
  private:
-  std::vector<int> array_, slice_, counts_, displs_;
+  Ints array_, slice_;
+  std::vector<int> counts_, displs_;
 };
 
 class CombinationStrategy : public CollectiveStrategy {
@@ -133,13 +135,13 @@ class CombinationStrategy : public CollectiveStrategy {
  protected:
   void build() final;
   // This rank's partial results, count() ints.
-  std::vector<int>& partial() { return partial_; }
+  Ints& partial() { return partial_; }
   // Root: the element-wise sum over every rank, count() ints. Empty
   // elsewhere.
-  std::vector<int>& result() { return result_; }
+  Ints& result() { return result_; }
 
  private:
-  std::vector<int> partial_, result_;
+  Ints partial_, result_;
 };
 
 }  // namespace mpiarena

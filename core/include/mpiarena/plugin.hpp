@@ -37,8 +37,9 @@ namespace mpiarena {
 // (StrategyInfo, the entry, the base classes' layout). 4: phases, parts,
 // metrics, version, the Log facade, SkipPoint, mpiarena_mpi_implementation.
 // 5: cold caches and buffer schemes. 6: windowed methods (RunContext::window),
-// params and matrix axes, MetricInput::pairs.
-inline constexpr std::uint32_t kAbiVersion = 6;
+// params and matrix axes, MetricInput::pairs. 7: RunContext::receive_fresh
+// (issue 26), page-aligned collective buffers (buffer.hpp).
+inline constexpr std::uint32_t kAbiVersion = 7;
 
 // ---------------------------------------------------------------- logging
 // The core's rank-aware logger, handed to the plugin in RunContext::log: a
@@ -288,6 +289,14 @@ struct RunContext {
   // Windowed strategies (StrategyInfo::windowed): messages per execute()
   // (runner --window, default 64 as OSU's osu_bw).
   int window = 64;
+  // Contract v7 ---------------------------------------------------------
+  // runner --receive fresh: transfer suite, 2d payload: every operation
+  // receives into a newly built structure (the old rows freed, new ones
+  // allocated and zeroed, a new pack buffer), as seed 000's own runner
+  // does; false (reuse, the default): the receiver's rows of the previous
+  // operation are reused, as an application that transfers repeatedly
+  // does (docs/methods.md, "What a transfer's time includes").
+  bool receive_fresh = false;
 };
 
 struct Verdict {

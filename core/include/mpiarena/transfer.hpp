@@ -58,8 +58,15 @@ class TransferStrategy : public Strategy {
 
   // Row sizes of the 2d payload as the root holds them (root only).
   std::vector<int> root_row_sizes() const;
-  // Give this rank's rows the sizes received (receivers; no-op when equal).
+  // Give this rank's rows the sizes received (receivers; no-op when equal
+  // and the rows are reused). Under runner --receive fresh
+  // (RunContext::receive_fresh) the old rows are freed first and new ones
+  // built, zeroed, as seed 000's runner builds a new receiving structure
+  // in every operation.
   void shape_rows(const std::vector<int>& sizes);
+  // The rows a method deserialises into (Boost.MPI): rows() as they are,
+  // or, under --receive fresh, emptied and freed first.
+  Rows& receive_rows();
   // MPI_Bcast of the row count and sizes from the root, then shape_rows().
   // The collective way every bcast-based 2d method starts.
   void bcast_shape();

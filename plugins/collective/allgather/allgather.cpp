@@ -20,7 +20,7 @@ class Allgather final : public mpiarena::CollectiveStrategy {
   mpiarena::Verdict verify() override {
     return check_gathered(recv_);
   }
-  std::vector<int> send_, recv_;
+  mpiarena::Ints send_, recv_;
 };
 
 }  // namespace

@@ -18,7 +18,7 @@ class Allreduce final : public mpiarena::CollectiveStrategy {
   mpiarena::Verdict verify() override {
     return mpiarena::check_sums(recv_, ranks());
   }
-  std::vector<int> send_, recv_;
+  mpiarena::Ints send_, recv_;
 };
 
 }  // namespace

@@ -19,7 +19,7 @@ class Alltoall final : public mpiarena::CollectiveStrategy {
   mpiarena::Verdict verify() override {
     return mpiarena::check_alltoall(recv_, rank(), ranks(), count());
   }
-  std::vector<int> send_, recv_;
+  mpiarena::Ints send_, recv_;
 };
 
 }  // namespace

@@ -24,7 +24,7 @@ class Bcast final : public mpiarena::CollectiveStrategy {
         data_, [](std::size_t i) { return mpiarena::distribution_value(i); },
         "broadcast");
   }
-  std::vector<int> data_;
+  mpiarena::Ints data_;
 };
 
 }  // namespace

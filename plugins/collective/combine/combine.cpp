@@ -13,7 +13,7 @@ namespace {
 
 using mpiarena::CombinationStrategy;
 
-void add_into(std::vector<int>& sum, const int* part, std::size_t n) {
+void add_into(mpiarena::Ints& sum, const int* part, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) sum[i] += part[i];
 }
 
@@ -35,7 +35,7 @@ class P2p final : public CombinationStrategy {
       add_into(result(), incoming_.data(), count());
     }
   }
-  std::vector<int> incoming_;
+  mpiarena::Ints incoming_;
 };
 
 class Gather final : public CombinationStrategy {
@@ -51,7 +51,7 @@ class Gather final : public CombinationStrategy {
     for (int r = 0; r < ranks(); ++r)
       add_into(result(), all_.data() + r * count(), count());
   }
-  std::vector<int> all_;  // root: every rank's partials
+  mpiarena::Ints all_;  // root: every rank's partials
 };
 
 class Reduce : public CombinationStrategy {

@@ -55,7 +55,7 @@ class Bcast final : public DistributionStrategy {
     const int* mine = whole_.data() + slice_first(rank());
     std::copy(mine, mine + slice_count(rank()), slice().begin());
   }
-  std::vector<int> whole_;  // the whole array, on every rank
+  mpiarena::Ints whole_;  // the whole array, on every rank
 };
 
 }  // namespace

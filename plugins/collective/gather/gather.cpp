@@ -21,7 +21,7 @@ class Gather final : public mpiarena::CollectiveStrategy {
   mpiarena::Verdict verify() override {
     return check_gathered(recv_);
   }
-  std::vector<int> send_, recv_;  // recv_: root only
+  mpiarena::Ints send_, recv_;  // recv_: root only
 };
 
 }  // namespace

@@ -28,7 +28,7 @@ class ReduceScatterBlock final : public mpiarena::CollectiveStrategy {
         },
         "sum");
   }
-  std::vector<int> send_, recv_;
+  mpiarena::Ints send_, recv_;
 };
 
 }  // namespace

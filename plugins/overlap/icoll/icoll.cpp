@@ -34,7 +34,7 @@ class Ibcast final : public OverlapStrategy {
         buf_, [](std::size_t i) { return mpiarena::distribution_value(i); },
         "broadcast");
   }
-  std::vector<int> buf_;
+  mpiarena::Ints buf_;
 };
 
 class Iallreduce final : public OverlapStrategy {
@@ -49,7 +49,7 @@ class Iallreduce final : public OverlapStrategy {
   }
   void reset() override { recv_.assign(recv_.size(), -1); }
   Verdict check() override { return mpiarena::check_sums(recv_, ranks()); }
-  std::vector<int> send_, recv_;
+  mpiarena::Ints send_, recv_;
 };
 
 class Iallgather final : public OverlapStrategy {
@@ -66,7 +66,7 @@ class Iallgather final : public OverlapStrategy {
   Verdict check() override {
     return mpiarena::check_gathered(recv_, ranks(), count());
   }
-  std::vector<int> send_, recv_;
+  mpiarena::Ints send_, recv_;
 };
 
 class Ialltoall final : public OverlapStrategy {
@@ -83,7 +83,7 @@ class Ialltoall final : public OverlapStrategy {
   Verdict check() override {
     return mpiarena::check_alltoall(recv_, rank(), ranks(), count());
   }
-  std::vector<int> send_, recv_;
+  mpiarena::Ints send_, recv_;
 };
 
 }  // namespace

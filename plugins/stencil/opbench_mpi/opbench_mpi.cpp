@@ -2,6 +2,7 @@
 // loop copies face k into a buffer, MPI_Irecv + MPI_Isend + MPI_Waitall
 // move it to the neighbour, an unpack loop copies the received buffer into
 // ghost k.
+#include <mpiarena/buffer.hpp>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/stencil_suite.hpp>
 #include <vector>
@@ -30,7 +31,7 @@ class OpbenchMpi final : public mpiarena::StencilStrategy {
     auto t = phases().scope(kUnpack);
     unpack_from(recv_.data(), k);
   }
-  std::vector<std::uint64_t> send_, recv_;
+  mpiarena::PageVector<std::uint64_t> send_, recv_;
 };
 
 }  // namespace

@@ -27,7 +27,7 @@ class Boost final : public mpiarena::TransferStrategy {
       for (int dest = 0; dest < ctx().size; ++dest)
         if (dest != root()) bc_.send(dest, 0, rows());
     } else {
-      bc_.recv(root(), 0, rows());
+      bc_.recv(root(), 0, receive_rows());
     }
   }
 

@@ -33,7 +33,7 @@ class BoostPacked final : public mpiarena::TransferStrategy {
       boost::mpi::packed_iarchive in(bc_);
       boost::mpi::broadcast(bc_, in, root());
       if (is_2d())
-        in >> rows();
+        in >> receive_rows();
       else
         in >> flat();
     }

@@ -42,7 +42,9 @@ class Pack final : public mpiarena::TransferStrategy {
       }
     }
     ibcast_wait(&packed, 1, MPI_INT);
-    if (!is_root() && buf_.size() < static_cast<std::size_t>(packed))
+    if (!is_root() && is_2d() && ctx().receive_fresh)  // seed 000: new buffer
+      std::vector<char>(static_cast<std::size_t>(packed)).swap(buf_);
+    else if (!is_root() && buf_.size() < static_cast<std::size_t>(packed))
       buf_.resize(static_cast<std::size_t>(packed));
     ibcast_wait(buf_.data(), packed, MPI_PACKED);
     if (is_root()) return;
