@@ -369,8 +369,8 @@ Options parse_options(int argc, const char* const* argv) {
     reject_foreign_options(vm, "compare",
                            {"format", "threshold", "alpha", "relative"});
   else if (o.command == Command::trend)
-    reject_foreign_options(vm, "trend",
-                           {"format", "threshold", "alpha", "relative", "output"});
+    reject_foreign_options(
+        vm, "trend", {"format", "threshold", "alpha", "relative", "output"});
   else if (o.command == Command::sizes)
     reject_foreign_options(vm, "sizes", {"sizes"});
   else if (o.command == Command::list)

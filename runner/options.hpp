@@ -50,16 +50,17 @@ struct Options {
   int window = 64;             // --window (windowed methods: stream, rma _bw)
   int stride = 8;              // --stride bytes (stencil suite)
   // Issue 16: numbers that hold on a noisy machine (docs/methodology.md).
-  bool interleave = true;          // --interleave on|off (competing methods)
-  std::uint64_t seed = 0;          // --seed of the interleaved order
-  bool seed_given = false;         // else rank 0 draws one (recorded)
-  bool noise = true;               // --noise on|off: record steal, preemption
-  int retry_noisy = 2;             // --retry-noisy N: re-measure noisy samples
-  double target_rse = 0;           // --target-rse (fraction); 0: fixed count
-  double max_time = 10;            // --max-time seconds per point (target-rse)
-  bool cache_cold = false;         // --cache hot|cold
+  bool interleave = true;   // --interleave on|off (competing methods)
+  std::uint64_t seed = 0;   // --seed of the interleaved order
+  bool seed_given = false;  // else rank 0 draws one (recorded)
+  bool noise = true;        // --noise on|off: record steal, preemption
+  int retry_noisy = 2;      // --retry-noisy N: re-measure noisy samples
+  double target_rse = 0;    // --target-rse (fraction); 0: fixed count
+  double max_time = 10;     // --max-time seconds per point (target-rse)
+  bool cache_cold = false;  // --cache hot|cold
   bool separate_buffers = true;
-  bool receive_fresh = false;      // --receive reuse|fresh (transfer, 2d)    // --buffers separate|shared (ping-pong)
+  bool receive_fresh = false;      // --receive reuse|fresh (transfer, 2d)    //
+                                   // --buffers separate|shared (ping-pong)
   std::int64_t iterations = 0;     // --iterations N; 0: calibrate
   bool quiet = false;              // --quiet: the same as --log-level warn
   std::string log_level;           // --log-level; empty: the default levels

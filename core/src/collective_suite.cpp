@@ -77,8 +77,7 @@ Ints alltoall_send(int rank, int ranks, std::size_t n) {
   return out;
 }
 
-Verdict check_alltoall(const Ints& data, int rank, int ranks,
-                       std::size_t n) {
+Verdict check_alltoall(const Ints& data, int rank, int ranks, std::size_t n) {
   return check_ints(
       data,
       [&](std::size_t j) {

@@ -1,7 +1,7 @@
-#include <utility>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
 #include <stdexcept>
+#include <utility>
 
 namespace mpiarena {
 

@@ -64,8 +64,7 @@ Ints partials_of(int rank, int ranks, std::size_t n);
 Verdict check_gathered(const Ints& data, int ranks, std::size_t n);
 Verdict check_sums(const Ints& data, int ranks);
 Ints alltoall_send(int rank, int ranks, std::size_t n);
-Verdict check_alltoall(const Ints& data, int rank, int ranks,
-                       std::size_t n);
+Verdict check_alltoall(const Ints& data, int rank, int ranks, std::size_t n);
 
 // The everyday collectives: a plugin derives from CollectiveStrategy and
 // writes build(), execute(), poison() and verify() with the helpers above.

@@ -17,9 +17,7 @@ class Allgather final : public mpiarena::CollectiveStrategy {
   void poison() override {
     recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
   }
-  mpiarena::Verdict verify() override {
-    return check_gathered(recv_);
-  }
+  mpiarena::Verdict verify() override { return check_gathered(recv_); }
   mpiarena::Ints send_, recv_;
 };
 

@@ -12,8 +12,7 @@ class Bcast final : public mpiarena::CollectiveStrategy {
     poison();
   }
   void execute() override {
-    MPIARENA_CHECK(
-        MPI_Bcast(data_.data(), icount(), MPI_INT, root(), comm()));
+    MPIARENA_CHECK(MPI_Bcast(data_.data(), icount(), MPI_INT, root(), comm()));
   }
   void poison() override {
     for (std::size_t i = 0; i < data_.size(); ++i)

@@ -30,8 +30,8 @@ class P2p final : public CombinationStrategy {
     result() = partial();
     for (int r = 0; r < ranks(); ++r) {
       if (r == root()) continue;
-      MPIARENA_CHECK(MPI_Recv(incoming_.data(), icount(), MPI_INT, r, 0,
-                              comm(), MPI_STATUS_IGNORE));
+      MPIARENA_CHECK(MPI_Recv(incoming_.data(), icount(), MPI_INT, r, 0, comm(),
+                              MPI_STATUS_IGNORE));
       add_into(result(), incoming_.data(), count());
     }
   }
@@ -94,7 +94,8 @@ MPIARENA_PLUGIN(
         "(seed 003)",
         /*payload_copies=*/8)),
     mpiarena::make_entry<Reduce>(mpiarena::collective_info(
-        "combination", "combine_reduce", "MPI_Reduce with MPI_SUM to the root (seed 003)")),
+        "combination", "combine_reduce",
+        "MPI_Reduce with MPI_SUM to the root (seed 003)")),
     mpiarena::make_entry<ReduceCustom>(mpiarena::collective_info(
         "combination", "combine_reduce_custom",
         "MPI_Reduce with a user-defined commutative MPI_Op (MPI_Op_create) "

@@ -16,11 +16,10 @@ class Gather final : public mpiarena::CollectiveStrategy {
                               MPI_INT, root(), comm()));
   }
   void poison() override {
-    if (is_root()) recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
+    if (is_root())
+      recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
   }
-  mpiarena::Verdict verify() override {
-    return check_gathered(recv_);
-  }
+  mpiarena::Verdict verify() override { return check_gathered(recv_); }
   mpiarena::Ints send_, recv_;  // recv_: root only
 };
 

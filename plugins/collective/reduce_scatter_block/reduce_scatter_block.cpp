@@ -14,9 +14,8 @@ class ReduceScatterBlock final : public mpiarena::CollectiveStrategy {
     poison();
   }
   void execute() override {
-    MPIARENA_CHECK(MPI_Reduce_scatter_block(send_.data(), recv_.data(),
-                                            icount(), MPI_INT, MPI_SUM,
-                                            comm()));
+    MPIARENA_CHECK(MPI_Reduce_scatter_block(
+        send_.data(), recv_.data(), icount(), MPI_INT, MPI_SUM, comm()));
   }
   void poison() override { recv_.assign(count(), -1); }
   mpiarena::Verdict verify() override {
@@ -33,8 +32,8 @@ class ReduceScatterBlock final : public mpiarena::CollectiveStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<ReduceScatterBlock>(
-    mpiarena::collective_info(
+MPIARENA_PLUGIN(
+    mpiarena::make_entry<ReduceScatterBlock>(mpiarena::collective_info(
         "collective", "reduce_scatter_block",
         "MPI_Reduce_scatter_block (MPI_SUM): count ints of the sum to each "
         "rank; every block checked",

@@ -37,7 +37,8 @@ class Boost final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Boost>(mpiarena::transfer_info(
-        "boost",
-        "boost::mpi::broadcast of the std::vector<int> (1d); communicator::send "
-     "of the rows, "
-     "serialized by Boost.Serialization, from the root to each receiver (2d)", {"1d", "2d"}, 3)))
+    "boost",
+    "boost::mpi::broadcast of the std::vector<int> (1d); communicator::send "
+    "of the rows, "
+    "serialized by Boost.Serialization, from the root to each receiver (2d)",
+    {"1d", "2d"}, 3)))

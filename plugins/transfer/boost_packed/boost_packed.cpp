@@ -45,8 +45,9 @@ class BoostPacked final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<BoostPacked>(mpiarena::transfer_info(
-        "boost_packed",
-        "Root serializes into a boost::mpi::packed_oarchive each operation, "
-     "boost::mpi::broadcast "
-     "of the archive (root sends to each receiver), receivers read a "
-     "packed_iarchive", {"1d", "2d"}, 3)))
+    "boost_packed",
+    "Root serializes into a boost::mpi::packed_oarchive each operation, "
+    "boost::mpi::broadcast "
+    "of the archive (root sends to each receiver), receivers read a "
+    "packed_iarchive",
+    {"1d", "2d"}, 3)))

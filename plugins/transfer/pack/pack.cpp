@@ -87,9 +87,9 @@ class Pack final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(
-    mpiarena::make_entry<Pack>(mpiarena::transfer_info(
-        "pack",
-        "MPI_Pack on the root (2d: row count, sizes, "
-                                "rows), MPI_Ibcast of the packed size "
-                                "then of the buffer, MPI_Unpack on receivers", {"1d", "2d"}, 2)))
+MPIARENA_PLUGIN(mpiarena::make_entry<Pack>(
+    mpiarena::transfer_info("pack",
+                            "MPI_Pack on the root (2d: row count, sizes, "
+                            "rows), MPI_Ibcast of the packed size "
+                            "then of the buffer, MPI_Unpack on receivers",
+                            {"1d", "2d"}, 2)))
