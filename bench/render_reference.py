@@ -73,7 +73,13 @@ def main():
            "worst deviation + 5 %); a row outside it names its cause below "
            "the table. Overlap % is compared as a difference in points "
            "(goal: 5). One 2-core VM: an absolute figure proves nothing, "
-           "only the paired ratios do.", ""]
+           "only the paired ratios do.", "",
+           "References, built from their public sources by `bench/reference` "
+           "(none of their code is in this project): OSU Micro-Benchmarks 7.4; "
+           "seed 002's NMPM (`ehabosaleh/MPI-Microbenchmarks`); seed 004's "
+           "OPBench (`wrmsr/hmpi`, `opbench/`, MPI mode); seed 000's runner "
+           "(`sbstndb/boost_mpi_benchmark`, built `-O3 -DNDEBUG` as its README "
+           "asks, against Debian's Google Benchmark).", ""]
     if skipped:
         out += ["Skipped references: " + "; ".join(
             f"{k}: {v}" for k, v in sorted(skipped.items())), ""]
