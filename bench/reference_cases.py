@@ -148,11 +148,14 @@ ADJUST = {
 
 
 def osu_p2p(name, exe, method, sizes, title, col=0, per_msg=False,
-            ours=(), stat=rank_avg_mean, payload=None, adjust=None):
+            ours=(), stat=rank_avg_mean, payload=None, adjust=None,
+            refargs=()):
+    def refcmd(d, e=exe, s=sizes):
+        argv, parse = osu_latency_like(os.path.join(d, e), s, col, per_msg)
+        return argv + list(refargs), parse
     CASES.append(dict(adjust=adjust,
         name=name, ref="osu", suite=title.split()[0], title=title, np=2,
-        refcmd=lambda d, e=exe, s=sizes: osu_latency_like(
-            os.path.join(d, e), s, col, per_msg),
+        refcmd=refcmd,
         ours=["-m", method, "-s", sizes_arg(sizes), *ours] +
         (["-p", payload] if payload else []),
         ours_stat=stat(method, sizes, payload)))
@@ -166,6 +169,15 @@ osu_p2p("osu_bw", "pt2pt/standard/osu_bw", "isend_bw", BW,
 osu_p2p("osu_bibw", "pt2pt/standard/osu_bibw", "isend_bibw", BW,
         "stream: osu_bibw / isend_bibw (W 64), time per message",
         per_msg=True, ours=["--window", "64"])
+# osu_bw's -b multiple: a buffer per message of the window on both sides
+# (its default receives the whole window into one buffer, which MPI does
+# not allow for pending receives; ours receives into distinct slots).
+osu_p2p("osu_bw_multiple", "pt2pt/standard/osu_bw", "isend_bw", BW,
+        "stream: osu_bw -b multiple / isend_bw (W 64), time per message",
+        per_msg=True, ours=["--window", "64"], refargs=["-b", "multiple"])
+osu_p2p("osu_bibw_multiple", "pt2pt/standard/osu_bibw", "isend_bibw", BW,
+        "stream: osu_bibw -b multiple / isend_bibw (W 64), time per message",
+        per_msg=True, ours=["--window", "64"], refargs=["-b", "multiple"])
 osu_p2p("osu_put_latency", "one-sided/osu_put_latency", "put_flush", BW,
         "rma: osu_put_latency / put_flush, allocate window",
         stat=rank_max_mean, payload="allocate", adjust="wtime_pair")

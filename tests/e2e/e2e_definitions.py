@@ -16,15 +16,19 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import (check, expect_usage_error, out_path, run_np,  # noqa: E402
-                 runner, suite_main, validate)
+from e2e import (check, expect_usage_error, listed_methods,  # noqa: E402
+                 out_path, run_np, runner, suite_main, validate)
 
-METHODS = "raw,pack,boost,boost_packed,datatype,bcast"
+# The Boost.MPI ones only where the build has them (not under MPICH).
+METHODS = ["raw", "pack", "boost", "boost_packed", "datatype", "bcast"]
 
 
 def measure(a, receive, name):
     out = out_path(a, name)
-    p = run_np(a, ["-m", METHODS, "-p", "1d,2d", "-s", "64KiB", "--receive",
+    listed = listed_methods(a)
+    methods = ",".join(m for m in METHODS if m in listed)
+    check("raw" in methods and "pack" in methods, f"methods: {methods}")
+    p = run_np(a, ["-m", methods, "-p", "1d,2d", "-s", "64KiB", "--receive",
                    receive], out)
     check(p.returncode == 0, f"--receive {receive}: runner exited {p.returncode}")
     return out, validate(a, out)
@@ -39,7 +43,7 @@ def test_receive(a):
               f"context options lack receive={receive}: "
               f"{doc['context']['options'].get('receive')}")
         recs = doc["records"]
-        check(len(recs) >= 10, f"only {len(recs)} records")
+        check(len(recs) >= 8, f"only {len(recs)} records")
         for r in recs:
             check(r["verification"]["status"] == "passed",
                   f"{r['method']} {r['payload']} --receive {receive}: "
