@@ -60,6 +60,11 @@ def phase_avg(rec, name):
 
 # --- one function per kind of reference: (command, parse) ---------------
 
+# OSU prints latencies in microseconds with two decimals: a figure of 70 ns
+# is known to +-5 ns. A case's "step" is its reference's last printed digit
+# in seconds; the band widens by half of it (bench/render_reference.py).
+OSU_STEP = 1e-8
+
 def osu_latency_like(exe, sizes, col=0, per_msg=False):
     """OSU's point-to-point and one-sided tests: one launch over the size
     range; col is the value column; per_msg: MB/s -> seconds per message."""
@@ -133,27 +138,60 @@ CASES = []
 
 # Adjustments: what the reference's own timing adds or removes, measured in
 # the same round, so that the figure that would agree stands beside ours.
-#   wtime_pair: OSU's one-sided latency tests call MPI_Wtime twice in every
+#   osu_loop: OSU's one-sided latency tests call MPI_Wtime twice in every
 #     iteration of the timed loop (t_graph_start/t_graph_end, even without
-#     -G or tail latencies): ours + the cost of that pair, measured as the
-#     null method's time with one operation per sample (a Wtime pair and a
-#     call).
-#   mark: OPBench subtracts the calibrated cost of its timer from every
-#     phase; our phases include one PhaseTimer mark each: ours - the probe
-#     plugin's ns_per_mark (tests/plugins/probe.cpp, bench/phase_mark_cost).
+#     -G or tail latencies). bench/rma_between runs OSU's loop with the pair
+#     (osu) and without it (bare, what we time): ours x osu / bare.
+#   layout: OPBench packs from and unpacks into one region; our stencil
+#     gives every exchange its own face and ghost. bench/stencil_between
+#     runs OPBench's loop in both layouts: ours x opbench / ours.
+#   harness_steps: one small collective after a barrier lasts as long as the
+#     ranks' skew at the barrier's exit, and that skew depends on what each
+#     rank did before the barrier: OSU's previous operation, or our harness's
+#     reductions of the last sample. bench/coll_between runs OSU's loop as
+#     OSU does (plain) and with our harness's steps before its barrier
+#     (harness), in the same round: ours x plain / harness.
 ADJUST = {
-    "wtime_pair": ("ours + an MPI_Wtime pair per op", 1),
-    "mark": ("ours - one phase mark", -1),
+    "osu_loop": "ours x OSU's loop / the loop without its MPI_Wtime pair "
+                "(bench/rma_between)",
+    "layout": "ours x OPBench's loop in its layout / in ours "
+              "(bench/stencil_between)",
+    "harness_steps": "ours x OSU's loop / OSU's loop after our harness "
+                     "steps (bench/coll_between)",
+}
+# The experiment programs of the dict-valued adjustments: the program, its
+# two modes (the reference's habit, then ours) and the iteration counts
+# (OSU's: below 8 KiB, from 8 KiB).
+BETWEEN = {
+    # kind: (program, (the reference's mode, ours), argv(case, bytes, mode),
+    #        the quantities it prints, in order)
+    "harness_steps": (
+        "coll_between", ("plain", "harness"),
+        lambda c, b, m: [c["between"], str(b),
+                         *(("1000", "100") if b < 8192 else ("100", "10")),
+                         m],
+        None),
+    "osu_loop": (
+        "rma_between", ("osu", "bare"),
+        lambda c, b, m: [c["between"], str(b),
+                         *(("10000", "1000") if b < 8192 else
+                           ("1000", "100")), m],
+        None),
+    "layout": (
+        "stencil_between", ("opbench", "ours"),
+        lambda c, b, m: [str(b), "4", "8", "300", m],
+        ("pack", "comm", "unpack")),
 }
 
 
 def osu_p2p(name, exe, method, sizes, title, col=0, per_msg=False,
             ours=(), stat=rank_avg_mean, payload=None, adjust=None,
-            refargs=()):
+            refargs=(), between=None):
     def refcmd(d, e=exe, s=sizes):
         argv, parse = osu_latency_like(os.path.join(d, e), s, col, per_msg)
         return argv + list(refargs), parse
-    CASES.append(dict(adjust=adjust,
+    CASES.append(dict(adjust=adjust, between=between, sizes=list(sizes),
+        step=None if per_msg else OSU_STEP,
         name=name, ref="osu", suite=title.split()[0], title=title, np=2,
         refcmd=refcmd,
         ours=["-m", method, "-s", sizes_arg(sizes), *ours] +
@@ -180,17 +218,20 @@ osu_p2p("osu_bibw_multiple", "pt2pt/standard/osu_bibw", "isend_bibw", BW,
         per_msg=True, ours=["--window", "64"], refargs=["-b", "multiple"])
 osu_p2p("osu_put_latency", "one-sided/osu_put_latency", "put_flush", BW,
         "rma: osu_put_latency / put_flush, allocate window",
-        stat=rank_max_mean, payload="allocate", adjust="wtime_pair")
+        stat=rank_max_mean, payload="allocate", adjust="osu_loop",
+        between="put")
 osu_p2p("osu_get_latency", "one-sided/osu_get_latency", "get_flush", BW,
         "rma: osu_get_latency / get_flush, allocate window",
-        stat=rank_max_mean, payload="allocate", adjust="wtime_pair")
+        stat=rank_max_mean, payload="allocate", adjust="osu_loop",
+        between="get")
 osu_p2p("osu_put_bw", "one-sided/osu_put_bw", "put_flush_bw", BW,
         "rma: osu_put_bw / put_flush_bw (W 64), time per put", per_msg=True,
         ours=["--window", "64"], stat=rank_max_mean, payload="allocate")
 osu_p2p("osu_acc_latency", "one-sided/osu_acc_latency", "acc_flush",
         [8, 1 * KiB, 64 * KiB],
         "rma: osu_acc_latency / acc_flush, allocate window",
-        stat=rank_max_mean, payload="allocate", adjust="wtime_pair")
+        stat=rank_max_mean, payload="allocate", adjust="osu_loop",
+        between="acc")
 
 
 def mbw_mr_stat(doc):
@@ -226,6 +267,7 @@ COLLECTIVES = [("allreduce", "allreduce", ["-T", "mpi_int"]),
 for osu, method, extra in COLLECTIVES:
     CASES.append(dict(
         name=f"osu_{osu}", ref="osu", suite="collective", np=2,
+        step=OSU_STEP,
         title=f"collective: osu_{osu} / {method}"
         + (" (both MPI_INT, OSU's -T mpi_int)" if extra else ""),
         refcmd=lambda d, o=osu, x=extra: osu_collective(
@@ -233,7 +275,8 @@ for osu, method, extra in COLLECTIVES:
         ours=["-m", method, "-s", sizes_arg(COLL), *OSU_SYNC],
         ours_stat=rank_avg_mean(method, COLL),
         default=["-m", method, "-s", sizes_arg(COLL)],
-        default_stat=median_of_max(method, COLL)))
+        default_stat=median_of_max(method, COLL),
+        adjust="harness_steps", between=osu))
 
 
 def barrier_ref(d):
@@ -256,6 +299,7 @@ CASES.append(dict(
 for osu, method in (("iallreduce", "iallreduce"), ("ibcast", "ibcast")):
     CASES.append(dict(
         name=f"osu_{osu}", ref="osu", suite="overlap", np=2,
+        step=OSU_STEP,
         title=f"overlap: osu_{osu} / {method}, pure communication",
         refcmd=lambda d, o=osu: (
             [os.path.join(d, f"collective/non_blocking/osu_{o}"), "-m",
@@ -263,7 +307,8 @@ for osu, method in (("iallreduce", "iallreduce"), ("ibcast", "ibcast")):
             (["-T", "mpi_int"] if o == "iallreduce" else []),
             lambda t: {("comm", b): osu_rows(t)[b][2] * 1e-6 for b in COLL}),
         ours=["-m", method, "-s", sizes_arg(COLL), *OSU_SYNC],
-        ours_stat=comm_part(method, COLL)))
+        ours_stat=comm_part(method, COLL),
+        adjust="harness_steps", between=osu))
 
 # --- seed 002's NMPM -------------------------------------------------------
 NMPM_SIZES = [64 * KiB, 256 * KiB, 1 * MiB]
@@ -349,7 +394,7 @@ CASES.append(dict(
     refcmd=opbench_ref,
     ours=["-m", "opbench_mpi", "-s", sizes_arg(OPB_SIZES), "--exchanges", "4",
           "--stride", "8"],
-    ours_stat=opbench_stat, adjust="mark"))
+    ours_stat=opbench_stat, adjust="layout", sizes=OPB_SIZES))
 
 # --- seed 000's runner -----------------------------------------------------
 SEED_METHODS = [("Raw", "raw", "2d"), ("Pack", "pack", "2d"),
@@ -392,14 +437,16 @@ CASES.append(dict(
     title="transfer: seed 000's runner / raw, pack, boost, datatype (2d), "
           "bcast (1d), large, max over ranks",
     refcmd=seed_ref,
-    # The seed's receiver builds a new vector<vector<int>> in every
-    # operation (--receive fresh), and in a fresh process glibc hands it
-    # new pages each time (rows over the mmap threshold, freed back to the
-    # OS): MALLOC_MMAP_THRESHOLD_ fixes glibc's threshold at its initial
-    # 128 KiB so that ours does the same.
+    # The seed's receiver builds a new vector<vector<int>> (and the pack
+    # method a new receive buffer) in every operation (--receive fresh).
+    # Whether that costs page faults depends on glibc's heap state, which
+    # depends on what the process freed before (its dynamic mmap and trim
+    # thresholds): both programs run with the threshold fixed at glibc's
+    # initial 128 KiB, the same allocator policy whatever their history.
     ours=["-m", "raw,pack,boost,datatype,bcast", "-s", "large", "--payloads",
           "1d,2d", "--receive", "fresh"],
     ours_env={"MALLOC_MMAP_THRESHOLD_": "131072"},
+    ref_env={"MALLOC_MMAP_THRESHOLD_": "131072"},
     ours_stat=seed_stat,
     default=["-m", "raw,pack,boost,datatype,bcast", "-s", "large",
              "--payloads", "1d,2d"],
@@ -423,9 +470,11 @@ class Runner:
         cmds = c["refcmd"](self.refs[c["ref"]])
         if isinstance(cmds, tuple):
             cmds = [cmds]
+        xs = [a for k, v in c.get("ref_env", {}).items()
+              for a in ("-x", f"{k}={v}")]
         out = {}
         for argv, parse in cmds:
-            out.update(parse(self.mpirun(c["np"], argv)))
+            out.update(parse(self.mpirun(c["np"], [*xs, *argv])))
         return out
 
     def ours(self, c, args, stat, env=None):
@@ -435,22 +484,32 @@ class Runner:
         with open(out) as f:
             return stat(json.load(f))
 
-    def timer(self, kind):
-        """Seconds the reference's timing adds per operation (ADJUST)."""
-        out = os.path.join(self.tmp, "timer.json")
-        if kind == "wtime_pair":
-            self.mpirun(2, ["./runner", "-q", "-m", "null", "-s", "8B", "-i",
-                            "1", "-r", "1000", "--warmup", "100",
-                            "--noise", "off", "-o", out])
-            with open(out) as f:
-                return mean(next(records(json.load(f)))["samples_s"]["avg"])
-        plugins = os.path.join(self.build, "tests", "plugins_fault")
-        self.mpirun(1, ["./runner", "-q", "--plugin-dir", plugins, "-m",
-                        "probe_marks", "-s", "8B", "-o", out])
-        with open(out) as f:
-            r = next(records(json.load(f)))
-        m = next(x for x in r["metrics"] if x["name"] == "ns_per_mark")
-        return statistics.median(m["samples"]) * 1e-9
+    def between(self, c):
+        """The reference's habit over ours, per size and quantity, from our
+        experiment program (BETWEEN), run in the same round: the factor
+        that turns ours into the figure that would agree."""
+        prog, (habit, mine), argv, qs = BETWEEN[c["adjust"]]
+        qs = qs or ("comm" if c["suite"] == "overlap" else "time",)
+        out = {}
+        for b in c.get("sizes", COLL):
+            t = {m: [float(x) for x in self.mpirun(
+                c["np"], [self.refs[prog], *argv(c, b, m)]).split()[:len(qs)]]
+                for m in (habit, mine)}
+            for i, q in enumerate(qs):
+                out[(q, b)] = t[habit][i] / t[mine][i]
+        return out
+
+    def state(self):
+        """The machine's state before a launch: the core-to-core round trip
+        of two threads pinned to CPUs 0 and 1 (bench/core_to_core.c; the
+        VM's fast and slow states, docs/results/machine_states.md), the
+        lowest of two readings, ns; None without the probe."""
+        exe = self.refs.get("core_to_core")
+        if not exe:
+            return None
+        out = subprocess.run([exe, "0.2", "0.1"], text=True,
+                             stdout=subprocess.PIPE).stdout.split()
+        return min(float(x) for x in out[1::2]) if out else None
 
     def round(self, c, r):
         steps = ["ref", "control", "ours"]
@@ -459,8 +518,10 @@ class Runner:
         if r % 2 == 0:
             steps.reverse()
         got = {}
-        adj = self.timer(c["adjust"]) if c.get("adjust") else None
+        adj = self.between(c) if c.get("adjust") else {}
+        state = {}
         for s in steps:
+            state[s] = self.state()
             if s in ("ref", "control"):
                 got[s] = self.reference(c)
             elif s == "ours":
@@ -478,9 +539,9 @@ class Runner:
                        ours_value=got["ours"].get(key))
             if "default" in got:
                 row["default_value"] = got["default"].get(key)
-            if c.get("adjust") and row["ours_value"] is not None:
-                sign = ADJUST[c["adjust"]][1]
-                row["adjusted_value"] = row["ours_value"] + sign * adj
-                row["adjustment_s"] = adj
+            row["state_ns"] = state
+            if row["ours_value"] is not None and key in adj:
+                row["adjusted_value"] = row["ours_value"] * adj[key]
+                row["adjustment_factor"] = adj[key]
             rows.append(row)
         return rows

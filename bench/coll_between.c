@@ -1,0 +1,107 @@
+/* What runs between two timed collectives moves a small collective's time.
+   OSU's blocking-collective loop (t_start, op, t_stop, MPI_Barrier, repeat)
+   in two forms that differ only in what comes before the barrier:
+     plain    the loop as OSU runs it (one communicator);
+     harness  the steps mpiarena's harness runs between two one-operation
+              samples (core/src/timed_run.cpp): an 8-double MAX allreduce, a
+              1-double SUM allreduce and a 1-double allgather on a second
+              communicator, then the barrier on it; the operation on a
+              duplicate of MPI_COMM_WORLD, as a plugin's.
+   Usage: coll_between OP BYTES ITERS SKIP plain|harness
+   OP: allreduce reduce allgather alltoall bcast gather scatter iallreduce
+   ibcast (MPI_INT, MPI_SUM, root 0; a non-blocking one is posted and waited
+   for, OSU's pure communication). Rank 0 prints the mean over iterations of
+   the rank average (s), then each rank's mean. bench/reference runs it.
+   Build: mpicc -O2 -o coll_between coll_between.c */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void op_once(const char* op, int* s, int* r, int n, MPI_Comm c) {
+  MPI_Request q;
+  if (!strcmp(op, "allreduce"))
+    MPI_Allreduce(s, r, n, MPI_INT, MPI_SUM, c);
+  else if (!strcmp(op, "reduce"))
+    MPI_Reduce(s, r, n, MPI_INT, MPI_SUM, 0, c);
+  else if (!strcmp(op, "allgather"))
+    MPI_Allgather(s, n, MPI_INT, r, n, MPI_INT, c);
+  else if (!strcmp(op, "alltoall"))
+    MPI_Alltoall(s, n, MPI_INT, r, n, MPI_INT, c);
+  else if (!strcmp(op, "bcast"))
+    MPI_Bcast(s, n, MPI_INT, 0, c);
+  else if (!strcmp(op, "gather"))
+    MPI_Gather(s, n, MPI_INT, r, n, MPI_INT, 0, c);
+  else if (!strcmp(op, "scatter"))
+    MPI_Scatter(s, n, MPI_INT, r, n, MPI_INT, 0, c);
+  else if (!strcmp(op, "iallreduce"))
+    MPI_Iallreduce(s, r, n, MPI_INT, MPI_SUM, c, &q),
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+  else
+    MPI_Ibcast(s, n, MPI_INT, 0, c, &q), MPI_Wait(&q, MPI_STATUS_IGNORE);
+}
+
+int main(int argc, char** argv) {
+  static const char* ops[] = {"allreduce", "reduce",     "allgather",
+                              "alltoall",  "bcast",      "gather",
+                              "scatter",   "iallreduce", "ibcast"};
+  int rank, np, known = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  for (int k = 0; argc == 6 && k < 9; ++k) known |= !strcmp(argv[1], ops[k]);
+  if (!known || (strcmp(argv[5], "plain") && strcmp(argv[5], "harness")) ||
+      atol(argv[2]) < 0 || atoi(argv[3]) < 1 || atoi(argv[4]) < 0) {
+    if (rank == 0)
+      fprintf(stderr,
+              "usage: coll_between OP BYTES ITERS SKIP plain|harness\n"
+              "OP: allreduce reduce allgather alltoall bcast gather scatter "
+              "iallreduce ibcast\n");
+    MPI_Finalize();
+    return 2;
+  }
+  const char* op = argv[1];
+  const int iters = atoi(argv[3]), skip = atoi(argv[4]);
+  const int harness = !strcmp(argv[5], "harness");
+  int n = (int)(atol(argv[2]) / (long)sizeof(int));
+  if (n < 1) n = 1;
+  MPI_Comm c = MPI_COMM_WORLD, h = MPI_COMM_NULL;
+  if (harness)
+    MPI_Comm_dup(MPI_COMM_WORLD, &c), MPI_Comm_dup(MPI_COMM_WORLD, &h);
+  const size_t len = (size_t)n * (size_t)np * sizeof(int);
+  void *sv = NULL, *rv = NULL;
+  if (posix_memalign(&sv, 4096, len) || posix_memalign(&rv, 4096, len))
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  int *s = sv, *r = rv;
+  memset(s, 1, len), memset(r, 0, len);
+  double timer = 0, mx[8], rmx[8], one, sum1, all[1024];
+  if (np > 1024) MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Barrier(c);
+  for (int i = 0; i < iters + skip; i++) {
+    const double t0 = MPI_Wtime();
+    op_once(op, s, r, n, c);
+    const double t1 = MPI_Wtime();
+    if (harness) {
+      one = mx[0] = t1 - t0;
+      for (int k = 1; k < 8; k++) mx[k] = -k;
+      MPI_Allreduce(mx, rmx, 8, MPI_DOUBLE, MPI_MAX, h);
+      MPI_Allreduce(&one, &sum1, 1, MPI_DOUBLE, MPI_SUM, h);
+      MPI_Allgather(&one, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, h);
+      MPI_Barrier(h);
+    } else {
+      MPI_Barrier(c);
+    }
+    if (i >= skip) timer += t1 - t0;
+  }
+  double mean = timer / iters, total = 0;
+  MPI_Reduce(&mean, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Gather(&mean, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    printf("%.6e", total / np);
+    for (int k = 0; k < np; k++) printf(" %.6e", all[k]);
+    printf("\n");
+  }
+  free(s), free(r);
+  MPI_Finalize();
+  return 0;
+}
