@@ -292,7 +292,7 @@ def barrier_stat(doc):
 
 
 CASES.append(dict(
-    name="osu_barrier", ref="osu", suite="collective", np=2,
+    name="osu_barrier", ref="osu", suite="collective", np=2, step=OSU_STEP,
     title="collective: osu_barrier / barrier (back to back, as OSU)",
     refcmd=barrier_ref, ours=["-m", "barrier"], ours_stat=barrier_stat))
 

@@ -104,7 +104,12 @@ def main():
            "decimals: its 70 ns is 65-75 ns, +-7 %); a row outside it names its cause below "
            "the table. Overlap % is compared as a difference in points "
            "(goal: 5). One 2-core VM: an absolute figure proves nothing, "
-           "only the paired ratios do.", "",
+           "only the paired ratios do. The core-to-core line under each "
+           "table is the machine's state before the launches (two threads "
+           "bouncing a cache line, bench/core_to_core.c): this VM has a fast "
+           "(about 70 ns) and a slow (about 350 ns) state that it changes "
+           "between on its own (docs/results/machine_states.md), and small "
+           "operations take 2-3x longer in the slow one.", "",
            "References, built from their public sources by `bench/reference` "
            "(none of their code is in this project): OSU Micro-Benchmarks 7.4; "
            "seed 002's NMPM (`ehabosaleh/MPI-Microbenchmarks`); seed 004's "
@@ -119,6 +124,7 @@ def main():
         out += [f"Steal time (vmstat `st`) during the run: median "
                 f"{median(st)} %, max {max(st)} % over {len(st)} s.", ""]
     total = agree = explained = 0
+    outside = []
     for c in rc.CASES:
         mine = [r for r in rows if r["case"] == c["name"]]
         if not mine:
@@ -184,6 +190,8 @@ def main():
                 line += f" {spread(dflt, fmt)} |"
             verdict = ("agrees" if ok else
                        "agrees once adjusted" if adj_ok else "**outside**")
+            if not ok and not adj_ok:
+                outside.append(f"{c['name']} {q} {size(b)}")
             out.append(line + f" {verdict} |")
         out.append("")
         out += state_line(mine)
@@ -192,7 +200,10 @@ def main():
     out.insert(2, f"**{agree} of {total} points agree** within the band; "
                f"{explained} more agree once the habit named in the adjusted "
                "column is accounted for (a timer read or a harness step, "
-               "measured in the same round).\n")
+               "measured in the same round)." +
+               (f" Outside: {', '.join(outside)}; each names its cause, or "
+                "says what is not explained, under its table." if outside
+                else "") + "\n")
     with open(DOC, "w") as f:
         f.write("\n".join(out))
     print(f"render_reference: {agree} of {total} points agree, {explained} "
