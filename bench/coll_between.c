@@ -12,7 +12,7 @@
    ibcast (MPI_INT, MPI_SUM, root 0; a non-blocking one is posted and waited
    for, OSU's pure communication). Rank 0 prints the mean over iterations of
    the rank average (s), then each rank's mean. bench/reference runs it.
-   Build: mpicc -O2 -o coll_between coll_between.c */
+   Build: mpicc -O3 -o coll_between coll_between.c */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

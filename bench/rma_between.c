@@ -9,7 +9,7 @@
    Usage: rma_between OP BYTES ITERS SKIP osu|bare
    OP: put get acc (MPI_CHAR; acc: MPI_SUM). 2 ranks: rank 0 is the origin,
    rank 1 the target. Rank 0 prints the time per operation (s).
-   bench/reference runs it. Build: mpicc -O2 -o rma_between rma_between.c */
+   bench/reference runs it. Build: mpicc -O3 -o rma_between rma_between.c */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
