@@ -142,6 +142,9 @@ CASES = []
 #     iteration of the timed loop (t_graph_start/t_graph_end, even without
 #     -G or tail latencies). bench/rma_between runs OSU's loop with the pair
 #     (osu) and without it (bare, what we time): ours x osu / bare.
+#   barrier_loop: osu_barrier reads MPI_Wtime around every barrier of a
+#     back-to-back loop; bench/barrier_between times OSU's loop and the bare
+#     loop (ours): ours x osu / bare.
 #   layout: OPBench packs from and unpacks into one region; our stencil
 #     gives every exchange its own face and ghost. bench/stencil_between
 #     runs OPBench's loop in both layouts: ours x opbench / ours.
@@ -154,6 +157,8 @@ CASES = []
 ADJUST = {
     "osu_loop": "ours x OSU's loop / the loop without its MPI_Wtime pair "
                 "(bench/rma_between)",
+    "barrier_loop": "ours x OSU's barrier loop / the bare loop "
+                    "(bench/barrier_between)",
     "layout": "ours x OPBench's loop in its layout / in ours "
               "(bench/stencil_between)",
     "harness_steps": "ours x OSU's loop / OSU's loop after our harness "
@@ -176,6 +181,10 @@ BETWEEN = {
         lambda c, b, m: [c["between"], str(b),
                          *(("10000", "1000") if b < 8192 else
                            ("1000", "100")), m],
+        None),
+    "barrier_loop": (
+        "barrier_between", ("osu", "bare"),
+        lambda c, b, m: ["10000", "1000", m],
         None),
     "layout": (
         "stencil_between", ("opbench", "ours"),
@@ -293,6 +302,7 @@ def barrier_stat(doc):
 
 CASES.append(dict(
     name="osu_barrier", ref="osu", suite="collective", np=2, step=OSU_STEP,
+    adjust="barrier_loop", sizes=[0],
     title="collective: osu_barrier / barrier (back to back, as OSU)",
     refcmd=barrier_ref, ours=["-m", "barrier"], ours_stat=barrier_stat))
 
