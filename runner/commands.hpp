@@ -46,6 +46,9 @@ int command_trend(const Options& options);
 // Whether report's or trend's -o may be written: not a directory, not one
 // of the input files. Says why on stderr when not.
 bool output_usable(const Options& options);
+// Whether read_results prints the schema's whole trace for an invalid
+// document (--log-level debug) or its innermost problems only.
+void show_all_validation_errors(bool all);
 // Writes `text` to `path` (report and trend -o): through a temporary file
 // renamed into place, so a reader never sees half a page. On failure says
 // why on stderr and returns false.

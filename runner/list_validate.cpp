@@ -1,4 +1,6 @@
 // Commands that need no MPI: list, validate and report; and plugin loading.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/filesystem.hpp>
@@ -6,10 +8,14 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 
 #include "breakdown.hpp"
 #include "commands.hpp"
+#include "compare.hpp"
+#include "file_io.hpp"
 #include "formats.hpp"
+#include "printable.hpp"
 #include "report.hpp"
 #include "report_html.hpp"
 #include "scaling.hpp"
@@ -140,12 +146,41 @@ struct TooDeep {};
 
 }  // namespace
 
+namespace {
+
+bool g_all_validation_errors = false;
+
+// The errors whose place ("<root>[records][0][time_s]: ...") encloses no
+// other error's place, in their order.
+std::vector<std::string> innermost(const std::vector<std::string>& errors) {
+  auto place = [](const std::string& e) { return e.substr(0, e.find(": ")); };
+  std::vector<std::string> out;
+  for (const std::string& e : errors) {
+    const std::string p = place(e);
+    bool encloses = false;
+    for (const std::string& other : errors) {
+      const std::string q = place(other);
+      encloses = encloses || (q.size() > p.size() && q.rfind(p, 0) == 0);
+    }
+    if (!encloses && std::find(out.begin(), out.end(), e) == out.end())
+      out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
+
+void show_all_validation_errors(bool all) { g_all_validation_errors = all; }
+
 bool read_results(const std::string& file, nlohmann::json& doc, int& status,
                   int invalid) {
-  boost::system::error_code ec;
-  if (boost::filesystem::is_directory(file, ec)) {
-    std::cerr << "runner: error: cannot read '" << file
-              << "': it is a directory.\n";
+  // Only a regular file (or a link to one): a named pipe would block the
+  // read until somebody writes to it, a device never ends.
+  struct stat st;
+  if (::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    std::cerr << "runner: error: cannot read '" << file << "': it is "
+              << fileio::kind_of(st.st_mode)
+              << "; give a result file (runner -o FILE wrote one).\n";
     status = 2;
     return false;
   }
@@ -177,14 +212,38 @@ bool read_results(const std::string& file, nlohmann::json& doc, int& status,
     status = std::max(status, invalid);
     return false;
   } catch (const std::exception& e) {
-    std::cerr << prefix << file << ": invalid: not JSON: " << e.what() << "\n";
+    std::cerr << prefix << file
+              << ": invalid: not JSON: " << printable(e.what()) << "\n";
     status = std::max(status, invalid);
     return false;
   }
   const std::vector<std::string> errors = validate_results(doc);
-  if (errors.empty()) return true;
+  if (errors.empty()) {
+    // Every command that reads a result file shows its strings; control
+    // characters and the like are spelt out (printable.hpp).
+    make_printable(doc);
+    return true;
+  }
   std::cerr << prefix << file << ": invalid:\n";
-  for (const std::string& e : errors) std::cerr << "  " << e << "\n";
+  if (g_all_validation_errors) {
+    for (const std::string& e : errors)
+      std::cerr << "  " << printable(e) << "\n";
+  } else {
+    // The schema's trace names every enclosing object and alternative too
+    // (hundreds of lines for one wrong field): the innermost problems only,
+    // the first few of them.
+    const std::vector<std::string> leaves = innermost(errors);
+    const std::size_t shown = std::min<std::size_t>(leaves.size(), 3);
+    for (std::size_t i = 0; i < shown; ++i)
+      std::cerr << "  " << printable(leaves[i]) << "\n";
+    if (leaves.size() > shown)
+      std::cerr << "  (" << leaves.size() - shown << " more problem(s); the "
+                << "schema's whole trace, " << errors.size()
+                << " lines, with --log-level debug)\n";
+    else if (errors.size() > shown)
+      std::cerr << "  (the schema's whole trace, " << errors.size()
+                << " lines, with --log-level debug)\n";
+  }
   status = std::max(status, invalid);
   return false;
 }
@@ -208,6 +267,17 @@ int command_report(const Options& options) {
               << ": invalid: " << e.what() << "\n";
     return 2;
   }
+  {
+    // Two records of one point (files concatenated by hand, a run edited):
+    // each is shown, but the reader should know.
+    std::map<std::string, int> times;
+    for (const Record& r : doc.records) ++times[point_name(point_key(r))];
+    for (const auto& [name, n] : times)
+      if (n > 1)
+        std::cerr << "runner: warning: " << options.files.front() << " has "
+                  << name << " " << n
+                  << " times; the report shows every record of it\n";
+  }
   std::string text = export_document(doc, options.format);
   if (text.empty()) {
     const nlohmann::json summary = compute_summary(doc);
@@ -215,6 +285,8 @@ int command_report(const Options& options) {
       text = summary.dump(1) + "\n";
     else if (options.format == "html")
       text = render_html(doc, summary, options.files.front());
+    else if (options.format == "summary")
+      text = render_brief(doc, summary, options.files.front());
     else
       text = render_report(
           doc, summary,

@@ -3,9 +3,9 @@
 #include <mpi.h>
 
 #include <iostream>
-#include <optional>
 #include <mpiarena/plugin.hpp>
 #include <mpiarena/sizes.hpp>
+#include <optional>
 #include <string>
 
 #include "collective.hpp"
@@ -135,6 +135,7 @@ int file_command(const Options& options, bool launched) {
     default:
       return -1;
   }
+  show_all_validation_errors(options.log_level == "debug");
   return launched ? on_rank0(command, options) : command(options);
 }
 

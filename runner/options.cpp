@@ -122,12 +122,45 @@ double parse_percent(const std::string& option, const std::string& given,
   return percent / 100;
 }
 
+namespace {
+
+// The largest --seed: 2^53-1, exact in every JSON reader (the schema's
+// maximum too).
+constexpr std::uint64_t kMaxSeed = (1ULL << 53) - 1;
+
+// What a numeric option accepts, for the message about a value that is not
+// a number at all (the range checks below name the same ranges).
+std::string accepted_values(const std::string& option) {
+  static const std::pair<const char*, const char*> kAccepted[] = {
+      {"--test-every", "an integer from 1 to 64"},
+      {"--exchanges", "an even integer from 2 to 64"},
+      {"--window", "an integer from 1 to 1024"},
+      {"--stride", "a multiple of 8 from 8 to 4096 (bytes)"},
+      {"--seed", "an integer from 0 to 9007199254740991 (2^53-1)"},
+      {"--retry-noisy", "an integer from 0 to 100"},
+      {"--max-time", "a number of seconds in (0, 86400]"},
+      {"--alpha", "a probability in (0, 1)"},
+      {"--min-time", "a number of seconds in (0, 60]"},
+      {"--repetitions", "an integer from 1 to 100000"},
+      {"--warmup", "an integer from 0 to 100000"},
+      {"--point-timeout", "a number of seconds in [0, 86400] (0: no bound)"},
+  };
+  std::string name = option;
+  if (name.rfind("--", 0) != 0) name = "--" + name;
+  if (name == "--r" || name == "-r") name = "--repetitions";
+  for (const auto& [n, text] : kAccepted)
+    if (name == n) return text;
+  return "see 'runner --help'";
+}
+
+}  // namespace
+
 Options parse_options(int argc, const char* const* argv) {
   Options o;
   std::string methods = "all", payloads, max_memory, threshold, pairs = "one",
               size_basis = "per-rank", interleave = "on", noise = "on",
               target_rse, cache = "hot", buffers = "separate",
-              receive = "reuse";
+              receive = "reuse", seed;
   po::options_description desc(kUsage);
   // clang-format off
   desc.add_options()
@@ -190,9 +223,10 @@ Options parse_options(int argc, const char* const* argv) {
      "falls back to one method at a time, and says so, where their buffers "
      "would not fit in memory together. 'off': each point measured whole, "
      "one after the other")
-    ("seed", po::value<std::uint64_t>(&o.seed),
-     "seed of the interleaved order (default: drawn by rank 0; the context "
-     "records it, so the order can be replayed)")
+    ("seed", po::value<std::string>(&seed),
+     "seed of the interleaved order, an integer from 0 to 2^53-1 "
+     "(9007199254740991, exact in every JSON reader; default: drawn by rank "
+     "0; the context records it, so the order can be replayed)")
     ("noise", po::value<std::string>(&noise)->default_value(noise),
      "'on': record per sample the steal time of the node (/proc/stat), the "
      "involuntary context switches of the ranks (getrusage) and the CPU "
@@ -233,7 +267,9 @@ Options parse_options(int argc, const char* const* argv) {
      "an interrupted run keeps what it measured); with 'report' and "
      "'trend': write what they print to this file instead of stdout")
     ("format,f", po::value<std::string>(&o.format)->default_value("table"),
-     "what rank 0 prints on stdout at the end: table, markdown, json (the "
+     "what rank 0 prints on stdout at the end: table, summary (the fastest "
+     "method per size and where it changes, in a few lines), markdown, json "
+     "(the "
      "whole document; with 'report': the summary), csv (one row per record) "
      "or gbench (Google Benchmark JSON, for its tools/compare.py); with "
      "'compare': table, markdown or json; with 'report' and 'trend' also "
@@ -297,6 +333,11 @@ Options parse_options(int argc, const char* const* argv) {
         po::command_line_parser(argc, argv).options(all).positional(pos).run(),
         vm);
     po::notify(vm);
+  } catch (const po::validation_error& e) {
+    // "the argument ('abc') for option '--window' is invalid": say what is.
+    throw UsageError(std::string(e.what()) +
+                     "; accepted: " + accepted_values(e.get_option_name()) +
+                     ". Run 'runner --help' for the accepted options");
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) +
                      ". Run 'runner --help' for the accepted options");
@@ -327,7 +368,8 @@ Options parse_options(int argc, const char* const* argv) {
       if (o.files.size() != 1)
         throw UsageError(
             "'report' takes exactly one result file: runner report FILE "
-            "[--format table|markdown|json|csv|gbench|html] [-o FILE]");
+            "[--format table|summary|markdown|json|csv|gbench|html] [-o "
+            "FILE]");
     } else if (args[0] == "compare") {
       o.command = Command::compare;
       o.files.assign(args.begin() + 1, args.end());
@@ -364,7 +406,8 @@ Options parse_options(int argc, const char* const* argv) {
   else if (vm.count("list"))
     o.command = Command::list;
   if (o.command == Command::report)
-    reject_foreign_options(vm, "report", {"format", "per-rank", "output"});
+    reject_foreign_options(vm, "report",
+                           {"format", "per-rank", "output", "log-level"});
   else if (o.command == Command::compare)
     reject_foreign_options(vm, "compare",
                            {"format", "threshold", "alpha", "relative"});
@@ -376,8 +419,8 @@ Options parse_options(int argc, const char* const* argv) {
   else if (o.command == Command::list)
     reject_foreign_options(vm, "list", {"plugin-dir", "log-level"});
   else if (o.command == Command::validate)
-    reject_foreign_options(vm, "validate", {});
-  if (o.command == Command::validate) return o;  // it takes no option
+    reject_foreign_options(vm, "validate", {"log-level"});
+  if (o.command == Command::validate) return o;  // only --log-level
   o.verify = vm.count("no-verify") == 0;
   if (pairs != "one" && pairs != "all" && pairs != "intra" && pairs != "inter")
     throw UsageError("--pairs '" + pairs +
@@ -417,6 +460,15 @@ Options parse_options(int argc, const char* const* argv) {
                      "' is not supported; accepted: on, off");
   o.interleave = interleave == "on";
   o.seed_given = vm.count("seed") > 0;
+  if (o.seed_given) {
+    // Digits only: stoull would wrap "-1" to 2^64-1.
+    const bool digits =
+        !seed.empty() && seed.size() <= 16 &&
+        seed.find_first_not_of("0123456789") == std::string::npos;
+    o.seed = digits ? std::stoull(seed) : 0;
+    if (!digits || o.seed > kMaxSeed)
+      throw UsageError("--seed '" + seed + "': " + accepted_values("--seed"));
+  }
   if (noise != "on" && noise != "off")
     throw UsageError("--noise '" + noise +
                      "' is not supported; accepted: on, off");
@@ -506,10 +558,10 @@ Options parse_options(int argc, const char* const* argv) {
         "--format html is for 'report FILE' and 'trend FILE...' (a run "
         "writes JSON: runner report FILE --format html -o report.html)");
   if (!tabular && o.format != "csv" && o.format != "gbench" &&
-      o.format != "html")
+      o.format != "html" && o.format != "summary")
     throw UsageError("--format '" + o.format +
-                     "' is not supported; accepted: table, markdown, json, "
-                     "csv, gbench, html (report and trend)");
+                     "' is not supported; accepted: table, summary, markdown, "
+                     "json, csv, gbench, html (report and trend)");
   if (o.per_rank && o.format != "table" && o.format != "markdown")
     throw UsageError(
         "--per-rank prints a table, so it needs --format table "

@@ -205,8 +205,15 @@ std::vector<Point> plan_points(
     known.insert(s->entry.info.payloads.begin(), s->entry.info.payloads.end());
   for (const std::string& p : options.payloads) {
     if (!known.count(p)) {
-      error = "unknown payload '" + p + "'; the selected methods support: " +
-              join({known.begin(), known.end()});
+      // Not "unknown": 2d exists, the methods chosen may just not offer it.
+      std::vector<std::string> names;
+      for (const LoadedStrategy* s : methods)
+        names.push_back(s->entry.info.name);
+      if (names.size() > 6) names.resize(6), names.push_back("...");
+      error = "payload '" + p + "' is not offered by the selected methods (" +
+              join(names) +
+              "); they offer: " + join({known.begin(), known.end()}) +
+              " ('runner --list' shows each method's payloads)";
       return {};
     }
   }

@@ -1,4 +1,6 @@
 // The run command: agree on the plan, measure every point, write records.
+#include <sys/utsname.h>
+
 #include <algorithm>
 #include <array>
 #include <boost/filesystem.hpp>
@@ -23,6 +25,7 @@
 #include "placement.hpp"
 #include "plan.hpp"
 #include "plugin_log.hpp"
+#include "printable.hpp"
 #include "report.hpp"
 #include "scaling.hpp"
 #include "schema.hpp"
@@ -30,6 +33,51 @@
 #include "watchdog.hpp"
 
 namespace mpiarena {
+
+namespace {
+
+// What a reader needs to rebuild this runner (Google Benchmark's context):
+// the compiler, the build type and the git revision the build came from
+// (empty when it was not built from a git checkout).
+nlohmann::json build_context() {
+#if defined(__clang__)
+  const std::string compiler = std::string("Clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  const std::string compiler = std::string("GCC ") + __VERSION__;
+#else
+  const std::string compiler = "unknown";
+#endif
+  return {{"compiler", compiler},
+          {"build_type", MPIARENA_BUILD_TYPE},
+          {"git_revision", MPIARENA_GIT_REVISION}};
+}
+
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+// The machine of rank 0: kernel, CPU model and frequency governor ("" when
+// the system does not expose one, as in many VMs).
+nlohmann::json system_context() {
+  struct utsname u;
+  std::string kernel;
+  if (::uname(&u) == 0) kernel = std::string(u.sysname) + " " + u.release;
+  std::string model;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; model.empty() && std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+      model = line.substr(line.find(':') + 2);
+  return {
+      {"kernel", kernel},
+      {"cpu_model", model},
+      {"governor",
+       first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")}};
+}
+
+}  // namespace
 
 namespace {
 
@@ -77,6 +125,8 @@ nlohmann::json make_context(const World& world, const Options& options,
       {"plugin_abi", kAbiVersion},
       {"command_line", command},
       {"timer_resolution_s", MPI_Wtick()},
+      {"build", build_context()},
+      {"system", system_context()},
       {"cpus_per_node", machine.min_cpus},
       {"oversubscribed", machine.oversubscribed},
       {"waiting", sleep_when_waiting(options, machine) ? "sleep" : "poll"},
@@ -476,11 +526,18 @@ int command_run(const Options& options, int argc, char** argv) {
   doc.summary = compute_summary(doc);
   const std::string final_error = bcast_string(save(true), 0, world);
   if (rank == 0) {
+    // What the terminal gets: control characters in a note, an option value
+    // or a plugin's text spelt out (printable.hpp); the file keeps them.
+    nlohmann::json shown_json = to_json(doc);
+    if (make_printable(shown_json) > 0) doc = document_from_json(shown_json);
     const std::string exported = export_document(doc, options.format);
     if (!exported.empty()) {
       std::cout << exported;
     } else if (options.format == "json") {
       std::cout << to_json(doc).dump(1) << "\n";
+    } else if (options.format == "summary") {
+      std::cout << render_brief(doc, doc.summary,
+                                final_error.empty() ? options.output : "");
     } else {
       const Style style =
           options.format == "markdown" ? Style::markdown : Style::text;

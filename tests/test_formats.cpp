@@ -9,6 +9,7 @@
 
 #include "doc_fixtures.hpp"
 #include "formats.hpp"
+#include "printable.hpp"
 
 using mpiarena_test::make_record;
 
@@ -207,4 +208,25 @@ TEST(Comparison, ExtremeChangesStayShort) {
     longest = std::max(longest, run);
   }
   EXPECT_LE(longest, 8u) << text;
+}
+
+// Text from a result file made safe to print (printable.hpp, issue 27 D3).
+TEST(Printable, SpellsOutControlsNoncharactersAndBadBytes) {
+  using mpiarena::printable;
+  EXPECT_EQ(printable("bcast"), "bcast");
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x86\x92"), "caf\xc3\xa9 \xe2\x86\x92");
+  EXPECT_EQ(printable("a\x1b[31mb"), "a\\x1B[31mb");
+  EXPECT_EQ(printable(std::string("n\0l", 3)), "n\\x00l");
+  EXPECT_EQ(printable("t\tn\nd\x7f"), "t\\x09n\\x0Ad\\x7F");
+  EXPECT_EQ(printable("\xc2\x85"), "\\u0085");  // C1 NEL
+  EXPECT_EQ(printable("\xef\xbf\xbe\xef\xbf\xbf"), "\\uFFFE\\uFFFF");
+  EXPECT_EQ(printable("\xff\xc3"), "\\xFF\\xC3");           // not UTF-8, cut
+  EXPECT_EQ(printable("\xed\xa0\x80"), "\\xED\\xA0\\x80");  // a surrogate
+  EXPECT_EQ(printable("\xf0\x9f\x98\x80"), "\xf0\x9f\x98\x80");
+}
+
+TEST(Printable, ReachesEveryStringAndKeyOfADocument) {
+  nlohmann::json doc = {{"a\x1b", {"x", "y\x07", 3}}, {"b", {{"c", "\x01"}}}};
+  EXPECT_EQ(mpiarena::make_printable(doc), 3u);  // a key, two values
+  EXPECT_EQ(doc.dump(), R"({"a\\x1B":["x","y\\x07",3],"b":{"c":"\\x01"}})");
 }

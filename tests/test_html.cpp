@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "report_html.hpp"
 #include "svg.hpp"
@@ -55,6 +56,34 @@ TEST(Svg, AChartWithNothingToDrawHasNoMark) {
   const std::string svg = mpiarena::svg::render(c);
   EXPECT_EQ(count(svg, "mark"), 0u) << svg;
   EXPECT_NE(svg.find("no point to draw"), std::string::npos);
+}
+
+// Whatever finite values a valid document holds, an axis has a handful of
+// ticks and every coordinate is a number (issue 27, D2: 1e308 made the log
+// axis loop until the allocator gave up).
+TEST(Svg, ExtremeValuesGiveBoundedTicksAndFiniteCoordinates) {
+  const double big = 1e308, tiny = 1e-300, denormal = 4e-320;
+  for (bool log : {true, false}) {
+    for (std::vector<double> ys : {std::vector<double>{big, big},
+                                   {tiny, big},
+                                   {-big, big},
+                                   {denormal, 1},
+                                   {1e16, 1e16 + 4},
+                                   {tiny, tiny}}) {
+      mpiarena::svg::LineChart c;
+      c.y.log = log;
+      c.x.log = log;
+      mpiarena::svg::Series s;
+      s.name = "m";
+      for (std::size_t i = 0; i < ys.size(); ++i)
+        s.points.push_back({log ? 1.0 + i : ys[i], ys[i]});
+      c.series.push_back(s);
+      const std::string svg = mpiarena::svg::render(c);
+      EXPECT_LE(count(svg, "class=\"grid\""), 30u) << svg;
+      EXPECT_EQ(svg.find("nan"), std::string::npos) << svg;
+      EXPECT_EQ(svg.find("inf"), std::string::npos) << svg;
+    }
+  }
 }
 
 TEST(Svg, StackedBarsShareEachBarByItsSum) {

@@ -41,6 +41,11 @@ void compute_metrics(Record& rec, const StrategyInfo& info) {
         v.samples.push_back(m.compute(input(i)));
     } catch (const std::exception& e) {
       throw PointError("metric '" + m.name + "' failed: " + e.what());
+    } catch (...) {
+      // `throw 7`: ends the point like any other failure (docs/plugins.md).
+      throw PointError("metric '" + m.name +
+                       "' failed: it threw something not derived from "
+                       "std::exception");
     }
     if (!std::isfinite(v.value))
       throw PointError("metric '" + m.name + "' is not a finite number (" +

@@ -86,14 +86,21 @@ std::string render_grid(const std::vector<std::string>& header,
     return out.str();
   }
   if (style == Style::markdown) {
+    // A `|` in a cell (a method's name, a note) would end it.
+    auto md = [](const std::string& c) {
+      std::string e;
+      for (char ch : c)
+        e += ch == '|' ? std::string("\\|") : std::string(1, ch);
+      return e;
+    };
     out << "|";
-    for (const std::string& n : names) out << " " << n << " |";
+    for (const std::string& n : names) out << " " << md(n) << " |";
     out << "\n|";
     for (bool r : right) out << (r ? "---:|" : "---|");
     out << "\n";
     for (const auto& row : rows) {
       out << "|";
-      for (const std::string& c : row) out << " " << c << " |";
+      for (const std::string& c : row) out << " " << md(c) << " |";
       out << "\n";
     }
     return out.str();
@@ -445,6 +452,79 @@ std::string render_fits(const json& summary, Style style) {
             : style == Style::markdown ? "\n" + note + "\n"
                                        : note + "\n");
   }
+  return out.str();
+}
+
+std::string render_brief(const Document& doc, const json& summary,
+                         const std::string& file) {
+  // A first answer in a screenful: per size the fastest method, and where
+  // a clear winner (the runner-up 5 % or more behind) gives way to another
+  // clear winner. A closer race is a tie: on another run, or another
+  // machine state, the order may swap, so it is no change of winner.
+  constexpr double kClear = 1.05;
+  std::ostringstream out;
+  out << render_header(doc);
+  const json& all_best = summary.at("best");
+  Table best({"suite", "payload", ">ranks", ">size", "fastest", ">median",
+              ">bandwidth", "runner-up", ">x"});
+  std::vector<std::string> changes;
+  std::map<std::string, const json*> clear_before;
+  std::size_t ranked = 0, ties = 0;
+  for (const json& b : all_best) {
+    if (b["runner_up"].is_null()) continue;
+    ++ranked;
+    const double x = b["runner_up_ratio"];
+    const bool clear = x >= kClear;
+    ties += !clear;
+    best.add(
+        {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
+         size_text(b["size_label"], b["bytes"]),
+         (clear ? "" : "tie: ") + b["method"].get<std::string>(),
+         format_seconds(b["median_s"]),
+         b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
+         b["runner_up"], fixed(x, 2)});
+    if (!clear) continue;
+    const std::string line = b["suite"].get<std::string>() + " " +
+                             b["payload"].get<std::string>() + ", " +
+                             std::to_string(b["ranks"].get<int>()) + " ranks";
+    const json*& prev = clear_before[line];
+    if (prev && (*prev)["method"] != b["method"])
+      changes.push_back(line + ": " + (*prev)["method"].get<std::string>() +
+                        " at " +
+                        size_text((*prev)["size_label"], (*prev)["bytes"]) +
+                        ", " + b["method"].get<std::string>() + " at " +
+                        size_text(b["size_label"], b["bytes"]));
+    prev = &b;
+  }
+  if (ranked == 0) {
+    out << "\nNo size had two methods to rank (one method per size, or none "
+           "measured).\n";
+  } else {
+    out << heading("Fastest method per size", Style::text)
+        << best.render(Style::text);
+    if (ties)
+      out << "  tie: the runner-up within " << fixed((kClear - 1) * 100, 0)
+          << " % (x < " << fixed(kClear, 2)
+          << "); the order of a tie can swap from run to run\n";
+    out << heading("Where the clear winner changes", Style::text);
+    if (changes.empty())
+      out << "  (nowhere: no size has a clear winner that differs from "
+             "another size's)\n";
+    for (const std::string& c : changes) out << "  " << c << "\n";
+  }
+  std::size_t failed = 0;
+  for (const Record& r : doc.records) failed += r.verification == "failed";
+  out << "\n"
+      << doc.records.size() << " points measured"
+      << (failed ? ", " + std::to_string(failed) + " FAILED verification" : "")
+      << (doc.skipped.empty()
+              ? std::string()
+              : ", " + std::to_string(doc.skipped.size()) + " skipped")
+      << ".\n";
+  if (!file.empty())
+    out << "Every table (times, spread, bandwidth, phases, fits): runner "
+           "report "
+        << file << "\n";
   return out.str();
 }
 

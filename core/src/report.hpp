@@ -41,6 +41,12 @@ std::string render_table(const Document& doc, Style style = Style::text);
 // 1d against 2d, the fitted latency and bandwidth (each empty when the
 // summary has nothing for it), and the three together.
 std::string render_best(const nlohmann::json& summary, Style style);
+
+// --format summary: the header, the fastest method per size and where it
+// changes, the points that failed or were skipped, and how to see the rest
+// (`file`: the result file, or empty).
+std::string render_brief(const Document& doc, const nlohmann::json& summary,
+                         const std::string& file);
 std::string render_1d_vs_2d(const nlohmann::json& summary, Style style);
 std::string render_fits(const nlohmann::json& summary, Style style);
 std::string render_summary(const nlohmann::json& summary,

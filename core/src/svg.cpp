@@ -19,7 +19,9 @@ std::string num(double v) {
   return buf;
 }
 
-// One axis mapped onto [p0, p1] pixels.
+// One axis mapped onto [p0, p1] pixels. Any finite domain works, up to
+// the largest doubles: the arithmetic is done in halves or in logs so that
+// no intermediate overflows.
 struct Scale {
   bool log = true;
   double base = 10, lo = 1, hi = 10;
@@ -27,39 +29,47 @@ struct Scale {
   double t(double v) const { return log ? std::log(v) / std::log(base) : v; }
   double px(double v) const {
     const double a = t(lo), b = t(hi);
-    return p0 + (t(v) - a) / (b - a) * (p1 - p0);
+    return p0 + (t(v) / 2 - a / 2) / (b / 2 - a / 2) * (p1 - p0);
   }
 };
 
 bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
 
+constexpr double kMax = std::numeric_limits<double>::max();
+constexpr double kTiny = std::numeric_limits<double>::denorm_min();
+// No axis gets more ticks than this, whatever its domain.
+constexpr int kMaxTicks = 12;
+
 // The domain of `values` on an axis, padded so no mark sits on the frame.
 void fit_domain(Scale& s, double lo, double hi, bool integers) {
   if (s.log) {
-    if (lo == hi) {
-      lo /= 2;
-      hi *= 2;
+    double a = s.t(lo), b = s.t(hi);
+    const double two = std::log(2.0) / std::log(s.base);
+    if (a == b) {
+      a -= two;
+      b += two;
     }
-    const double pad = std::pow(hi / lo, 0.04);
-    s.lo = lo / pad;
-    s.hi = hi * pad;
+    const double pad = (b - a) * 0.04;
+    s.lo = std::max(kTiny, std::pow(s.base, a - pad));
+    s.hi = std::min(kMax, std::pow(s.base, b + pad));
     return;
   }
   if (lo == hi) {
     const double d = lo == 0 ? 1 : std::fabs(lo) * 0.1;
-    lo -= d;
-    hi += d;
+    lo = std::max(-kMax, lo - d);
+    hi = std::min(kMax, hi + d);
   }
-  const double pad = integers ? 0.5 : (hi - lo) * 0.05;
-  s.lo = lo - pad;
-  s.hi = hi + pad;
+  const double pad = integers ? 0.5 : hi * 0.05 - lo * 0.05;
+  s.lo = std::max(-kMax, lo - pad);
+  s.hi = std::min(kMax, hi + pad);
 }
 
 // `digits` significant digits: a tick between the round ones.
 double round_to(double v, int digits) {
   if (v <= 0) return v;
   const double e = std::pow(10.0, std::floor(std::log10(v)) + 1 - digits);
-  return std::round(v / e) * e;
+  const double r = std::round(v / e) * e;
+  return std::isfinite(r) ? r : v;
 }
 
 std::vector<double> ticks(const Scale& s, bool integers) {
@@ -67,11 +77,12 @@ std::vector<double> ticks(const Scale& s, bool integers) {
   if (s.log) {
     const double a = std::ceil(s.t(s.lo) - 1e-9),
                  b = std::floor(s.t(s.hi) + 1e-9);
-    const int n = static_cast<int>(b - a) + 1;
-    const int step = std::max(1, (n + 7) / 8);
+    const double n = b - a + 1;
+    const double step = std::max(1.0, std::ceil(n / 8));
     // Aligned to the step (1 KiB, 1 MiB... when it is 10 in base 2).
-    for (double k = std::ceil(a / step) * step; k <= b; k += step)
-      out.push_back(std::pow(s.base, k));
+    const double first = std::ceil(a / step) * step;
+    for (int i = 0; i < kMaxTicks && first + i * step <= b; ++i)
+      out.push_back(std::pow(s.base, first + i * step));
     if (n < 3 && s.base == 10) {  // under two decades: 2 and 5 as well
       for (double k = a - 1; k <= b; ++k)
         for (double m : {2.0, 5.0}) {
@@ -93,15 +104,24 @@ std::vector<double> ticks(const Scale& s, bool integers) {
     }
     return out;
   }
-  const double range = s.hi - s.lo;
-  double step = std::pow(10.0, std::floor(std::log10(range / 5)));
+  // A fifth of the range, computed in halves: hi - lo may exceed the
+  // largest double.
+  const double fifth = (s.hi / 2 - s.lo / 2) * 0.4;
+  if (!(fifth > 0) || !std::isfinite(fifth)) return out;
+  const double decade = std::pow(10.0, std::floor(std::log10(fifth)));
+  double step = decade;
   for (double m : {2.0, 5.0, 10.0})
-    if (range / step > 8)
-      step = m * std::pow(10.0, std::floor(std::log10(range / 5)));
+    if ((s.hi / 2 - s.lo / 2) / step > 4) step = m * decade;
   if (integers) step = std::max(1.0, std::round(step));
-  for (double v = std::ceil(s.lo / step) * step; v <= s.hi + step * 1e-9;
-       v += step)
+  const double first = std::ceil(s.lo / step) * step;
+  // Counted, not accumulated: next to values of 1e16 a step of 0.1 does
+  // not move v, and past the largest double v + step is infinite.
+  for (int i = 0; i < kMaxTicks; ++i) {
+    const double v = first + i * step;
+    if (!std::isfinite(v) || v > s.hi + step * 1e-9) break;
+    if (i > 0 && !(v > out.back())) break;
     out.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+  }
   return out;
 }
 
@@ -317,17 +337,23 @@ std::string render(const StackedBars& b) {
   const double bar = std::min(48.0, slot * 0.7);
   bool drew = false;
   for (std::size_t c = 0; c < n; ++c) {
-    double sum = 0;
+    // Shares of the largest phase: a sum of values near the largest double
+    // would overflow.
+    double top = 0, sum = 0;
     for (const auto& v : b.values)
-      if (c < v.size() && std::isfinite(v[c]) && v[c] > 0) sum += v[c];
+      if (c < v.size() && std::isfinite(v[c]) && v[c] > 0)
+        top = std::max(top, v[c]);
+    for (const auto& v : b.values)
+      if (c < v.size() && std::isfinite(v[c]) && v[c] > 0) sum += v[c] / top;
     const double x = kLeft + slot * (c + 0.5);
     o << "<text class=\"tick\" x=\"" << num(x) << "\" y=\"" << ph + 15
       << "\" text-anchor=\"middle\">" << escape(b.categories[c]) << "</text>";
     if (!(sum > 0)) continue;
     double y = ph;
     for (std::size_t s = 0; s < b.values.size(); ++s) {
-      const double v = c < b.values[s].size() ? b.values[s][c] : 0;
-      if (!(std::isfinite(v) && v > 0)) continue;
+      const double raw = c < b.values[s].size() ? b.values[s][c] : 0;
+      if (!(std::isfinite(raw) && raw > 0)) continue;
+      const double v = raw / top;
       const double h = (ph - kTop) * v / sum;
       y -= h;
       std::string tip =

@@ -1,14 +1,17 @@
 #include "watchdog.hpp"
 
+#include <fcntl.h>
 #include <mpi.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -34,27 +37,62 @@ void write_all(const char* text) {
   }
 }
 
+// Set by the first of a crash, a plugin's MPI_Abort or a watchdog's
+// deadline: whatever comes after (the abort crashing on a corrupted heap, a
+// second signal, the alarm) ends the process quietly with kExitFault.
+std::atomic<int> g_ending{0};
+// Whether the main thread is inside a step (armed): exit() there is a
+// plugin's.
+std::atomic<bool> g_armed{false};
+
+extern "C" void on_late_signal(int) { ::_exit(kExitFault); }
+
+// Every fatal signal and the alarm end the process quietly from now on.
+void quiet_signals() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_late_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM})
+    sigaction(sig, &sa, nullptr);
+}
+
+// Nothing more of this process reaches stderr: after a crash, what MPI and
+// the C library would print (a heap check's "malloc(): corrupted...") only
+// contradicts the one message already written.
+void silence_stderr() {
+  const int fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::dup2(fd, STDERR_FILENO);
+    ::close(fd);
+  }
+}
+
 // Ends the whole job now. MPI_Abort makes mpirun (or srun) end every rank
 // at once; after _exit alone, mpirun takes a second or more, in which the
 // other ranks' own watchdogs would speak too. MPI_Abort is called from the
-// watchdog thread or a crash handler, where MPI does not promise it works:
-// alarm() ends this process anyway if it does not return in 3 s. First a
-// pause of 0.2 s (under the 0.5 s between two ranks' watchdogs), so that
-// the launcher forwards the message just written before the abort tears
-// the job down: MPICH's Hydra, its proxy starved of CPU by busy-polling
-// ranks, was seen to drop a rank's last lines about once in 30 faults.
+// watchdog thread or a crash handler, where MPI does not promise it works
+// (it allocates, and a plugin may have corrupted the heap): a fault in it,
+// or the alarm 3 s later, ends this process with kExitFault (quiet_signals).
+// First a pause of 0.2 s (under the 0.5 s between two ranks' watchdogs), so
+// that the launcher forwards the message just written before the abort
+// tears the job down: MPICH's Hydra, its proxy starved of CPU by
+// busy-polling ranks, was seen to drop a rank's last lines about once in 30
+// faults. The core calls PMPI_Abort: MPI_Abort is a plugin's (below).
 [[noreturn]] void end_job() {
+  quiet_signals();
   const timespec pause{0, 200 * 1000 * 1000};
   ::nanosleep(&pause, nullptr);  // async-signal-safe, as is all of this
   ::alarm(3);
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, kExitFault);
+  if (initialized && !finalized) PMPI_Abort(MPI_COMM_WORLD, kExitFault);
   ::_exit(kExitFault);
 }
 
 extern "C" void on_crash(int sig) {
+  if (g_ending.exchange(1) != 0) ::_exit(kExitFault);
   const char* name = sig == SIGSEGV   ? "SIGSEGV (segmentation fault)"
                      : sig == SIGBUS  ? "SIGBUS (bus error)"
                      : sig == SIGFPE  ? "SIGFPE (arithmetic fault)"
@@ -66,7 +104,33 @@ extern "C" void on_crash(int sig) {
   write_all(name);
   write_all(g_crash_step);
   write_all("; stopping the run (exit 3)\n");
+  silence_stderr();
   end_job();
+}
+
+// A plugin's exit() inside a step: the run did not complete, whatever the
+// status it gave.
+void on_exit_in_step() {
+  if (!g_armed.load() || g_ending.exchange(1) != 0) return;
+  write_all(g_crash_prefix);
+  write_all("the plugin called exit()");
+  write_all(g_crash_step);
+  write_all("; the run did not complete (exit 3)\n");
+  ::_exit(kExitFault);
+}
+
+// `v` in decimal, async-signal-safe.
+void write_int(int v) {
+  char buf[16];
+  int n = 0;
+  unsigned u = v < 0 ? 0u - static_cast<unsigned>(v) : static_cast<unsigned>(v);
+  do {
+    buf[sizeof buf - 2 - n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u && n < 11);
+  if (v < 0) buf[sizeof buf - 2 - n++] = '-';
+  buf[sizeof buf - 1] = 0;
+  write_all(buf + sizeof buf - 1 - n);
 }
 
 std::string seconds_text(double s) {
@@ -103,6 +167,7 @@ Watchdog::Watchdog() : s_(new State) {
   sa.sa_flags = SA_RESETHAND;
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
     sigaction(sig, &sa, nullptr);
+  std::atexit(on_exit_in_step);
   std::thread([s = s_] {
     std::unique_lock<std::mutex> lock(s->m);
     for (;;) {
@@ -134,6 +199,7 @@ Watchdog::Watchdog() : s_(new State) {
                 " (--point-timeout); the lowest rank still inside the "
                 "plugin speaks, the others may be waiting for it";
       text += "; stopping the run (exit 3)\n";
+      if (g_ending.exchange(1) != 0) ::_exit(kExitFault);
       write_all(text.c_str());
       end_job();
     }
@@ -143,6 +209,8 @@ Watchdog::Watchdog() : s_(new State) {
 void Watchdog::set_rank(int rank) {
   std::lock_guard<std::mutex> lock(s_->m);
   s_->rank = rank;
+  std::snprintf(g_crash_prefix, sizeof g_crash_prefix,
+                "runner: error: rank %d: ", rank);
 }
 
 void Watchdog::set_point(const std::string& point) {
@@ -174,6 +242,7 @@ void Watchdog::arm(const std::string& step, double seconds, Role role,
     s_->bound = seconds;
     s_->role = role;
     s_->deadline = deadline;
+    g_armed = true;
     // Wake the thread only when it sleeps with no deadline at all.
     wake = s_->sleeping_until == Clock::time_point::max();
     std::snprintf(g_crash_prefix, sizeof g_crash_prefix,
@@ -187,7 +256,27 @@ void Watchdog::arm(const std::string& step, double seconds, Role role,
 void Watchdog::disarm() {
   std::lock_guard<std::mutex> lock(s_->m);
   s_->armed = false;
+  g_armed = false;
   std::snprintf(g_crash_step, sizeof g_crash_step, " between steps");
 }
 
 }  // namespace mpiarena
+
+// A plugin's MPI_Abort, found before the MPI library's (libmpiarena comes
+// first in the runner's libraries; the core itself calls PMPI_Abort): the
+// run did not complete, so it never ends with the plugin's code 0 (which
+// mpirun would pass on as success). One message naming the rank and the
+// step, then the job ends with kExitFault.
+extern "C" int MPI_Abort(MPI_Comm comm, int errorcode) {
+  using namespace mpiarena;
+  if (g_ending.exchange(1) == 0) {
+    write_all(g_crash_prefix);
+    write_all("the plugin called MPI_Abort with error code ");
+    write_int(errorcode);
+    write_all(g_crash_step);
+    write_all("; the run did not complete, stopping it (exit 3)\n");
+    const timespec pause{0, 200 * 1000 * 1000};
+    ::nanosleep(&pause, nullptr);  // the launcher forwards the line first
+  }
+  return PMPI_Abort(comm, kExitFault);
+}

@@ -284,7 +284,7 @@ def test_bad_input(a):
                        ["directory '/nonexistent/dir' does not exist"])
     check(time.time() - start < 30, "the output check must come before any measurement")
     expect_usage_error(a, ["--payloads", "3d", "--methods", "bcast"],
-                       ["unknown payload '3d'", "1d, 2d"])
+                       ["payload '3d' is not offered", "1d, 2d"])
     expect_usage_error(a, ["--repetitions", "0"], ["--repetitions must be"])
     expect_usage_error(a, ["--format", "xml"], ["accepted: table, markdown, json"])
     expect_usage_error(a, ["--frobnicate"], ["unrecognised option"])

@@ -2,10 +2,15 @@
 // purpose, for the fault-injection tests (tests/e2e/e2e_faults.py).
 //   MPIARENA_FAULT_STEP  prepare | execute | poison | verify_execute |
 //                        verify | release        (unset: no fault)
-//   MPIARENA_FAULT_KIND  throw | throw_int | hang | segv | collective
+//   MPIARENA_FAULT_KIND  throw | throw_int | hang | segv | collective |
+//                        heap | abort0 | exit0 | metric_int
 //                        (collective: one extra MPI_Barrier that the other
 //                        ranks never enter, i.e. a collective that never
-//                        returns)
+//                        returns; heap: 16 MB written past a 64-byte heap
+//                        block; abort0: MPI_Abort(MPI_COMM_WORLD, 0); exit0:
+//                        exit(0); metric_int: the plugin has a metric whose
+//                        formula throws 7 at MPIARENA_FAULT_BYTES, on every
+//                        rank, whatever the step)
 //   MPIARENA_FAULT_RANK  the rank that misbehaves (default 1)
 //   MPIARENA_FAULT_BYTES only at this size (default: every size)
 // In prepare the fault comes before a plugin collective (MPI_Barrier), as a
@@ -71,6 +76,19 @@ class Fault final : public mpiarena::Strategy {
     if (kind_ == "hang")
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     if (kind_ == "collective") MPI_Barrier(ctx_.comm);
+    if (kind_ == "heap") {
+      // A plugin that corrupts the heap: past its block, over the heap's
+      // own bookkeeping, until it faults or the next malloc notices.
+      // Through a volatile pointer: the compiler must not know (and warn
+      // about) the block's size.
+      char* volatile hidden = static_cast<char*>(std::malloc(64));
+      volatile char* block = hidden;
+      for (std::size_t i = 0; i < (std::size_t{16} << 20); ++i)
+        block[64 + i] = static_cast<char>(0xff);
+      std::free(std::malloc(1 << 20));
+    }
+    if (kind_ == "abort0") MPI_Abort(MPI_COMM_WORLD, 0);
+    if (kind_ == "exit0") std::exit(0);
   }
 
   mpiarena::RunContext ctx_;
@@ -89,6 +107,15 @@ mpiarena::StrategyInfo info() {
   i.min_ranks = 2;
   i.moves_data = false;
   i.payload_copies = 0;
+  if (env("MPIARENA_FAULT_KIND") == "metric_int") {
+    const std::string bytes = env("MPIARENA_FAULT_BYTES");
+    i.metrics.push_back({"fault_metric", "calls", true,
+                         [bytes](const mpiarena::MetricInput& in) {
+                           if (bytes.empty() || std::stoul(bytes) == in.bytes)
+                             throw 7;
+                           return 1.0;
+                         }});
+  }
   return i;
 }
 

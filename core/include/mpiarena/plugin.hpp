@@ -131,6 +131,13 @@ class PhaseTimer {
 // "part/phase" for every part), plus the point's size and ranks. The core
 // calls the formula once per repetition (samples) and once on the medians
 // (the value recorded and compared).
+//
+// The times are those the record reports: per operation, after the
+// strategy's time_scale (a ping-pong's round trip already halved to one
+// way), the max over ranks. A method without parts has one part, named ""
+// (its whole time: in.part("")); a method with parts has no "" part. Phases
+// are there only for a strategy that declares them. part() and phase()
+// throw std::out_of_range naming what exists, which fails the point.
 struct MetricInput {
   std::map<std::string, double> parts;
   std::map<std::string, double> phases;
@@ -151,10 +158,15 @@ struct MetricInput {
   static double get(const std::map<std::string, double>& m, const char* what,
                     const std::string& name) {
     const auto it = m.find(name);
-    if (it == m.end())
-      throw std::out_of_range(std::string("metric formula asked for ") + what +
-                              " '" + name + "', which the point does not have");
-    return it->second;
+    if (it != m.end()) return it->second;
+    std::string have;
+    for (const auto& kv : m)
+      have += (have.empty() ? "'" : ", '") + kv.first + "'";
+    throw std::out_of_range(std::string("metric formula asked for ") + what +
+                            " '" + name +
+                            "', which the point does not have (its " + what +
+                            "s: " + (have.empty() ? "none" : have) +
+                            "; a method without parts has the one part '')");
   }
 };
 
