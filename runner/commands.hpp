@@ -38,6 +38,7 @@ bool read_results(const std::string& file, nlohmann::json& doc, int& status,
 std::string export_document(const Document& doc, const std::string& format);
 
 int command_list(const Options& options);
+int command_help_method(const Options& options);
 int command_validate(const Options& options);
 int command_report(const Options& options);
 int command_compare(const Options& options);

@@ -20,6 +20,7 @@
 #include "report_html.hpp"
 #include "scaling.hpp"
 #include "schema.hpp"
+#include "suite_info.hpp"
 
 namespace mpiarena {
 
@@ -96,15 +97,61 @@ void load_plugins(Registry& registry, const Options& options,
   }
 }
 
-int command_list(const Options& options) {
-  Registry registry;
+// --list and --help-method: the plugins loaded, their warnings and errors
+// said on stderr; false on an error.
+static bool load_for_listing(Registry& registry, const Options& options) {
   std::vector<std::string> errors, warnings;
   load_plugins(registry, options, errors, warnings);
   for (const std::string& w : warnings)
     std::cerr << "runner: warning: " << w << "\n";
   for (const std::string& e : errors)
     std::cerr << "runner: error: " << e << ".\n";
-  if (!errors.empty()) return 2;
+  return errors.empty();
+}
+
+int command_help_method(const Options& options) {
+  Registry registry;
+  if (!load_for_listing(registry, options)) return 2;
+  const LoadedStrategy* found = nullptr;
+  std::string names;
+  for (const LoadedStrategy& s : registry.strategies()) {
+    if (s.entry.info.name == options.help_method) found = &s;
+    names += (names.empty() ? "" : ", ") + s.entry.info.name;
+  }
+  if (!found) {
+    std::cerr << "runner: error: --help-method: no method '"
+              << printable(options.help_method) << "'; runner --list shows "
+              << "the methods (" << registry.strategies().size()
+              << " loaded)\n";
+    return 2;
+  }
+  const StrategyInfo& i = found->entry.info;
+  std::string payloads;
+  for (const std::string& p : i.payloads)
+    payloads += (payloads.empty() ? "" : ", ") + p;
+  std::cout << i.name << ": " << i.summary << "\n"
+            << "  suite " << i.suite << ", payloads " << payloads
+            << ", at least " << i.min_ranks << " ranks"
+            << (i.version.empty() ? "" : ", version " + i.version) << "\n"
+            << "  plugin " << found->file << "\n";
+  for (const auto& [k, v] : i.params)
+    std::cout << "  " << k << ": " << v << "\n";
+  if (i.options.empty()) {
+    std::cout << "options: none\n";
+    return 0;
+  }
+  std::cout << "options (runner --set " << i.name
+            << ".OPTION=VALUE[,VALUE...]; a list of values measures each):\n";
+  for (const OptionInfo& o : i.options)
+    std::cout << "  " << o.name << ": " << option_accepts(o) << ", default "
+              << o.default_value << (o.help.empty() ? "" : "; " + o.help)
+              << "\n";
+  return 0;
+}
+
+int command_list(const Options& options) {
+  Registry registry;
+  if (!load_for_listing(registry, options)) return 2;
   // Columns as wide as their widest entry (method names go up to 32
   // characters), two spaces apart, so every line splits on blanks.
   std::vector<std::vector<std::string>> rows;
@@ -113,8 +160,15 @@ int command_list(const Options& options) {
     std::string payloads;
     for (const std::string& p : i.payloads)
       payloads += (payloads.empty() ? "" : ",") + p;
+    std::string summary = i.summary;
+    if (!i.options.empty()) {
+      std::string names;
+      for (const OptionInfo& o : i.options)
+        names += (names.empty() ? "" : ", ") + o.name;
+      summary += " [options: " + names + "; --help-method " + i.name + "]";
+    }
     rows.push_back(
-        {i.name, i.suite, payloads, std::to_string(i.min_ranks), i.summary});
+        {i.name, i.suite, payloads, std::to_string(i.min_ranks), summary});
   }
   std::vector<std::string> header = {"method", "suite", "payloads", "min ranks",
                                      "summary"};

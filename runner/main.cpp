@@ -24,6 +24,8 @@ const char* command_name(Command c) {
       return "run";
     case Command::list:
       return "--list";
+    case Command::help_method:
+      return "--help-method";
     case Command::sizes:
       return "sizes";
     case Command::validate:
@@ -103,6 +105,7 @@ int dispatch(const Options& options, bool printer) {
           std::cout << p.bytes << "\t" << p.label << "\n";
       return 0;
     case Command::list:
+    case Command::help_method:
     case Command::validate:
     case Command::report:
     case Command::compare:
@@ -119,6 +122,9 @@ int file_command(const Options& options, bool launched) {
   switch (options.command) {
     case Command::list:
       command = command_list;
+      break;
+    case Command::help_method:
+      command = command_help_method;
       break;
     case Command::validate:
       command = command_validate;

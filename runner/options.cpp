@@ -153,6 +153,51 @@ std::string accepted_values(const std::string& option) {
   return "see 'runner --help'";
 }
 
+// --set METHOD.OPTION=VALUE[,VALUE...], each checked for its shape here
+// (its meaning needs the plugins: plan.cpp); one method.option once.
+std::vector<OptionSetting> parse_settings(
+    const std::vector<std::string>& specs) {
+  std::vector<OptionSetting> out;
+  auto name_ok = [](const std::string& s) {
+    return !s.empty() && s.size() <= 32 &&
+           s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") ==
+               std::string::npos;
+  };
+  for (const std::string& spec : specs) {
+    const std::size_t dot = spec.find('.'), eq = spec.find('=');
+    const std::string shape =
+        "--set '" + spec +
+        "': give METHOD.OPTION=VALUE[,VALUE...] (runner --help-method METHOD "
+        "lists a method's options)";
+    if (dot == std::string::npos || eq == std::string::npos || eq < dot)
+      throw UsageError(shape);
+    OptionSetting s{
+        spec.substr(0, dot), spec.substr(dot + 1, eq - dot - 1), {}};
+    if (!name_ok(s.method) || !name_ok(s.option)) throw UsageError(shape);
+    const std::string values = spec.substr(eq + 1);
+    std::size_t from = 0;
+    for (;;) {
+      const std::size_t comma = values.find(',', from);
+      const std::string v = values.substr(
+          from, comma == std::string::npos ? std::string::npos : comma - from);
+      if (v.empty())
+        throw UsageError("--set '" + spec + "': an empty value; " + shape);
+      s.values.push_back(v);
+      if (comma == std::string::npos) break;
+      from = comma + 1;
+    }
+    if (s.values.size() > 64)
+      throw UsageError("--set '" + spec + "': at most 64 values per option");
+    for (const OptionSetting& before : out)
+      if (before.method == s.method && before.option == s.option)
+        throw UsageError("--set gives " + s.method + "." + s.option +
+                         " twice; give its values in one --set, comma-"
+                         "separated");
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 }  // namespace
 
 Options parse_options(int argc, const char* const* argv) {
@@ -161,12 +206,20 @@ Options parse_options(int argc, const char* const* argv) {
               size_basis = "per-rank", interleave = "on", noise = "on",
               target_rse, cache = "hot", buffers = "separate",
               receive = "reuse", seed;
+  std::vector<std::string> set_specs;
   po::options_description desc(kUsage);
   // clang-format off
   desc.add_options()
     ("help,h", "show this help and exit")
     ("version", "show the runner version and plugin ABI and exit")
     ("list", "list methods with suite, payloads, minimum ranks and summary")
+    ("help-method", po::value<std::string>(&o.help_method),
+     "what method NAME is and the options it takes (--set)")
+    ("set", po::value<std::vector<std::string>>(&set_specs)->composing(),
+     "METHOD.OPTION=VALUE[,VALUE...]: a value of one of a method's own "
+     "options (runner --help-method METHOD lists them); a list of values "
+     "measures one point per value (per combination, with several --set of "
+     "one method); repeatable")
     ("methods,m", po::value<std::string>(&methods)->default_value("all"),
      "comma-separated method names, suite names, or 'all'")
     ("payloads,p", po::value<std::string>(&payloads),
@@ -405,6 +458,8 @@ Options parse_options(int argc, const char* const* argv) {
     o.command = Command::version;
   else if (vm.count("list"))
     o.command = Command::list;
+  else if (vm.count("help-method"))
+    o.command = Command::help_method;
   if (o.command == Command::report)
     reject_foreign_options(vm, "report",
                            {"format", "per-rank", "output", "log-level"});
@@ -418,9 +473,13 @@ Options parse_options(int argc, const char* const* argv) {
     reject_foreign_options(vm, "sizes", {"sizes"});
   else if (o.command == Command::list)
     reject_foreign_options(vm, "list", {"plugin-dir", "log-level"});
+  else if (o.command == Command::help_method)
+    reject_foreign_options(vm, "--help-method",
+                           {"help-method", "plugin-dir", "log-level"});
   else if (o.command == Command::validate)
     reject_foreign_options(vm, "validate", {"log-level"});
   if (o.command == Command::validate) return o;  // only --log-level
+  o.settings = parse_settings(set_specs);
   o.verify = vm.count("no-verify") == 0;
   if (pairs != "one" && pairs != "all" && pairs != "intra" && pairs != "inter")
     throw UsageError("--pairs '" + pairs +

@@ -14,6 +14,7 @@ namespace mpiarena {
 enum class Command {
   run,
   list,
+  help_method,
   sizes,
   validate,
   report,
@@ -21,6 +22,14 @@ enum class Command {
   trend,
   help,
   version
+};
+
+// --set METHOD.OPTION=VALUE[,VALUE...]: values for one option of one
+// method (OptionInfo), as written; plan.cpp checks them against the
+// method's declaration.
+struct OptionSetting {
+  std::string method, option;
+  std::vector<std::string> values;
 };
 
 struct Options {
@@ -70,6 +79,8 @@ struct Options {
   double alpha = 0.05;             // compare: significance level
   bool relative = false;           // compare --relative (GroupShift)
   std::string help_text;
+  std::vector<OptionSetting> settings;  // --set, in command-line order
+  std::string help_method;              // --help-method NAME
 };
 
 class UsageError : public std::invalid_argument {

@@ -16,6 +16,7 @@
 
 #include "collective.hpp"
 #include "memory.hpp"
+#include "records.hpp"
 #include "suite_info.hpp"
 
 namespace mpiarena {
@@ -197,6 +198,78 @@ Machine survey(MPI_Comm world, std::size_t max_memory) {
   return m;
 }
 
+std::map<std::string,
+         std::vector<std::vector<std::pair<std::string, std::string>>>>
+option_variants(const std::vector<const LoadedStrategy*>& methods,
+                const Options& options, std::string& error) {
+  using Values = std::vector<std::pair<std::string, std::string>>;
+  std::map<std::string, std::vector<Values>> out;
+  for (const OptionSetting& s : options.settings) {
+    const auto m = std::find_if(methods.begin(), methods.end(), [&](auto* l) {
+      return l->entry.info.name == s.method;
+    });
+    const std::string spec = "--set " + s.method + "." + s.option;
+    if (m == methods.end()) {
+      error = spec + ": method '" + s.method +
+              "' is not among the selected methods (--methods)";
+      return {};
+    }
+    const StrategyInfo& info = (*m)->entry.info;
+    const auto o =
+        std::find_if(info.options.begin(), info.options.end(),
+                     [&](const OptionInfo& x) { return x.name == s.option; });
+    if (o == info.options.end()) {
+      std::vector<std::string> names;
+      for (const OptionInfo& x : info.options) names.push_back(x.name);
+      error = spec + ": method '" + s.method + "' has " +
+              (names.empty() ? std::string("no options")
+                             : "no option '" + s.option +
+                                   "'; its options: " + join(names)) +
+              " (runner --help-method " + s.method + ")";
+      return {};
+    }
+    for (const std::string& v : s.values)
+      if (option_value(*o, v).empty()) {
+        error = spec + "=" + v + ": '" + v + "' is not accepted; " + s.option +
+                " takes " + option_accepts(*o);
+        return {};
+      }
+  }
+  for (const LoadedStrategy* l : methods) {
+    const StrategyInfo& info = l->entry.info;
+    std::vector<Values> combos{{}};
+    for (const OptionInfo& o : info.options) {
+      std::vector<std::string> values{option_value(o, o.default_value)};
+      for (const OptionSetting& s : options.settings)
+        if (s.method == info.name && s.option == o.name) {
+          values.clear();
+          for (const std::string& v : s.values) {
+            const std::string canonical = option_value(o, v);
+            if (std::find(values.begin(), values.end(), canonical) ==
+                values.end())
+              values.push_back(canonical);
+          }
+        }
+      std::vector<Values> next;
+      for (const Values& c : combos)
+        for (const std::string& v : values) {
+          Values more = c;
+          more.emplace_back(o.name, v);
+          next.push_back(std::move(more));
+        }
+      combos = std::move(next);
+      if (combos.size() > 256) {
+        error = "--set: method '" + info.name + "' would run " +
+                std::to_string(combos.size()) +
+                " combinations of option values or more; at most 256";
+        return {};
+      }
+    }
+    out[info.name] = std::move(combos);
+  }
+  return out;
+}
+
 std::vector<Point> plan_points(
     const std::vector<const LoadedStrategy*>& methods, const Options& options,
     const Machine& machine, std::string& error) {
@@ -277,51 +350,57 @@ std::vector<Point> plan_points(
       return q.bytes == p.bytes && q.label == p.label;
     });
   };
+  const auto variants = option_variants(methods, options, error);
+  if (!error.empty()) return {};
   std::vector<Point> points;
   for (int ranks : counts)
     for (const SizePoint& size : all)
-      for (const LoadedStrategy* s : methods) {
-        const StrategyInfo& info = s->entry.info;
-        if (!in_ladder(info, size)) continue;
-        for (const std::string& payload : info.payloads) {
-          if (!options.payloads.empty() &&
-              std::find(options.payloads.begin(), options.payloads.end(),
-                        payload) == options.payloads.end())
-            continue;
-          const int copies = copies_of(info, options);
-          Point point{s, payload, size,
-                      skip_reason(info, payload, size, machine, ranks, copies),
-                      ranks};
-          point.memory_bytes =
-              info.moves_data
-                  ? static_cast<double>(payload_bytes(payload, size.bytes)) *
-                        copies
-                  : 0;
-          if (options.cache_cold && honours_cold_cache(info.suite)) {
-            const double set =
-                static_cast<double>(cold_set_bytes(machine.llc_bytes));
-            point.memory_bytes += set;
-            if (point.skip_reason.empty() && machine.min_available > 0 &&
-                set * machine.max_ranks_per_node >
-                    kMemoryShare * static_cast<double>(machine.min_available))
-              point.skip_reason =
-                  "--cache cold: the buffer sets (" + format_bytes(set) +
-                  " per rank, twice the last-level "
-                  "cache) of " +
-                  std::to_string(machine.max_ranks_per_node) +
-                  " ranks do not fit in " +
-                  std::to_string(static_cast<int>(kMemoryShare * 100)) +
-                  "% of the available memory";
+      for (const LoadedStrategy* s : methods)
+        for (const auto& values : variants.at(s->entry.info.name)) {
+          const StrategyInfo& info = s->entry.info;
+          if (!in_ladder(info, size)) continue;
+          for (const std::string& payload : info.payloads) {
+            if (!options.payloads.empty() &&
+                std::find(options.payloads.begin(), options.payloads.end(),
+                          payload) == options.payloads.end())
+              continue;
+            const int copies = copies_of(info, options);
+            Point point{
+                s, payload, size,
+                skip_reason(info, payload, size, machine, ranks, copies),
+                ranks};
+            point.memory_bytes =
+                info.moves_data
+                    ? static_cast<double>(payload_bytes(payload, size.bytes)) *
+                          copies
+                    : 0;
+            if (options.cache_cold && honours_cold_cache(info.suite)) {
+              const double set =
+                  static_cast<double>(cold_set_bytes(machine.llc_bytes));
+              point.memory_bytes += set;
+              if (point.skip_reason.empty() && machine.min_available > 0 &&
+                  set * machine.max_ranks_per_node >
+                      kMemoryShare * static_cast<double>(machine.min_available))
+                point.skip_reason =
+                    "--cache cold: the buffer sets (" + format_bytes(set) +
+                    " per rank, twice the last-level "
+                    "cache) of " +
+                    std::to_string(machine.max_ranks_per_node) +
+                    " ranks do not fit in " +
+                    std::to_string(static_cast<int>(kMemoryShare * 100)) +
+                    "% of the available memory";
+            }
+            if (info.pairwise && !options.pair_placement.empty()) {
+              std::string why;
+              point.partner =
+                  pair_partner(options.pair_placement, machine, ranks, why);
+              if (point.skip_reason.empty()) point.skip_reason = why;
+            }
+            point.options = values;
+            point.label = method_label(info.name, values);
+            points.push_back(point);
           }
-          if (info.pairwise && !options.pair_placement.empty()) {
-            std::string why;
-            point.partner =
-                pair_partner(options.pair_placement, machine, ranks, why);
-            if (point.skip_reason.empty()) point.skip_reason = why;
-          }
-          points.push_back(point);
         }
-      }
   if (points.empty())
     error = "nothing to run: no selected method supports the payloads " +
             join(options.payloads);

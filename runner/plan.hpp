@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <map>
 #include <mpiarena/sizes.hpp>
 #include <string>
 #include <vector>
@@ -27,7 +28,23 @@ struct Point {
   // Bytes one rank holds for the point (its payload copies, and the cold
   // cache's buffer set): what interleaving adds up over a group.
   double memory_bytes = 0;
+  // The method's own options (StrategyInfo::options): this point's value
+  // of each, in declared order (runner --set, else the default); and the
+  // name it is recorded under: "method[name=value,...]", or the method's
+  // name when it declares none.
+  std::vector<std::pair<std::string, std::string>> options{};
+  std::string label{};
 };
+
+// The combinations of option values --set gives each selected method (one
+// combination of defaults for a method it leaves alone; none for a method
+// without options), keyed by method name. Empty and `error` set when a
+// --set names a method not selected, an option the method does not have,
+// or a value it does not accept.
+std::map<std::string,
+         std::vector<std::vector<std::pair<std::string, std::string>>>>
+option_variants(const std::vector<const LoadedStrategy*>& methods,
+                const Options& options, std::string& error);
 
 // What the skip rules and the waiting mode need to know of the job, the
 // same on every rank.

@@ -59,6 +59,18 @@ std::string first_line(const std::string& path) {
   return s;
 }
 
+// --set as given: "method.option=v1,v2" each.
+std::vector<std::string> set_specs(const std::vector<OptionSetting>& settings) {
+  std::vector<std::string> out;
+  for (const OptionSetting& s : settings) {
+    std::string text = s.method + "." + s.option + "=";
+    for (std::size_t i = 0; i < s.values.size(); ++i)
+      text += (i ? "," : "") + s.values[i];
+    out.push_back(text);
+  }
+  return out;
+}
+
 // The machine of rank 0: kernel, CPU model and frequency governor ("" when
 // the system does not expose one, as in many VMs).
 nlohmann::json system_context() {
@@ -142,6 +154,7 @@ nlohmann::json make_context(const World& world, const Options& options,
         {"verify", options.verify},
         {"pairs", pairs_setting(options)},
         {"ranks", options.ranks_spec.empty() ? "launch" : options.ranks_spec},
+        {"set", set_specs(options.settings)},
         {"size_basis", options.size_total ? "total" : "per-rank"},
         {"test_every", options.test_every},
         {"exchanges", options.exchanges},
@@ -180,9 +193,8 @@ void describe_pairs(Record& rec, const Point& p, const Machine& m) {
 }
 
 std::string point_name(const Point& p) {
-  std::string s = p.strategy->entry.info.suite + "/" +
-                  p.strategy->entry.info.name + " " + p.payload + " " +
-                  p.size.label;
+  std::string s = p.strategy->entry.info.suite + "/" + p.label + " " +
+                  p.payload + " " + p.size.label;
   if (p.size.label != std::to_string(p.size.bytes))
     s += " (" + format_bytes(static_cast<double>(p.size.bytes)) + ")";
   return s;
@@ -351,7 +363,7 @@ int command_run(const Options& options, int argc, char** argv) {
         continue;
       }
       const StrategyInfo& info = p.strategy->entry.info;
-      doc.skipped.push_back({info.suite, info.name, p.payload, p.size.label,
+      doc.skipped.push_back({info.suite, p.label, p.payload, p.size.label,
                              p.size.bytes, p.ranks, p.skip_reason});
       log->info("{}: skipped: {}", progress_of(p), p.skip_reason);
       save();
@@ -415,7 +427,7 @@ int command_run(const Options& options, int argc, char** argv) {
             "error: creating the strategy failed on "
             "rank " +
             std::to_string(first) + ": " + message;
-        doc.skipped.push_back({info.suite, info.name, p.payload, p.size.label,
+        doc.skipped.push_back({info.suite, p.label, p.payload, p.size.label,
                                p.size.bytes, p.ranks, reason});
         if (rank == 0) log->error("{}: {}", progress_of(p), reason);
         continue;
@@ -441,6 +453,7 @@ int command_run(const Options& options, int argc, char** argv) {
       m.ctx.cache_set_bytes = cold_set_bytes(machine.llc_bytes);
       m.ctx.separate_buffers = options.separate_buffers;
       m.ctx.receive_fresh = options.receive_fresh;
+      m.ctx.options = p.options.empty() ? nullptr : &p.options;
       m.info = &info;
       m.time_scale =
           info.windowed ? info.time_scale / options.window : info.time_scale;
@@ -456,8 +469,8 @@ int command_run(const Options& options, int argc, char** argv) {
       const Point& p = *ready_points[i];
       const StrategyInfo& info = p.strategy->entry.info;
       const std::string progress = progress_of(p);
-      Skip skip{info.suite,   info.name, p.payload, p.size.label,
-                p.size.bytes, p.ranks,   ""};
+      Skip skip{info.suite,   p.label, p.payload, p.size.label,
+                p.size.bytes, p.ranks, ""};
       GroupResult& r = results[i];
       if (r.kind == GroupResult::skipped) {
         skip.reason = r.reason;
@@ -474,7 +487,7 @@ int command_run(const Options& options, int argc, char** argv) {
       }
       Record& rec = r.record;
       rec.suite = info.suite;
-      rec.method = info.name;
+      rec.method = p.label;  // "method[option=value,...]" (plan.hpp)
       rec.size_label = p.size.label;
       rec.moves_data = info.moves_data;
       if (info.pairwise) {

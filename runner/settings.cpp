@@ -27,6 +27,20 @@ std::string pairs_setting(const Options& o) {
   return o.all_pairs ? "all" : "one";
 }
 
+namespace {
+
+std::string set_list(const std::vector<OptionSetting>& settings) {
+  std::string out;
+  for (const OptionSetting& s : settings) {
+    out += (out.empty() ? "" : " ") + s.method + "." + s.option + "=";
+    for (std::size_t i = 0; i < s.values.size(); ++i)
+      out += (i ? "," : "") + s.values[i];
+  }
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> run_settings(
     const Options& o) {
   auto list = [](const std::vector<std::string>& items) {
@@ -64,7 +78,8 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--cache", o.cache_cold ? "cold" : "hot"},
           {"--buffers", o.separate_buffers ? "separate" : "shared"},
           {"--receive", o.receive_fresh ? "fresh" : "reuse"},
-          {"--iterations", std::to_string(o.iterations)}};
+          {"--iterations", std::to_string(o.iterations)},
+          {"--set", set_list(o.settings)}};
 }
 
 }  // namespace mpiarena

@@ -358,21 +358,25 @@ TEST_P(BadInfo, IsRefusedNamingTheFileAndTheField) {
 
 INSTANTIATE_TEST_SUITE_P(
     Fields, BadInfo,
-    ::testing::Values(BadInfoCase{1, "name 'Bad-Name'"},
-                      BadInfoCase{2, "1 to 32 characters"},
-                      BadInfoCase{3, "suite 'nosuchsuite'"},
-                      BadInfoCase{4, "payload '3d'"},
-                      BadInfoCase{5, "time_scale nan"},
-                      BadInfoCase{6, "time_scale 0"},
-                      BadInfoCase{7, "min_ranks 0"},
-                      BadInfoCase{8, "phases names 'pack' twice"},
-                      BadInfoCase{9, "headline 'both'"},
-                      BadInfoCase{10, "metric 'overlap' has no unit"},
-                      BadInfoCase{11, "declares method 'bad_info' twice"},
-                      BadInfoCase{12, "params 'op' has the value 'Put!'"},
-                      BadInfoCase{13, "matrix axis 'window' is not one of"},
-                      BadInfoCase{14, "matrix_row and matrix_column go "
-                                      "together"}));
+    ::testing::Values(
+        BadInfoCase{1, "name 'Bad-Name'"}, BadInfoCase{2, "1 to 32 characters"},
+        BadInfoCase{3, "suite 'nosuchsuite'"}, BadInfoCase{4, "payload '3d'"},
+        BadInfoCase{5, "time_scale nan"}, BadInfoCase{6, "time_scale 0"},
+        BadInfoCase{7, "min_ranks 0"},
+        BadInfoCase{8, "phases names 'pack' twice"},
+        BadInfoCase{9, "headline 'both'"},
+        BadInfoCase{10, "metric 'overlap' has no unit"},
+        BadInfoCase{11, "declares method 'bad_info' twice"},
+        BadInfoCase{12, "params 'op' has the value 'Put!'"},
+        BadInfoCase{13, "matrix axis 'window' is not one of"},
+        BadInfoCase{14,
+                    "matrix_row and matrix_column go "
+                    "together"},
+        BadInfoCase{15,
+                    "the default '0' is not accepted: an "
+                    "integer from 1 to 64"},
+        BadInfoCase{16, "a choice needs its choices"},
+        BadInfoCase{17, "option 'op' is also a key of params"}));
 
 TEST(Registry, ProbeWithPhasesPartsAndMetricsLoads) {
   Registry reg;

@@ -139,20 +139,35 @@ void PingPongStrategy::prepare(const RunContext& ctx) {
   setup();
 }
 
+void PingPongStrategy::send(const unsigned char*, std::size_t, int) {
+  throw std::logic_error(
+      "a ping-pong method overrides send() and recv(), or round_trip()");
+}
+
+void PingPongStrategy::recv(unsigned char*, std::size_t, int) {
+  throw std::logic_error(
+      "a ping-pong method overrides send() and recv(), or round_trip()");
+}
+
+void PingPongStrategy::round_trip(const unsigned char* out, unsigned char* in,
+                                  std::size_t n, int peer, bool initiator) {
+  if (initiator) {
+    send(out, n, peer);
+    if (poison_pong_ && n > 0) std::memset(in, kPoisonByte, n);
+    recv(in, n, peer);
+  } else {
+    recv(in, n, peer);
+    send(out, n, peer);
+  }
+}
+
 void PingPongStrategy::execute() {
   if (!in_pair()) return;
   const std::size_t n = ctx_.bytes;
   const std::size_t k = slot_;
   unsigned char* sbuf = bufs_.send(k);
   unsigned char* rbuf = bufs_.recv(k);
-  if (initiator()) {
-    send(sbuf, n, peer());
-    if (poison_pong_ && n > 0) std::memset(rbuf, kPoisonByte, n);
-    recv(rbuf, n, peer());
-  } else {
-    recv(rbuf, n, peer());
-    send(sbuf, n, peer());
-  }
+  round_trip(sbuf, rbuf, n, peer(), initiator());
   last_ = k;
   slot_ = bufs_.next(k);
 }

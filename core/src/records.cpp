@@ -1,5 +1,7 @@
 #include "records.hpp"
 
+#include <algorithm>
+
 #include "suite_info.hpp"
 
 namespace mpiarena {
@@ -55,11 +57,61 @@ std::vector<PhaseTiming> phases_from(const json& j) {
   }
   return out;
 }
+// The method's name and, for a method with options, "options": {...}
+// (a record's `method` holds the label "name[a=1,b=2]", method_label).
+void put_method(json& j, const std::string& label) {
+  std::vector<std::pair<std::string, std::string>> values;
+  j["method"] = split_label(label, values);
+  if (values.empty()) return;
+  json o = json::object();
+  for (const auto& [k, v] : values) o[k] = v;
+  j["options"] = std::move(o);
+}
+
+std::string get_method(const json& j) {
+  const std::string method = j.at("method").get<std::string>();
+  if (!j.contains("options")) return method;
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const auto& [k, v] : j.at("options").items())
+    values.emplace_back(k, v.get<std::string>());
+  return method_label(method, values);
+}
+
 }  // namespace
+
+std::string method_label(
+    const std::string& method,
+    std::vector<std::pair<std::string, std::string>> values) {
+  if (values.empty()) return method;
+  std::sort(values.begin(), values.end());
+  std::string out = method + "[";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out += (i ? "," : "") + values[i].first + "=" + values[i].second;
+  return out + "]";
+}
+
+std::string split_label(
+    const std::string& label,
+    std::vector<std::pair<std::string, std::string>>& values) {
+  values.clear();
+  const std::size_t open = label.find('[');
+  if (open == std::string::npos || label.back() != ']') return label;
+  const std::string inner = label.substr(open + 1, label.size() - open - 2);
+  std::size_t from = 0;
+  while (from <= inner.size()) {
+    std::size_t comma = inner.find(',', from);
+    if (comma == std::string::npos) comma = inner.size();
+    const std::string item = inner.substr(from, comma - from);
+    const std::size_t eq = item.find('=');
+    if (eq != std::string::npos)
+      values.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    from = comma + 1;
+  }
+  return label.substr(0, open);
+}
 
 json to_json(const Record& r) {
   json j = {{"suite", r.suite},
-            {"method", r.method},
             {"payload", r.payload},
             {"size_label", r.size_label},
             {"bytes", r.bytes},
@@ -78,6 +130,7 @@ json to_json(const Record& r) {
             {"verification",
              {{"status", r.verification}, {"message", r.verification_message}}},
             {"plugin", {{"file", r.plugin_file}, {"abi", r.plugin_abi}}}};
+  put_method(j, r.method);
   if (r.time_scale != 1.0) j["time_scale"] = r.time_scale;
   if (!r.per_rank.empty()) j["per_rank_s"] = r.per_rank;
   if (r.pairs > 0) {
@@ -151,10 +204,11 @@ json to_json(const Record& r) {
 }
 
 json to_json(const Skip& s) {
-  return {{"suite", s.suite},     {"method", s.method},
-          {"payload", s.payload}, {"size_label", s.size_label},
-          {"bytes", s.bytes},     {"ranks", s.ranks},
-          {"reason", s.reason}};
+  json j = {{"suite", s.suite},           {"payload", s.payload},
+            {"size_label", s.size_label}, {"bytes", s.bytes},
+            {"ranks", s.ranks},           {"reason", s.reason}};
+  put_method(j, s.method);
+  return j;
 }
 
 json to_json(const Document& d) {
@@ -173,7 +227,7 @@ json to_json(const Document& d) {
 Record record_from_json(const json& j) {
   Record r;
   r.suite = j.at("suite").get<std::string>();
-  r.method = j.at("method").get<std::string>();
+  r.method = get_method(j);
   r.payload = j.at("payload").get<std::string>();
   r.size_label = j.at("size_label").get<std::string>();
   r.bytes = j.at("bytes").get<std::size_t>();
@@ -280,7 +334,7 @@ Document document_from_json(const json& j) {
   for (const json& s : j.at("skipped")) {
     Skip k;
     k.suite = s.at("suite").get<std::string>();
-    k.method = s.at("method").get<std::string>();
+    k.method = get_method(s);
     k.payload = s.at("payload").get<std::string>();
     k.size_label = s.at("size_label").get<std::string>();
     k.bytes = s.at("bytes").get<std::size_t>();

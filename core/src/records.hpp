@@ -179,4 +179,16 @@ nlohmann::json to_json(const Document& d);
 Record record_from_json(const nlohmann::json& j);
 Document document_from_json(const nlohmann::json& j);
 
+// A method with options (StrategyInfo::options) is recorded under the label
+// "name[a=1,b=2]" (options sorted by name): every report, `compare` and
+// `trend` tell its variants apart by it. In JSON the record holds "method":
+// name and "options": {"a": "1", "b": "2"}.
+std::string method_label(
+    const std::string& method,
+    std::vector<std::pair<std::string, std::string>> values);
+// The name of `label`, and its option values in `values`.
+std::string split_label(
+    const std::string& label,
+    std::vector<std::pair<std::string, std::string>>& values);
+
 }  // namespace mpiarena

@@ -1,6 +1,8 @@
 // Checks of a StrategyInfo at load (suite_info.hpp).
+#include <charconv>
 #include <cmath>
 #include <set>
+#include <system_error>
 
 #include "suite_info.hpp"
 
@@ -39,7 +41,96 @@ std::string check_names(const std::string& field,
   return {};
 }
 
+bool valid_choice(const std::string& s) {
+  if (s.empty() || s.size() > 32) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '.' || c == '-'))
+      return false;
+  return true;
+}
+
+std::string number_text(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+// Every option: name, type, range or choices, a default it accepts.
+std::string check_options(const StrategyInfo& info) {
+  if (info.options.size() > 8)
+    return "options declares " + std::to_string(info.options.size()) +
+           " options, at most 8 are accepted";
+  std::set<std::string> seen, params;
+  for (const auto& kv : info.params) params.insert(kv.first);
+  for (const OptionInfo& o : info.options) {
+    if (!valid_name(o.name))
+      return "option '" + o.name +
+             "': names are 1 to 32 characters of [a-z0-9_]";
+    if (!seen.insert(o.name).second)
+      return "options names '" + o.name + "' twice";
+    if (params.count(o.name))
+      return "option '" + o.name + "' is also a key of params";
+    const std::string who = "option '" + o.name + "': ";
+    if (o.type == OptionInfo::Type::choice) {
+      if (o.choices.empty()) return who + "a choice needs its choices";
+      std::set<std::string> distinct;
+      for (const std::string& c : o.choices) {
+        if (!valid_choice(c))
+          return who + "choice '" + c + "': 1 to 32 characters of [a-z0-9_.-]";
+        if (!distinct.insert(c).second)
+          return who + "choice '" + c + "' is listed twice";
+      }
+    } else {
+      if (!std::isfinite(o.min) || !std::isfinite(o.max) || o.min > o.max)
+        return who + "min and max must be finite numbers, min <= max";
+      if (o.type == OptionInfo::Type::integer &&
+          (o.min != std::floor(o.min) || o.max != std::floor(o.max) ||
+           std::fabs(o.min) > 1e15 || std::fabs(o.max) > 1e15))
+        return who +
+               "an integer option's min and max must be integers "
+               "within +-1e15";
+    }
+    if (option_value(o, o.default_value).empty())
+      return who + "the default '" + o.default_value +
+             "' is not accepted: " + option_accepts(o);
+    if (o.help.size() > 200) return who + "help is longer than 200 characters";
+  }
+  return {};
+}
+
 }  // namespace
+
+std::string option_accepts(const OptionInfo& o) {
+  if (o.type == OptionInfo::Type::choice) return "one of " + join(o.choices);
+  return std::string(o.type == OptionInfo::Type::integer ? "an integer"
+                                                         : "a number") +
+         " from " + number_text(o.min) + " to " + number_text(o.max);
+}
+
+std::string option_value(const OptionInfo& o, const std::string& value) {
+  if (o.type == OptionInfo::Type::choice) {
+    for (const std::string& c : o.choices)
+      if (c == value) return value;
+    return {};
+  }
+  if (value.empty() || value.size() > 32) return {};
+  double v = 0;
+  const char* end = value.data() + value.size();
+  if (o.type == OptionInfo::Type::integer) {
+    long long i = 0;
+    const auto r = std::from_chars(value.data(), end, i);
+    if (r.ec != std::errc() || r.ptr != end) return {};
+    v = static_cast<double>(i);
+    if (v < o.min || v > o.max) return {};
+    return std::to_string(i);
+  }
+  const auto r = std::from_chars(value.data(), end, v);
+  if (r.ec != std::errc() || r.ptr != end || !std::isfinite(v) || v < o.min ||
+      v > o.max)
+    return {};
+  return number_text(v);
+}
 
 std::string check_strategy_info(const StrategyInfo& info) {
   if (!valid_name(info.name))
@@ -129,6 +220,7 @@ std::string check_strategy_info(const StrategyInfo& info) {
       return who + "version holds a control or non-ASCII character";
   if (info.version.size() > 64)
     return who + "version is longer than 64 characters";
+  if (std::string e = check_options(info); !e.empty()) return who + e;
   return {};
 }
 

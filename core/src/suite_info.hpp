@@ -76,6 +76,15 @@ inline bool honours_buffers(const std::string& suite) {
 // field, what it holds and what is accepted.
 std::string check_strategy_info(const StrategyInfo& info);
 
+// What option `o` accepts, in words ("an integer from 1 to 64", "one of
+// ring, tree").
+std::string option_accepts(const OptionInfo& o);
+
+// `value` written the one way the records use (an integer without leading
+// zeros or '+', a number in its shortest exact form), or empty when `o`
+// does not accept it.
+std::string option_value(const OptionInfo& o, const std::string& value);
+
 inline StrategyInfo bytes_method_info(std::string name, std::string suite,
                                       std::string summary, int payload_copies) {
   StrategyInfo info;

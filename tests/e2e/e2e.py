@@ -286,7 +286,7 @@ def test_bad_input(a):
     expect_usage_error(a, ["--payloads", "3d", "--methods", "bcast"],
                        ["payload '3d' is not offered", "1d, 2d"])
     expect_usage_error(a, ["--repetitions", "0"], ["--repetitions must be"])
-    expect_usage_error(a, ["--format", "xml"], ["accepted: table, markdown, json"])
+    expect_usage_error(a, ["--format", "xml"], ["accepted: table, summary, markdown, json"])
     expect_usage_error(a, ["--frobnicate"], ["unrecognised option"])
     # The file commands: one message (rank 0), exit 2 for bad input.
     expect_usage_error(a, ["report", "/nonexistent.json"], ["cannot read '/nonexistent.json'"])

@@ -11,7 +11,6 @@ context:  the records' context says what built the runner and where it ran
           file validates.
 Same harness as e2e.py; each is one ctest test.
 """
-import argparse
 import json
 import os
 import re
@@ -19,8 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import (add_mpi_args, check, env, launch, out_path, parse_args,  # noqa: E402
-                 run_test, show)
+from e2e import check, env, launch, out_path, show, suite_main  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -80,14 +78,7 @@ def test_context(a):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("test")
-    ap.add_argument("--np", type=int, default=2)
-    add_mpi_args(ap)
-    ap.add_argument("--runner", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = parse_args(ap)
-    return run_test({"summary": test_summary, "context": test_context}[a.test], a)
+    return suite_main({"summary": test_summary, "context": test_context})
 
 
 if __name__ == "__main__":

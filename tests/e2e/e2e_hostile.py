@@ -30,7 +30,6 @@ weak-input:     report of a FIFO ends at once (exit 2); --window abc names
                 few lines, not the schema trace.
 Same harness as e2e.py; each is one ctest test.
 """
-import argparse
 import json
 import os
 import re
@@ -42,8 +41,7 @@ import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import (Skip, add_mpi_args, check, env, launch, out_path,  # noqa: E402
-                 parse_args, run_test, show)
+from e2e import check, env, launch, out_path, show, suite_main  # noqa: E402
 from e2e_compare import around, document, record  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -329,19 +327,10 @@ def test_weak_input(a):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("test")
-    ap.add_argument("--np", type=int, default=2)
-    add_mpi_args(ap)
-    ap.add_argument("--runner", required=True)
-    ap.add_argument("--fault-plugins", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = parse_args(ap)
-    tests = {"output-kinds": test_output_kinds, "huge-values": test_huge_values,
-             "control-chars": test_control_chars, "heap": test_heap, "seed": test_seed,
-             "abort0": test_abort0, "exit0": test_exit0, "metric-int": test_metric_int,
-             "cluster-names": test_cluster_names, "weak-input": test_weak_input}
-    return run_test(tests[a.test], a)
+    return suite_main({"output-kinds": test_output_kinds, "huge-values": test_huge_values,
+                       "control-chars": test_control_chars, "heap": test_heap, "seed": test_seed,
+                       "abort0": test_abort0, "exit0": test_exit0, "metric-int": test_metric_int,
+                       "cluster-names": test_cluster_names, "weak-input": test_weak_input})
 
 
 if __name__ == "__main__":

@@ -55,6 +55,21 @@ mpiarena::StrategyInfo good() {
 #elif BAD_FIELD == 14
   i.params = {{"op", "put"}};
   i.matrix_row = "op";
+#elif BAD_FIELD == 15  // an option whose default it does not accept
+  i.options = {{"segment",
+                mpiarena::OptionInfo::Type::integer,
+                "0",
+                1,
+                64,
+                {},
+                "bytes"}};
+#elif BAD_FIELD == 16  // a choice without choices
+  i.options = {
+      {"algo", mpiarena::OptionInfo::Type::choice, "ring", 0, 0, {}, ""}};
+#elif BAD_FIELD == 17  // an option named as a param
+  i.params = {{"op", "put"}};
+  i.options = {
+      {"op", mpiarena::OptionInfo::Type::choice, "a", 0, 0, {"a", "b"}, ""}};
 #endif
   return i;
 }

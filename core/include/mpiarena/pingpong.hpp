@@ -199,8 +199,19 @@ class PingPongStrategy : public Strategy {
   // is there. `data` is send_buffer(k) / recv_buffer(k) of the header
   // comment's slot k (the same address under --buffers shared); send()
   // must never write it.
-  virtual void send(const unsigned char* data, std::size_t n, int peer) = 0;
-  virtual void recv(unsigned char* data, std::size_t n, int peer) = 0;
+  // Override both, or round_trip() instead (the defaults throw).
+  virtual void send(const unsigned char* data, std::size_t n, int peer);
+  virtual void recv(unsigned char* data, std::size_t n, int peer);
+  // This rank's side of one round trip (contract v8): the initiator sends
+  // `out` and receives the pong into `in`; the responder receives the ping
+  // into `in` and answers from `out`. The default calls send() and recv()
+  // in that order. Override it for a round trip that is not a separate
+  // send and receive: an initiator's MPI_Sendrecv (the responder then
+  // MPI_Recv and MPI_Send), a persistent pair, a one-sided exchange. Under
+  // --buffers shared `out` == `in`, and the base poisons the initiator's
+  // buffer between send() and recv() only when they are separate calls.
+  virtual void round_trip(const unsigned char* out, unsigned char* in,
+                          std::size_t n, int peer, bool initiator);
   // Methods that send the payload with an int count of bytes.
   virtual std::size_t max_payload_bytes() const { return INT_MAX; }
 

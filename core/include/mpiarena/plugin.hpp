@@ -38,8 +38,9 @@ namespace mpiarena {
 // metrics, version, the Log facade, SkipPoint, mpiarena_mpi_implementation.
 // 5: cold caches and buffer schemes. 6: windowed methods (RunContext::window),
 // params and matrix axes, MetricInput::pairs. 7: RunContext::receive_fresh
-// (issue 26), page-aligned collective buffers (buffer.hpp).
-inline constexpr std::uint32_t kAbiVersion = 7;
+// (issue 26), page-aligned collective buffers (buffer.hpp). 8: a method's
+// own options (OptionInfo, StrategyInfo::options, RunContext::option).
+inline constexpr std::uint32_t kAbiVersion = 8;
 
 // ---------------------------------------------------------------- logging
 // The core's rank-aware logger, handed to the plugin in RunContext::log: a
@@ -177,6 +178,30 @@ struct MetricInfo {
   std::function<double(const MetricInput&)> compute;
 };
 
+// ---------------------------------------------------------------- options
+// A knob of one method (a segment size, requests in flight, an algorithm),
+// declared in StrategyInfo::options and set on the command line with
+// `runner --set METHOD.NAME=VALUE[,VALUE...]`: a list of values is an axis,
+// one point per value (per combination, over several options). The runner
+// checks every value before anything runs (exit 2 naming the option and
+// what it accepts), hands the point's values to the strategy
+// (RunContext::option), records them in the record's `options`,
+// and names the point "METHOD[NAME=VALUE,...]", so `compare` never matches
+// two different values. A method that declares options always runs with a
+// value for each: its default unless --set gives others.
+struct OptionInfo {
+  enum class Type { integer, number, choice };
+  std::string name;  // [a-z0-9_]{1,32}, not a key of StrategyInfo::params
+  Type type = Type::integer;
+  // As written on the command line; must pass the checks below.
+  std::string default_value;
+  // integer and number: the accepted range, both ends included.
+  double min = 0, max = 0;
+  // choice: the accepted values, each [a-z0-9_.-]{1,32}.
+  std::vector<std::string> choices;
+  std::string help;  // one line for `runner --help-method METHOD`
+};
+
 // ------------------------------------------------------------ the strategy
 // What the registry and `runner --list` know about a strategy without
 // running it. Pure data: building it makes no MPI call. The registry checks
@@ -240,6 +265,9 @@ struct StrategyInfo {
   // OSU's osu_fop_latency and osu_cas_latency): it runs at this size once
   // per rank count and payload, whatever --sizes says. 0: the ladder.
   std::size_t fixed_bytes = 0;
+  // Contract v8 --------------------------------------------------------
+  // The method's own options (OptionInfo above); at most 8.
+  std::vector<OptionInfo> options;
 };
 
 // Thrown by prepare() (or setup()) on EVERY rank alike when a point cannot
@@ -309,6 +337,31 @@ struct RunContext {
   // operation are reused, as an application that transfers repeatedly
   // does (docs/methods.md, "What a transfer's time includes").
   bool receive_fresh = false;
+  // Contract v8 ---------------------------------------------------------
+  // The point's value of each of the method's options (StrategyInfo::
+  // options, in their order), checked by the runner; null for a method
+  // that declares none.
+  const std::vector<std::pair<std::string, std::string>>* options = nullptr;
+  // The value of option `name` as written; throws std::out_of_range naming
+  // the options that exist when the method did not declare `name`.
+  const std::string& option(const std::string& name) const {
+    if (options)
+      for (const auto& kv : *options)
+        if (kv.first == name) return kv.second;
+    std::string have;
+    if (options)
+      for (const auto& kv : *options)
+        have += (have.empty() ? "" : ", ") + kv.first;
+    throw std::out_of_range("no option '" + name + "' (the method's options: " +
+                            (have.empty() ? "none" : have) + ")");
+  }
+  // An integer or number option's value (the runner checked its range).
+  long long option_int(const std::string& name) const {
+    return std::stoll(option(name));
+  }
+  double option_number(const std::string& name) const {
+    return std::stod(option(name));
+  }
 };
 
 struct Verdict {

@@ -100,13 +100,26 @@ inline constexpr RmaSync kRmaSyncs[] = {RmaSync::fence, RmaSync::lock,
 // synchronisation, and bandwidth too unless the op moves one element; each
 // creates a T(op, sync, bandwidth). `call` names the MPI call for
 // --list ("MPI_Put of MPI_BYTE").
+//
+// `row`, when given, adds a row of its own to the report's op x sync
+// matrix: another way of doing `op` (MPI_Rput + MPI_Wait is a put), checked
+// as `op` is, named row_SYNC[_bw] ("rput_fence", "rput_flush_bw") with
+// params op = row. A name of [a-z0-9_], short enough for the method names
+// (32 characters with the longest sync, "_flush_local_bw").
 template <class T>
-std::vector<StrategyEntry> rma_entries(RmaOp op, const std::string& call) {
+std::vector<StrategyEntry> rma_entries(RmaOp op, const std::string& call,
+                                       const std::string& row = "") {
   std::vector<StrategyEntry> out;
   for (RmaSync sync : kRmaSyncs)
     for (bool bw : {false, true}) {
       if (bw && rma_single_element(op)) continue;
-      out.push_back({rma_info(op, sync, bw, call), [op, sync, bw] {
+      StrategyInfo info = rma_info(op, sync, bw, call);
+      if (!row.empty()) {
+        info.name = row + "_" + rma_sync_name(sync) + (bw ? "_bw" : "");
+        for (auto& kv : info.params)
+          if (kv.first == "op") kv.second = row;
+      }
+      out.push_back({std::move(info), [op, sync, bw] {
                        return std::unique_ptr<Strategy>(new T(op, sync, bw));
                      }});
     }

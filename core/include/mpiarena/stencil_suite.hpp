@@ -17,8 +17,16 @@
 // element, so a message from the wrong rank or face fails).
 //
 // A method writes setup() (buffers, datatypes, windows...) and exchange(k),
-// marking its phases with pack()/comm()/unpack() scopes, and uses the
-// helpers below; the base owns the array, the app phase and the check.
+// marking its phases with the phase timer: `auto t =
+// phases().scope(kPack);` (kPack, kComm, kUnpack; kApp is the base's), and
+// uses the helpers below; the base owns the array, the app phase and the
+// check. On a 2-rank periodic ring both neighbours are the same rank:
+// messages between the two ranks then pair by their order, not by their
+// direction. A neighbourhood collective (MPI_Neighbor_alltoall) matches
+// block i with the i-th neighbour the topology lists (a Cartesian one: the
+// negative direction, then the positive), so lay the blocks out in that
+// order, as stencil_neighbor does; point-to-point exchanges give each
+// direction its own tag. Verify every method at 2 ranks as well as 3.
 #pragma once
 
 #include <mpi.h>

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs mpiarena into a scratch prefix and, for every installed example
+# (<prefix>/share/mpiarena/examples/<suite>), builds it against the
+# installed SDK alone (find_package(mpiarena)), lists it with the installed
+# runner (MPIARENA_PLUGIN_PATH) and runs it at 2 and 3 ranks: every record
+# verified, the example's own metric and option where it has them.
+# Arguments: build dir, work dir, mpiexec, launcher (openmpi or mpich).
+set -euo pipefail
+build=$1 work=$2 mpiexec=$3 launcher=$4
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work" && mkdir -p "$work"
+cmake --install "$build" --prefix "$work/install" > "$work/install.log"
+examples=$work/install/share/mpiarena/examples
+runner=$work/install/bin/runner
+paths=
+for suite in pingpong fanin stream rma collective overlap stencil; do
+  src=$examples/$suite
+  [ -f "$src/CMakeLists.txt" ] || { echo "FAIL: $src not installed"; exit 1; }
+  cmake -S "$src" -B "$work/build-$suite" -G Ninja -DCMAKE_PREFIX_PATH="$work/install" \
+    -DCMAKE_BUILD_TYPE=Release > "$work/configure-$suite.log"
+  cmake --build "$work/build-$suite" > "$work/build-$suite.log" ||
+    { cat "$work/build-$suite.log"; echo "FAIL: example $suite does not build"; exit 1; }
+  paths=${paths:+$paths:}$work/build-$suite
+done
+export MPIARENA_PLUGIN_PATH=$paths
+"$runner" --list > "$work/list.txt"
+methods=ex_sendrecv_pingpong,ex_issend_fanin,ex_issend_bw,rput_lock,rput_flush_bw,ex_allreduce_chunks,ex_ineighbor,ex_sendrecv_stencil
+for m in ${methods//,/ }; do
+  grep -q "^$m " "$work/list.txt" || { echo "FAIL: --list lacks $m"; exit 1; }
+done
+for np in 2 3; do
+  python3 "$here/launcher.py" "$mpiexec" "$launcher" "$np" "$runner" --methods "$methods" \
+    --sizes 1KiB,64KiB --min-time 0.001 --repetitions 3 \
+    --set ex_allreduce_chunks.chunks=1,4 -o "$work/r$np.json" -q
+  "$runner" validate "$work/r$np.json"
+  python3 - "$work/r$np.json" "$np" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+recs = doc["records"]
+bad = [(r["method"], r["verification"]["status"]) for r in recs
+       if r["verification"]["status"] != "passed"]
+assert not bad, f"not verified: {bad}"
+names = {r["method"] for r in recs}
+for m in ("ex_sendrecv_pingpong", "ex_issend_fanin", "ex_issend_bw", "rput_lock",
+          "rput_flush_bw", "ex_ineighbor", "ex_sendrecv_stencil"):
+    assert m in names, f"{m}: no record ({sorted(names)}; skipped: {doc['skipped']})"
+chunks = sorted(r["options"]["chunks"] for r in recs if r["method"] == "ex_allreduce_chunks")
+assert chunks == ["1", "1", "4", "4"], f"option chunks: {chunks}"
+rates = [m for r in recs if r["method"] == "ex_sendrecv_pingpong" for m in r.get("metrics", [])]
+assert rates and all(m["name"] == "msg_rate" and m["value"] > 0 for m in rates), rates
+rows = {r["params"]["op"] for r in recs if r["method"].startswith("rput_")}
+assert rows == {"rput"}, rows
+print(f"examples at {sys.argv[2]} ranks: {len(recs)} verified records")
+PY
+done
