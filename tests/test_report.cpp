@@ -488,3 +488,37 @@ TEST(Breakdown, PartsAsColumnsPerMethod) {
   // One table for the method, not one per size.
   EXPECT_EQ(out.find("parts and metrics"), out.rfind("parts and metrics"));
 }
+
+// A method with a metric but neither parts nor phases (issue 27: titled
+// "phases of one operation" before).
+TEST(Report, AMetricOnlyMethodIsTitledByItsMetrics) {
+  mpiarena::Document doc;
+  mpiarena::Record r = make_record("rate", {2e-6, 2e-6, 2e-6});
+  r.suite = "pingpong";
+  mpiarena::MetricValue m;
+  m.name = "msg_rate";
+  m.unit = "msg/s";
+  m.value = 5e5;
+  r.metrics = {m};
+  doc.records.push_back(r);
+  const std::string out = mpiarena::render_breakdown(doc);
+  EXPECT_NE(out.find("rate / 1d / 2 ranks: metrics (per operation"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("phases of one operation"), std::string::npos) << out;
+}
+
+// A failed point is no contender: its row shows no factor against the best
+// (issue 27).
+TEST(Report, AFailedRowHasNoFactorAgainstTheBest) {
+  const mpiarena::Document doc = mpiarena_test::sample_document();
+  const auto lines = lines_of(mpiarena::render_table(doc));
+  const int corrupt = method_line(lines, "corrupt");
+  ASSERT_GE(corrupt, 0);
+  std::istringstream cells(lines[corrupt]);
+  std::vector<std::string> words;
+  for (std::string w; cells >> w;) words.push_back(w);
+  // "#, method, median (2 words), min (2), bandwidth (2), CV, x best...".
+  ASSERT_GT(words.size(), 9u) << lines[corrupt];
+  EXPECT_EQ(words[9], "-") << lines[corrupt];
+}

@@ -172,10 +172,13 @@ std::string render_phases(const Document& doc, Style style) {
       row.push_back(r->verification == "failed" ? "FAILED" : r->verification);
       rows.push_back(std::move(row));
     }
-    out += heading(method_title(key,
-                                "phases of one operation (slowest rank, "
-                                "median; operation: the whole, time outside "
-                                "the phases included)"),
+    out += heading(method_title(key, first.phases.empty()
+                                         ? "metrics (per operation, slowest "
+                                           "rank, median)"
+                                         : "phases of one operation (slowest "
+                                           "rank, median; operation: the "
+                                           "whole, time outside the phases "
+                                           "included)"),
                    style) +
            render_grid(header, rows, style);
   }

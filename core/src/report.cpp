@@ -348,8 +348,11 @@ std::string render_table(const Document& doc, Style style) {
     const double best = recs.empty() ? 0 : recs.front()->time.median;
     int place = 1;
     for (const Record* r : recs) {
+      // A failed point is no contender: no factor against the best.
       const std::string x_best =
-          fixed(best > 0 ? r->time.median / best : 1.0, 2);
+          r->verification == "failed"
+              ? "-"
+              : fixed(best > 0 ? r->time.median / best : 1.0, 2);
       t.add(record_row(std::to_string(place++), r, &x_best));
     }
     if (!t.empty()) out << t.render(style);
