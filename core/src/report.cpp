@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "compare.hpp"
 #include "report_text.hpp"
 #include "suite_info.hpp"
 #include "summary.hpp"
@@ -461,10 +462,20 @@ std::string render_fits(const json& summary, Style style) {
 std::string render_brief(const Document& doc, const json& summary,
                          const std::string& file) {
   // A first answer in a screenful: per size the fastest method, and where
-  // a clear winner (the runner-up 5 % or more behind) gives way to another
-  // clear winner. A closer race is a tie: on another run, or another
-  // machine state, the order may swap, so it is no change of winner.
-  constexpr double kClear = 1.05;
+  // a clear winner gives way to another clear winner. Clear: the runner-up
+  // 5 % or more behind and the two told apart by compare's U test of their
+  // samples (p < 0.05). Anything closer is a tie: on another run, or in
+  // another machine state, the order may swap, so it is no change of
+  // winner.
+  constexpr double kClear = 1.05, kAlpha = 0.05;
+  auto samples_of = [&](const json& b, const std::string& method) {
+    for (const Record& r : doc.records)
+      if (r.method == method && r.suite == b["suite"] &&
+          r.payload == b["payload"] && r.ranks == b["ranks"].get<int>() &&
+          r.bytes == b["bytes"].get<std::size_t>())
+        return r.samples_max;
+    return std::vector<double>{};
+  };
   std::ostringstream out;
   out << render_header(doc);
   const json& all_best = summary.at("best");
@@ -477,7 +488,10 @@ std::string render_brief(const Document& doc, const json& summary,
     if (b["runner_up"].is_null()) continue;
     ++ranked;
     const double x = b["runner_up_ratio"];
-    const bool clear = x >= kClear;
+    const std::vector<double> a = samples_of(b, b["method"]),
+                              c = samples_of(b, b["runner_up"]);
+    const bool clear = x >= kClear && !a.empty() && !c.empty() &&
+                       mann_whitney(a, c).p < kAlpha;
     ties += !clear;
     best.add(
         {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
@@ -508,7 +522,9 @@ std::string render_brief(const Document& doc, const json& summary,
     if (ties)
       out << "  tie: the runner-up within " << fixed((kClear - 1) * 100, 0)
           << " % (x < " << fixed(kClear, 2)
-          << "); the order of a tie can swap from run to run\n";
+          << "), or the two not told apart by a U test of their\n"
+             "  samples (p >= 0.05): the order of a tie can swap from run to "
+             "run\n";
     out << heading("Where the clear winner changes", Style::text);
     if (changes.empty())
       out << "  (nowhere: no size has a clear winner that differs from "
