@@ -12,6 +12,7 @@
 #include "doc_fixtures.hpp"
 #include "report.hpp"
 #include "scaling.hpp"
+#include "summary.hpp"
 
 using mpiarena_test::make_record;
 using mpiarena_test::make_skip;
@@ -521,4 +522,35 @@ TEST(Report, AFailedRowHasNoFactorAgainstTheBest) {
   // "#, method, median (2 words), min (2), bandwidth (2), CV, x best...".
   ASSERT_GT(words.size(), 9u) << lines[corrupt];
   EXPECT_EQ(words[9], "-") << lines[corrupt];
+}
+
+// --format summary (render_brief): a winner is clear only 5 % ahead and
+// told apart by the U test; the clear winner's change of method is said,
+// a tie's is not.
+TEST(Report, TheSummaryMarksTiesAndSaysWhereTheClearWinnerChanges) {
+  mpiarena::Document doc;
+  const std::vector<double> a{1.0, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06};
+  auto times = [&](double f) {
+    std::vector<double> v;
+    for (double x : a) v.push_back(x * f * 1e-6);
+    return v;
+  };
+  // 11 kB: raw clearly ahead; 110 kB: a tie (bcast 2 % ahead); 1.1 MB:
+  // bcast clearly ahead.
+  doc.records.push_back(make_record("raw", times(1.0), 11000));
+  doc.records.push_back(make_record("bcast", times(1.5), 11000));
+  doc.records.push_back(make_record("raw", times(1.02), 110000));
+  doc.records.push_back(make_record("bcast", times(1.0), 110000));
+  doc.records.push_back(make_record("raw", times(2.0), 1100000));
+  doc.records.push_back(make_record("bcast", times(1.0), 1100000));
+  const std::string out =
+      mpiarena::render_brief(doc, mpiarena::compute_summary(doc), "r.json");
+  EXPECT_NE(out.find("tie: bcast"), std::string::npos) << out;
+  EXPECT_EQ(out.find("tie: raw"), std::string::npos) << out;
+  EXPECT_NE(out.find("transfer 1d, 2 ranks: raw at small (11.0 kB), bcast at "
+                     "1100000"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("runner report r.json"), std::string::npos) << out;
+  EXPECT_LT(std::count(out.begin(), out.end(), '\n'), 60) << out;
 }
