@@ -181,7 +181,9 @@ std::vector<OptionSetting> parse_settings(
       const std::string v = values.substr(
           from, comma == std::string::npos ? std::string::npos : comma - from);
       if (v.empty())
-        throw UsageError("--set '" + spec + "': an empty value; " + shape);
+        throw UsageError("--set '" + spec +
+                         "': an empty value; give METHOD.OPTION=VALUE[,"
+                         "VALUE...]");
       s.values.push_back(v);
       if (comma == std::string::npos) break;
       from = comma + 1;

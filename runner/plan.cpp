@@ -211,7 +211,8 @@ option_variants(const std::vector<const LoadedStrategy*>& methods,
     const std::string spec = "--set " + s.method + "." + s.option;
     if (m == methods.end()) {
       error = spec + ": method '" + s.method +
-              "' is not among the selected methods (--methods)";
+              "' is not among the selected methods (--methods; runner "
+              "--list shows every method)";
       return {};
     }
     const StrategyInfo& info = (*m)->entry.info;

@@ -715,8 +715,9 @@ Comparison compare_documents(const Document& base, const Document& now,
         "threshold there is 'noisy', never 'regressed'");
   if (c.points.empty() && !b.empty() && !n.empty())
     c.warnings.push_back(
-        "no point is in both files (points are matched by suite, method, "
-        "payload, size, ranks and, for ping-pong, the pairs at once)");
+        "no point is in both files (points are matched by suite, method "
+        "with its option values, METHOD[OPTION=VALUE,...], payload, size, "
+        "ranks and, for ping-pong, the pairs at once)");
   c.only_base = only_in(b, n, now);
   c.only_new = only_in(n, b, base);
   return c;

@@ -267,7 +267,7 @@ std::string render_comparison(const Comparison& c, const std::string& base,
         << "noise column: the file whose samples of the point were noisy "
            "(BASE, NEW, both), quiet, state (measured in two machine "
            "states: not judged), or - (not recorded)\n";
-  else
+  else if (!c.points.empty())
     out << item << "noise: not recorded in either file\n";
   if (!c.points.empty()) out << item << suggestion_line(c) << "\n";
   if (!c.warnings.empty()) {
