@@ -1,7 +1,7 @@
 /* LD_PRELOAD clock for bench/noise: wraps MPI_Barrier through the MPI
    profiling interface (PMPI) and notes CLOCK_MONOTONIC at every call. The
    runner calls MPI_Barrier once per sample (the barrier that starts it,
-   core/src/timed_run.cpp), so the interval between two consecutive barriers
+   core/engine/timed_run.cpp), so the interval between two consecutive barriers
    of a rank is one whole sample cycle: noise probe start (with --noise on),
    barrier, timed loop, noise probe stop, the reductions and the engine's
    bookkeeping. With thousands of samples per launch the few barriers of

@@ -3,7 +3,7 @@
    in two forms that differ only in what comes before the barrier:
      plain    the loop as OSU runs it (one communicator);
      harness  the steps mpiarena's harness runs between two one-operation
-              samples (core/src/timed_run.cpp): an 8-double MAX allreduce, a
+              samples (core/engine/timed_run.cpp): an 8-double MAX allreduce, a
               1-double SUM allreduce and a 1-double allgather on a second
               communicator, then the barrier on it; the operation on a
               duplicate of MPI_COMM_WORLD, as a plugin's.

@@ -3,7 +3,7 @@
 // every `interval` seconds for `seconds` seconds this prints
 // "<seconds since start> <round trip ns>", the round trip being the minimum
 // over 8 batches of 1000 trips (a preemption spoils a batch, not the
-// reading). The runner's probe (core/src/core_probe.cpp) takes the same
+// reading). The runner's probe (core/engine/core_probe.cpp) takes the same
 // figure between two ranks through MPI shared memory.
 //   cc -O2 -pthread bench/core_to_core.c -o core_to_core
 //   ./core_to_core 180 0.5

@@ -1,7 +1,7 @@
 /* What the calls of the runner's noise record cost, one by one (bench/noise):
    pread of /proc/stat's first 255 bytes (the steal time; rank 0 of a node
    makes it twice per sample) and getrusage(RUSAGE_SELF) (the involuntary
-   context switches; every rank, twice per sample), as core/src/noise.cpp
+   context switches; every rank, twice per sample), as core/engine/noise.cpp
    makes them. Prints one JSON line: per call, the median over 21 batches of
    the mean time of a call in a batch of 2000 calls.
 

@@ -8,7 +8,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_stats import median, vmstat  # noqa: E402
 
-STATE_RATIO = 2  # core/src/records.hpp kStateRatio
+STATE_RATIO = 2  # core/results/records.hpp kStateRatio
 
 
 def main():

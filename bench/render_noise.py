@@ -54,7 +54,7 @@ def steal_during(vm, run):
     return (max(xs), statistics.mean(xs), len(xs)) if xs else None
 
 
-STATE_RATIO = 2  # core/src/records.hpp kStateRatio
+STATE_RATIO = 2  # core/results/records.hpp kStateRatio
 
 
 def core_to_core(doc):

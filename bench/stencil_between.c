@@ -3,7 +3,7 @@
    MPI_Irecv + MPI_Send + MPI_Wait to the ring neighbour and an unpack loop,
    after an "app" pass over the array; it packs from and unpacks into the
    same region (app[0..n*stride)), so the unpack writes lines the pack just
-   read. mpiarena's stencil suite (core/src/stencil_suite.cpp) gives every
+   read. mpiarena's stencil suite (core/sdk/stencil_suite.cpp) gives every
    exchange k its own face and its own ghost region (2 x exchanges regions),
    so each unpack writes lines no phase of this exchange touched. This
    program runs OPBench's loop (timed phases, the barrier after the pack,
@@ -23,7 +23,7 @@
 #include <string.h>
 
 /* The pack and unpack loops. GCC vectorises OPBench's loops (and ours,
-   core/src/stencil_suite.cpp) behind a run-time check for a stride of one
+   core/sdk/stencil_suite.cpp) behind a run-time check for a stride of one
    element; written plainly here it left both scalar, 1.5x slower than
    either at 1 MiB. So the check is explicit. */
 static void copy_in(uint64_t* restrict dst, const uint64_t* restrict src,
