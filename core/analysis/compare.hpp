@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "point_key.hpp"
 #include "records.hpp"
 
 namespace mpiarena {
@@ -87,21 +88,6 @@ struct MetricChange {
   double p = -1;     // its own U test's p-value; -1: the point's
   std::string unit;  // metrics: the plugin's unit; times: "s"
 };
-
-struct PointKey {
-  std::string suite, method, payload, size_label;
-  std::size_t bytes = 0;
-  int ranks = 0;
-  int pairs = 0;  // pairwise methods: pairs at once; 0 otherwise
-  // Pairwise methods whose pairs crossed nodes: "inter" or "mixed"; empty
-  // within a node (and in files written before pair_placement existed).
-  std::string placement;
-};
-// The key that matches a record across files.
-PointKey point_key(const Record& r);
-// "transfer/bcast/2d/1100000/np4"; "pingpong/mpi_bytes/bytes/1024/np4/2pairs"
-// for 2 or more pairs at once; ".../np4/inter" for a pair across nodes.
-std::string point_name(const PointKey& k);
 
 // What one record says about the machine while its samples ran (runner
 // --noise on, records.hpp Noise); `recorded` is false in files written

@@ -13,51 +13,14 @@
 
 #include "compare.hpp"
 #include "report_text.hpp"
-#include "suite_info.hpp"
+#include "suites.hpp"
 #include "summary.hpp"
 #include "svg.hpp"
+#include "units.hpp"
 
 namespace mpiarena {
 
 using nlohmann::json;
-
-std::string format_seconds(double s) {
-  if (std::isnan(s)) return "n/a";
-  if (s < 0) return "-" + format_seconds(-s);  // a fitted L may be < 0
-  if (std::isinf(s)) return "inf s";
-  char buf[32];
-  if (s < 1e-6)
-    std::snprintf(buf, sizeof buf, "%.1f ns", s * 1e9);
-  else if (s < 1e-3)
-    std::snprintf(buf, sizeof buf, "%.2f us", s * 1e6);
-  else if (s < 1)
-    std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
-  else if (s < 1e5)
-    std::snprintf(buf, sizeof buf, "%.3f s", s);
-  else  // a day and more: scientific, never hundreds of digits
-    std::snprintf(buf, sizeof buf, "%.3e s", s);
-  return buf;
-}
-
-std::string format_rate(double bps) {
-  if (std::isnan(bps)) return "n/a";
-  if (bps < 0) return "-" + format_rate(-bps);
-  if (std::isinf(bps)) return "inf B/s";
-  char buf[32];
-  if (bps > 0 && bps < 1)
-    std::snprintf(buf, sizeof buf, "%.2e B/s", bps);
-  else if (bps >= 1e15)
-    std::snprintf(buf, sizeof buf, "%.2e B/s", bps);
-  else if (bps >= 1e12)
-    std::snprintf(buf, sizeof buf, "%.2f TB/s", bps / 1e12);
-  else if (bps >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.2f GB/s", bps / 1e9);
-  else if (bps >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.1f MB/s", bps / 1e6);
-  else
-    std::snprintf(buf, sizeof buf, "%.1f kB/s", bps / 1e3);
-  return buf;
-}
 
 std::string render_grid(const std::vector<std::string>& header,
                         const std::vector<std::vector<std::string>>& rows,
@@ -274,6 +237,83 @@ void render_noisy(std::ostream& out, const std::vector<const Record*>& recs,
 
 }  // namespace
 
+namespace {
+
+// One method over 3 sizes or more: a row per size.
+void series_table(std::ostream& out, const std::vector<const Record*>& series,
+                  Style style) {
+  Table t({">size", "method", ">median", ">min", ">bandwidth", ">CV",
+           ">iters x reps", "verified"});
+  for (const Record* r : series)
+    t.add(record_row(size_text(r->size_label, r->bytes), r, nullptr));
+  out << t.render(style);
+  render_noisy(out, series, style);
+}
+
+// Different operations (or overlap figures): side by side, unranked.
+void unranked_table(std::ostream& out, const std::vector<const Record*>& recs,
+                    Style style) {
+  std::vector<const Record*> by_name = recs;
+  std::sort(
+      by_name.begin(), by_name.end(),
+      [](const Record* a, const Record* b) { return a->method < b->method; });
+  Table t({"method", ">median", ">min", ">bandwidth", ">CV", ">iters x reps",
+           "verified"});
+  for (const Record* r : by_name) {
+    std::vector<std::string> row = record_row("", r, nullptr);
+    row.erase(row.begin());
+    t.add(std::move(row));
+  }
+  if (!t.empty()) out << t.render(style);
+  render_noisy(out, recs, style);
+}
+
+// Methods that compete, ranked by median time, with the factor against
+// the fastest.
+void ranked_table(std::ostream& out, const std::vector<const Record*>& recs,
+                  Style style) {
+  Table t({">#", "method", ">median", ">min", ">bandwidth", ">CV", ">x best",
+           ">iters x reps", "verified"});
+  const double best = recs.empty() ? 0 : recs.front()->time.median;
+  int place = 1;
+  for (const Record* r : recs) {
+    // A failed point is no contender: no factor against the best.
+    const std::string x_best =
+        r->verification == "failed"
+            ? "-"
+            : fixed(best > 0 ? r->time.median / best : 1.0, 2);
+    t.add(record_row(std::to_string(place++), r, &x_best));
+  }
+  if (!t.empty()) out << t.render(style);
+  render_noisy(out, recs, style);
+}
+
+using SeriesKey = std::tuple<std::string, std::string, int>;
+
+// The series (suite, payload, ranks) of 3 or more sizes that measured one
+// method and skipped nothing: one table with a row per size, not a one-row
+// table per size (a NetPIPE ladder of one method).
+std::set<SeriesKey> single_method_series(
+    const std::map<GroupKey, std::vector<const Record*>>& groups,
+    std::map<GroupKey, std::vector<const Skip*>>& skips) {
+  std::map<SeriesKey, std::set<std::string>> methods;
+  std::map<SeriesKey, int> sizes;
+  std::set<SeriesKey> has_skips;
+  for (const auto& [key, recs] : groups) {
+    const SeriesKey sk{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
+    for (const Record* r : recs) methods[sk].insert(r->method);
+    ++sizes[sk];
+    if (!skips[key].empty() || recs.size() != 1) has_skips.insert(sk);
+  }
+  std::set<SeriesKey> out;
+  for (const auto& [sk, names] : methods)
+    if (names.size() == 1 && sizes[sk] >= 3 && !has_skips.count(sk))
+      out.insert(sk);
+  return out;
+}
+
+}  // namespace
+
 std::string render_table(const Document& doc, Style style) {
   auto groups = ranked_groups(doc, false);
   std::map<GroupKey, std::vector<const Skip*>> skips;
@@ -285,271 +325,32 @@ std::string render_table(const Document& doc, Style style) {
     labels[k] = s.size_label;
     groups[k];  // a group may hold only skips
   }
-  // A series (suite, payload, ranks) of 3 or more sizes that measured one
-  // method and skipped nothing is one table with a row per size, not a
-  // one-row table per size (a NetPIPE ladder of one method).
-  using SeriesKey = std::tuple<std::string, std::string, int>;
-  std::map<SeriesKey, std::set<std::string>> methods;
-  std::map<SeriesKey, int> sizes;
-  std::set<SeriesKey> has_skips;
-  for (const auto& [key, recs] : groups) {
-    const SeriesKey sk{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
-    for (const Record* r : recs) methods[sk].insert(r->method);
-    ++sizes[sk];
-    if (!skips[key].empty() || recs.size() != 1) has_skips.insert(sk);
-  }
-  auto single = [&](const SeriesKey& sk) {
-    return methods[sk].size() == 1 && sizes[sk] >= 3 && !has_skips.count(sk);
-  };
-
+  const std::set<SeriesKey> single = single_method_series(groups, skips);
   std::ostringstream out;
   std::set<SeriesKey> done;
   for (const auto& [key, recs] : groups) {
     const auto& [suite, payload, ranks, bytes] = key;
     const SeriesKey sk{suite, payload, ranks};
-    if (single(sk)) {
+    if (single.count(sk)) {
       if (!done.insert(sk).second) continue;
       std::vector<const Record*> series;
       for (const auto& [k, rs] : groups)
         if (SeriesKey{std::get<0>(k), std::get<1>(k), std::get<2>(k)} == sk)
           series.insert(series.end(), rs.begin(), rs.end());
       out << heading(group_title(suite, payload, "", ranks, series), style);
-      Table t({">size", "method", ">median", ">min", ">bandwidth", ">CV",
-               ">iters x reps", "verified"});
-      for (const Record* r : series)
-        t.add(record_row(size_text(r->size_label, r->bytes), r, nullptr));
-      out << t.render(style);
-      render_noisy(out, series, style);
+      series_table(out, series, style);
       continue;
     }
     out << heading(
         group_title(suite, payload, size_text(labels[key], bytes), ranks, recs),
         style);
-    if (!methods_are_alternatives(suite)) {
-      // Different operations (or overlap figures): side by side, unranked.
-      std::vector<const Record*> by_name = recs;
-      std::sort(by_name.begin(), by_name.end(),
-                [](const Record* a, const Record* b) {
-                  return a->method < b->method;
-                });
-      Table t({"method", ">median", ">min", ">bandwidth", ">CV",
-               ">iters x reps", "verified"});
-      for (const Record* r : by_name) {
-        std::vector<std::string> row = record_row("", r, nullptr);
-        row.erase(row.begin());
-        t.add(std::move(row));
-      }
-      if (!t.empty()) out << t.render(style);
-      render_noisy(out, recs, style);
-      render_skips(out, skips[key], style);
-      continue;
-    }
-    Table t({">#", "method", ">median", ">min", ">bandwidth", ">CV", ">x best",
-             ">iters x reps", "verified"});
-    const double best = recs.empty() ? 0 : recs.front()->time.median;
-    int place = 1;
-    for (const Record* r : recs) {
-      // A failed point is no contender: no factor against the best.
-      const std::string x_best =
-          r->verification == "failed"
-              ? "-"
-              : fixed(best > 0 ? r->time.median / best : 1.0, 2);
-      t.add(record_row(std::to_string(place++), r, &x_best));
-    }
-    if (!t.empty()) out << t.render(style);
-    render_noisy(out, recs, style);
+    if (!methods_are_alternatives(suite))
+      unranked_table(out, recs, style);
+    else
+      ranked_table(out, recs, style);
     render_skips(out, skips[key], style);
   }
   return out.str();
-}
-
-namespace {
-
-// A line of prose under a table: an indented line, a markdown item or an
-// HTML paragraph.
-std::string prose(const std::string& text, Style style) {
-  if (style == Style::html) return "<p>" + svg::escape(text) + "</p>\n";
-  return (style == Style::markdown ? "- " : "  ") + text + "\n";
-}
-
-}  // namespace
-
-std::string render_best(const json& summary, Style style) {
-  // Which method is fastest only means something where two methods ran at
-  // one size (not for one method's ladder, nor when everything was skipped).
-  const json& all_best = summary.at("best");
-  if (std::none_of(all_best.begin(), all_best.end(),
-                   [](const json& b) { return !b["runner_up"].is_null(); }))
-    return "";
-  std::ostringstream out;
-  out << heading("Fastest method per size", style);
-  Table best({"suite", "payload", ">ranks", ">size", "fastest", ">median",
-              ">bandwidth", "runner-up", ">x"});
-  for (const json& b : all_best)
-    best.add(
-        {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
-         size_text(b["size_label"], b["bytes"]), b["method"],
-         format_seconds(b["median_s"]),
-         b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
-         b["runner_up"].is_null() ? "-" : b["runner_up"].get<std::string>(),
-         b["runner_up_ratio"].is_null() ? "-"
-                                        : fixed(b["runner_up_ratio"], 2)});
-  out << best.render(style);
-  out << heading("Where the fastest method changes", style);
-  if (summary.at("winner_changes").empty())
-    out << prose("(the same method wins at every size)", style);
-  for (const json& c : summary.at("winner_changes"))
-    out << prose(
-        c["suite"].get<std::string>() + " " + c["payload"].get<std::string>() +
-            ", " + std::to_string(c["ranks"].get<int>()) +
-            " ranks: " + c["from_method"].get<std::string>() + " up to " +
-            size_text(c["from_size_label"], c["from_bytes"]) + ", " +
-            c["to_method"].get<std::string>() + " from " +
-            size_text(c["to_size_label"], c["to_bytes"]),
-        style);
-  return out.str();
-}
-
-std::string render_1d_vs_2d(const json& summary, Style style) {
-  if (summary.at("payload_1d_vs_2d").empty()) return "";
-  std::ostringstream out;
-  out << heading("1d vs 2d: best method of each payload", style);
-  Table cmp({"suite", ">ranks", ">size", "best 2d", ">time", "best 1d", ">time",
-             ">2d / 1d"});
-  for (const json& c : summary.at("payload_1d_vs_2d"))
-    cmp.add({c["suite"], std::to_string(c["ranks"].get<int>()),
-             size_text(c["size_label"], c["bytes"]), c["best_2d"],
-             format_seconds(c["best_2d_s"]), c["best_1d"],
-             format_seconds(c["best_1d_s"]),
-             c["ratio_2d_over_1d"].is_null()
-                 ? "-"
-                 : fixed(c["ratio_2d_over_1d"], 2)});
-  out << cmp.render(style);
-  return out.str();
-}
-
-std::string render_fits(const json& summary, Style style) {
-  if (!summary.contains("fits") || summary.at("fits").empty()) return "";
-  std::ostringstream out;
-  out << heading("Fitted model: time(n) = L + n / B (least squares)", style);
-  Table fit({"suite", "method", "payload", ">ranks", ">sizes", ">latency L",
-             ">bandwidth B", ">R^2"});
-  bool negative = false;
-  for (const json& f : summary.at("fits")) {
-    const double latency = f["latency_s"];
-    negative = negative || latency < 0;
-    fit.add(
-        {f["suite"], f["method"], f["payload"],
-         std::to_string(f["ranks"].get<int>()),
-         std::to_string(f["points"].get<std::size_t>()),
-         format_seconds(latency) + (latency < 0 ? " *" : ""),
-         f["bandwidth_Bps"].is_null() ? "-" : format_rate(f["bandwidth_Bps"]),
-         fixed(f["r2"], 4)});
-  }
-  out << fit.render(style);
-  if (negative) {
-    const std::string note =
-        "* L < 0: over these sizes the time is not a straight line in n "
-        "(protocol switches, caches), so the intercept is no latency; fit a "
-        "narrower range (--sizes) or read the small sizes' times.";
-    out << (style == Style::html       ? prose(note, style)
-            : style == Style::markdown ? "\n" + note + "\n"
-                                       : note + "\n");
-  }
-  return out.str();
-}
-
-std::string render_brief(const Document& doc, const json& summary,
-                         const std::string& file) {
-  // A first answer in a screenful: per size the fastest method, and where
-  // a clear winner gives way to another clear winner. Clear: the runner-up
-  // 5 % or more behind and the two told apart by compare's U test of their
-  // samples (p < 0.05). Anything closer is a tie: on another run, or in
-  // another machine state, the order may swap, so it is no change of
-  // winner.
-  constexpr double kClear = 1.05, kAlpha = 0.05;
-  auto samples_of = [&](const json& b, const std::string& method) {
-    for (const Record& r : doc.records)
-      if (r.method == method && r.suite == b["suite"] &&
-          r.payload == b["payload"] && r.ranks == b["ranks"].get<int>() &&
-          r.bytes == b["bytes"].get<std::size_t>())
-        return r.samples_max;
-    return std::vector<double>{};
-  };
-  std::ostringstream out;
-  out << render_header(doc);
-  const json& all_best = summary.at("best");
-  Table best({"suite", "payload", ">ranks", ">size", "fastest", ">median",
-              ">bandwidth", "runner-up", ">x"});
-  std::vector<std::string> changes;
-  std::map<std::string, const json*> clear_before;
-  std::size_t ranked = 0, ties = 0;
-  for (const json& b : all_best) {
-    if (b["runner_up"].is_null()) continue;
-    ++ranked;
-    const double x = b["runner_up_ratio"];
-    const std::vector<double> a = samples_of(b, b["method"]),
-                              c = samples_of(b, b["runner_up"]);
-    const bool clear = x >= kClear && !a.empty() && !c.empty() &&
-                       mann_whitney(a, c).p < kAlpha;
-    ties += !clear;
-    best.add(
-        {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
-         size_text(b["size_label"], b["bytes"]),
-         (clear ? "" : "tie: ") + b["method"].get<std::string>(),
-         format_seconds(b["median_s"]),
-         b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
-         b["runner_up"], fixed(x, 2)});
-    if (!clear) continue;
-    const std::string line = b["suite"].get<std::string>() + " " +
-                             b["payload"].get<std::string>() + ", " +
-                             std::to_string(b["ranks"].get<int>()) + " ranks";
-    const json*& prev = clear_before[line];
-    if (prev && (*prev)["method"] != b["method"])
-      changes.push_back(line + ": " + (*prev)["method"].get<std::string>() +
-                        " at " +
-                        size_text((*prev)["size_label"], (*prev)["bytes"]) +
-                        ", " + b["method"].get<std::string>() + " at " +
-                        size_text(b["size_label"], b["bytes"]));
-    prev = &b;
-  }
-  if (ranked == 0) {
-    out << "\nNo size had two methods to rank (one method per size, or none "
-           "measured).\n";
-  } else {
-    out << heading("Fastest method per size", Style::text)
-        << best.render(Style::text);
-    if (ties)
-      out << "  tie: the runner-up within " << fixed((kClear - 1) * 100, 0)
-          << " % (x < " << fixed(kClear, 2)
-          << "), or the two not told apart by a U test of their\n"
-             "  samples (p >= 0.05): the order of a tie can swap from run to "
-             "run\n";
-    out << heading("Where the clear winner changes", Style::text);
-    if (changes.empty())
-      out << "  (nowhere: no size has a clear winner that differs from "
-             "another size's)\n";
-    for (const std::string& c : changes) out << "  " << c << "\n";
-  }
-  std::size_t failed = 0;
-  for (const Record& r : doc.records) failed += r.verification == "failed";
-  out << "\n"
-      << doc.records.size() << " points measured"
-      << (failed ? ", " + std::to_string(failed) + " FAILED verification" : "")
-      << (doc.skipped.empty()
-              ? std::string()
-              : ", " + std::to_string(doc.skipped.size()) + " skipped")
-      << ".\n";
-  if (!file.empty())
-    out << "Every table (times, spread, bandwidth, phases, fits): runner "
-           "report "
-        << file << "\n";
-  return out.str();
-}
-
-std::string render_summary(const json& summary, Style style) {
-  return render_best(summary, style) + render_1d_vs_2d(summary, style) +
-         render_fits(summary, style);
 }
 
 }  // namespace mpiarena

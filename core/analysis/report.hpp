@@ -8,6 +8,7 @@
 
 #include "records.hpp"
 #include "summary.hpp"
+#include "units.hpp"
 
 namespace mpiarena {
 
@@ -20,11 +21,6 @@ enum class Style { text, markdown, html };
 std::string render_grid(const std::vector<std::string>& header,
                         const std::vector<std::vector<std::string>>& rows,
                         Style style);
-
-// "7.52 us", "1.23 ms", "2.100 s" (ASCII "us" keeps the columns aligned).
-std::string format_seconds(double seconds);
-// "5.81 GB/s" (decimal units).
-std::string format_rate(double bytes_per_second);
 
 // What the numbers below are and where they come from, from the document's
 // context: runner version, ranks, nodes, MPI library (up to its first comma

@@ -15,6 +15,74 @@ namespace mpiarena {
 
 using nlohmann::json;
 
+namespace {
+
+// Placement of the first two ranks (the pair a point-to-point or a 2-rank
+// stencil runs on): what they share; empty when the context lacks it.
+std::string placement_line(const json& c) {
+  if (!c.contains("placement") || !c["placement"].contains("ranks_0_1"))
+    return "";
+  std::ostringstream out;
+  const auto& p = c["placement"];
+  const auto& pair = p["ranks_0_1"];
+  const auto& r = p["ranks"];
+  std::string shared, apart;
+  for (const char* what : {"cpu", "core", "l2", "l3", "package"}) {
+    const std::string key = std::string("share_") + what;
+    if (!pair.contains(key)) continue;
+    std::string& list = pair[key].get<bool>() ? shared : apart;
+    list += (list.empty() ? "" : ", ") +
+            std::string(what[0] == 'l' ? "L" + std::string(what + 1) : what);
+  }
+  out << "ranks 0 and 1: "
+      << (pair.value("same_host", false) ? "one host" : "two hosts")
+      << ", CPUs " << r[0].value("cpus", std::string("?")) << " and "
+      << r[1].value("cpus", std::string("?"))
+      << (r[0].value("bound", false) ? "" : " (unbound)")
+      << (shared.empty() ? "" : "; share " + shared)
+      << (apart.empty() ? "" : "; not " + apart) << "\n";
+  return out.str();
+}
+
+// The noise the records saw, and the machine state (core-to-core round
+// trip) during the run.
+std::string noise_lines(const Document& doc) {
+  std::ostringstream out;
+  int noisy = 0, retries = 0;
+  double steal = 0;
+  for (const Record& r : doc.records) {
+    noisy += r.noise.noisy ? 1 : 0;
+    retries += r.noise.retries;
+    for (double s : r.noise.steal_s) steal += s;
+  }
+  std::ostringstream figures;
+  figures.precision(3);
+  figures << steal * 1e3;
+  out << "noise: " << noisy << " of " << doc.records.size()
+      << " points noisy after " << retries
+      << " retried samples; steal during the kept samples " << figures.str()
+      << " ms\n";
+  std::vector<double> state;
+  for (const Record& r : doc.records)
+    state.insert(state.end(), r.noise.core_to_core_ns.begin(),
+                 r.noise.core_to_core_ns.end());
+  if (!state.empty()) {
+    std::sort(state.begin(), state.end());
+    const double lo = state.front(), hi = state.back();
+    out << "machine state: core-to-core round trip between ranks 0 and 1 "
+        << std::lround(state[state.size() / 2]) << " ns (median; "
+        << std::lround(lo) << " to " << std::lround(hi) << " ns)"
+        << (hi > kStateRatio * lo
+                ? "; it changed during the run: compare points measured "
+                  "in one state"
+                : "")
+        << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
 std::string render_header(const Document& doc) {
   const json& c = doc.context;
   const int ranks = c.value("ranks", 0), nodes = c.value("nodes", 1);
@@ -36,28 +104,7 @@ std::string render_header(const Document& doc) {
         << " (--wait); compare such times only with each other\n";
   else if (c.value("waiting", std::string()) == "sleep")
     out << "ranks waiting between samples sleep (--wait sleep)\n";
-  // Placement of the first two ranks (the pair a point-to-point or a
-  // 2-rank stencil runs on): what they share.
-  if (c.contains("placement") && c["placement"].contains("ranks_0_1")) {
-    const auto& p = c["placement"];
-    const auto& pair = p["ranks_0_1"];
-    const auto& r = p["ranks"];
-    std::string shared, apart;
-    for (const char* what : {"cpu", "core", "l2", "l3", "package"}) {
-      const std::string key = std::string("share_") + what;
-      if (!pair.contains(key)) continue;
-      std::string& list = pair[key].get<bool>() ? shared : apart;
-      list += (list.empty() ? "" : ", ") +
-              std::string(what[0] == 'l' ? "L" + std::string(what + 1) : what);
-    }
-    out << "ranks 0 and 1: "
-        << (pair.value("same_host", false) ? "one host" : "two hosts")
-        << ", CPUs " << r[0].value("cpus", std::string("?")) << " and "
-        << r[1].value("cpus", std::string("?"))
-        << (r[0].value("bound", false) ? "" : " (unbound)")
-        << (shared.empty() ? "" : "; share " + shared)
-        << (apart.empty() ? "" : "; not " + apart) << "\n";
-  }
+  out << placement_line(c);
   if (!doc.complete)
     out << "incomplete run: it stopped before its end; these are the "
         << doc.records.size() << " points it measured\n";
@@ -66,38 +113,8 @@ std::string render_header(const Document& doc) {
     out << "competing methods interleaved: one sample of each per round, "
            "seeded order (--seed "
         << c["interleave"].value("seed", std::uint64_t{0}) << ")\n";
-  if (c.contains("noise") && c["noise"].value("recorded", false)) {
-    int noisy = 0, retries = 0;
-    double steal = 0;
-    for (const Record& r : doc.records) {
-      noisy += r.noise.noisy ? 1 : 0;
-      retries += r.noise.retries;
-      for (double s : r.noise.steal_s) steal += s;
-    }
-    std::ostringstream figures;
-    figures.precision(3);
-    figures << steal * 1e3;
-    out << "noise: " << noisy << " of " << doc.records.size()
-        << " points noisy after " << retries
-        << " retried samples; steal during the kept samples " << figures.str()
-        << " ms\n";
-    std::vector<double> state;
-    for (const Record& r : doc.records)
-      state.insert(state.end(), r.noise.core_to_core_ns.begin(),
-                   r.noise.core_to_core_ns.end());
-    if (!state.empty()) {
-      std::sort(state.begin(), state.end());
-      const double lo = state.front(), hi = state.back();
-      out << "machine state: core-to-core round trip between ranks 0 and 1 "
-          << std::lround(state[state.size() / 2]) << " ns (median; "
-          << std::lround(lo) << " to " << std::lround(hi) << " ns)"
-          << (hi > kStateRatio * lo
-                  ? "; it changed during the run: compare points measured "
-                    "in one state"
-                  : "")
-          << "\n";
-    }
-  }
+  if (c.contains("noise") && c["noise"].value("recorded", false))
+    out << noise_lines(doc);
   if (c.contains("cache") && c["cache"].value("mode", "hot") == "cold")
     out << "cold cache: ping-pong buffers rotate over "
         << format_bytes(c["cache"].value("cold_set_bytes", 0.0))

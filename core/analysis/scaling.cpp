@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "report_text.hpp"
-#include "suite_info.hpp"
+#include "suites.hpp"
 #include "summary.hpp"
 
 namespace mpiarena {
@@ -33,20 +33,16 @@ using Series = std::pair<std::string, std::string>;  // suite, payload
 
 }  // namespace
 
-std::string render_scaling(const Document& doc, Style style) {
-  std::set<int> all_ranks;
-  for (const Record& r : doc.records) all_ranks.insert(r.ranks);
-  if (all_ranks.size() < 2) return {};
+namespace {
 
-  std::map<Series, std::set<int>> ranks_of;
-  // (suite, payload) -> (method, bytes) -> ranks -> record
-  std::map<Series, std::map<std::pair<std::string, std::size_t>,
-                            std::map<int, const Record*>>>
-      cells;
-  for (const Record& r : doc.records) {
-    ranks_of[{r.suite, r.payload}].insert(r.ranks);
-    cells[{r.suite, r.payload}][{r.method, r.bytes}][r.ranks] = &r;
-  }
+using Cells = std::map<Series, std::map<std::pair<std::string, std::size_t>,
+                                        std::map<int, const Record*>>>;
+using RanksOf = std::map<Series, std::set<int>>;
+
+// Per series measured at 2 rank counts or more: each method's median time
+// per size and rank count, and the ratio of the largest count's to the
+// smallest's.
+std::string time_tables(const Cells& cells, RanksOf& ranks_of, Style style) {
   std::string out;
   for (const auto& [series, rows] : cells) {
     const std::set<int>& ranks = ranks_of[series];
@@ -90,6 +86,13 @@ std::string render_scaling(const Document& doc, Style style) {
         render_grid(header, table, style);
   }
 
+  return out;
+}
+
+// The winner per size and rank count (the ranked groups, verified records
+// only), with the runner-up's factor.
+std::string winner_tables(const Document& doc, RanksOf& ranks_of, Style style) {
+  std::string out;
   // Winners: the ranked groups (verified records only), by series and size.
   std::map<Series, std::map<std::size_t, std::map<int, std::string>>> wins;
   std::map<Series, std::map<std::size_t, std::string>> size_names;
@@ -126,6 +129,23 @@ std::string render_scaling(const Document& doc, Style style) {
            render_grid(header, table, style);
   }
   return out;
+}
+
+}  // namespace
+
+std::string render_scaling(const Document& doc, Style style) {
+  std::set<int> all_ranks;
+  for (const Record& r : doc.records) all_ranks.insert(r.ranks);
+  if (all_ranks.size() < 2) return {};
+
+  RanksOf ranks_of;
+  Cells cells;  // (suite, payload) -> (method, bytes) -> ranks -> record
+  for (const Record& r : doc.records) {
+    ranks_of[{r.suite, r.payload}].insert(r.ranks);
+    cells[{r.suite, r.payload}][{r.method, r.bytes}][r.ranks] = &r;
+  }
+  return time_tables(cells, ranks_of, style) +
+         winner_tables(doc, ranks_of, style);
 }
 
 }  // namespace mpiarena

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "fit.hpp"
-#include "suite_info.hpp"
+#include "suites.hpp"
 
 namespace mpiarena {
 

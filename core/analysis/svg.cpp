@@ -6,124 +6,11 @@
 #include <limits>
 #include <sstream>
 
+#include "svg_scale.hpp"
+
 namespace mpiarena::svg {
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kLeft = 96, kRight = 200, kTop = 34, kBottom = 52;
-
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
-// One axis mapped onto [p0, p1] pixels. Any finite domain works, up to
-// the largest doubles: the arithmetic is done in halves or in logs so that
-// no intermediate overflows.
-struct Scale {
-  bool log = true;
-  double base = 10, lo = 1, hi = 10;
-  double p0 = 0, p1 = 1;
-  double t(double v) const { return log ? std::log(v) / std::log(base) : v; }
-  double px(double v) const {
-    const double a = t(lo), b = t(hi);
-    return p0 + (t(v) / 2 - a / 2) / (b / 2 - a / 2) * (p1 - p0);
-  }
-};
-
-bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
-
-constexpr double kMax = std::numeric_limits<double>::max();
-constexpr double kTiny = std::numeric_limits<double>::denorm_min();
-// No axis gets more ticks than this, whatever its domain.
-constexpr int kMaxTicks = 12;
-
-// The domain of `values` on an axis, padded so no mark sits on the frame.
-void fit_domain(Scale& s, double lo, double hi, bool integers) {
-  if (s.log) {
-    double a = s.t(lo), b = s.t(hi);
-    const double two = std::log(2.0) / std::log(s.base);
-    if (a == b) {
-      a -= two;
-      b += two;
-    }
-    const double pad = (b - a) * 0.04;
-    s.lo = std::max(kTiny, std::pow(s.base, a - pad));
-    s.hi = std::min(kMax, std::pow(s.base, b + pad));
-    return;
-  }
-  if (lo == hi) {
-    const double d = lo == 0 ? 1 : std::fabs(lo) * 0.1;
-    lo = std::max(-kMax, lo - d);
-    hi = std::min(kMax, hi + d);
-  }
-  const double pad = integers ? 0.5 : hi * 0.05 - lo * 0.05;
-  s.lo = std::max(-kMax, lo - pad);
-  s.hi = std::min(kMax, hi + pad);
-}
-
-// `digits` significant digits: a tick between the round ones.
-double round_to(double v, int digits) {
-  if (v <= 0) return v;
-  const double e = std::pow(10.0, std::floor(std::log10(v)) + 1 - digits);
-  const double r = std::round(v / e) * e;
-  return std::isfinite(r) ? r : v;
-}
-
-std::vector<double> ticks(const Scale& s, bool integers) {
-  std::vector<double> out;
-  if (s.log) {
-    const double a = std::ceil(s.t(s.lo) - 1e-9),
-                 b = std::floor(s.t(s.hi) + 1e-9);
-    const double n = b - a + 1;
-    const double step = std::max(1.0, std::ceil(n / 8));
-    // Aligned to the step (1 KiB, 1 MiB... when it is 10 in base 2).
-    const double first = std::ceil(a / step) * step;
-    for (int i = 0; i < kMaxTicks && first + i * step <= b; ++i)
-      out.push_back(std::pow(s.base, first + i * step));
-    if (n < 3 && s.base == 10) {  // under two decades: 2 and 5 as well
-      for (double k = a - 1; k <= b; ++k)
-        for (double m : {2.0, 5.0}) {
-          const double v = m * std::pow(10.0, k);
-          if (v >= s.lo && v <= s.hi) out.push_back(v);
-        }
-      std::sort(out.begin(), out.end());
-    }
-    // A narrow range: 4 ticks spread over it, with as few significant
-    // digits as keep 3 of them apart and inside.
-    for (int digits = 2; out.size() < 3 && digits <= 8; ++digits) {
-      out.clear();
-      for (double f : {0.1, 0.37, 0.63, 0.9}) {
-        const double v = round_to(
-            std::pow(s.base, s.t(s.lo) + f * (s.t(s.hi) - s.t(s.lo))), digits);
-        if (v >= s.lo && v <= s.hi && (out.empty() || v > out.back()))
-          out.push_back(v);
-      }
-    }
-    return out;
-  }
-  // A fifth of the range, computed in halves: hi - lo may exceed the
-  // largest double.
-  const double fifth = (s.hi / 2 - s.lo / 2) * 0.4;
-  if (!(fifth > 0) || !std::isfinite(fifth)) return out;
-  const double decade = std::pow(10.0, std::floor(std::log10(fifth)));
-  double step = decade;
-  for (double m : {2.0, 5.0, 10.0})
-    if ((s.hi / 2 - s.lo / 2) / step > 4) step = m * decade;
-  if (integers) step = std::max(1.0, std::round(step));
-  const double first = std::ceil(s.lo / step) * step;
-  // Counted, not accumulated: next to values of 1e16 a step of 0.1 does
-  // not move v, and past the largest double v + step is infinite.
-  for (int i = 0; i < kMaxTicks; ++i) {
-    const double v = first + i * step;
-    if (!std::isfinite(v) || v > s.hi + step * 1e-9) break;
-    if (i > 0 && !(v > out.back())) break;
-    out.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
-  }
-  return out;
-}
 
 void frame(std::ostringstream& o, const std::string& title, int w, int h) {
   o << "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w
@@ -207,47 +94,38 @@ const char* colour(int i) {
   return kPalette[((i % 10) + 10) % 10];
 }
 
-std::string render(const LineChart& c) {
-  Scale sx{c.x.log, c.x.base}, sy{c.y.log, c.y.base};
+namespace {
+
+// The extent of the points drawable on the chart's scales: [x0, x1] and
+// [y0, y1] (bands included); `dropped` counts the points not drawable.
+struct Extent {
   double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
   std::size_t dropped = 0, kept = 0;
+};
+Extent extent_of(const LineChart& c) {
+  Extent e;
   for (const Series& s : c.series)
     for (const Point& p : s.points) {
       if (!usable(p.x, c.x.log) || !usable(p.y, c.y.log)) {
-        ++dropped;
+        ++e.dropped;
         continue;
       }
-      ++kept;
-      x0 = std::min(x0, p.x);
-      x1 = std::max(x1, p.x);
+      ++e.kept;
+      e.x0 = std::min(e.x0, p.x);
+      e.x1 = std::max(e.x1, p.x);
       for (double v : {p.y, p.lo, p.hi})
         if (usable(v, c.y.log)) {
-          y0 = std::min(y0, v);
-          y1 = std::max(y1, v);
+          e.y0 = std::min(e.y0, v);
+          e.y1 = std::max(e.y1, v);
         }
     }
-  std::ostringstream o;
-  frame(o, c.title, c.width, c.height);
-  const int pw = c.width - kRight, ph = c.height - kBottom;
-  o << "<rect class=\"plot\" x=\"" << kLeft << "\" y=\"" << kTop
-    << "\" width=\"" << pw - kLeft << "\" height=\"" << ph - kTop << "\"/>";
-  std::string caption = c.caption;
-  if (dropped)
-    caption +=
-        std::string(caption.empty() ? "" : " ") + "(" +
-        std::to_string(dropped) +
-        " point(s) not drawn: zero, negative or not finite on this scale)";
-  if (kept == 0) {
-    o << "<text class=\"empty\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
-      << (kTop + ph) / 2 << "\">no point to draw</text></svg>";
-    return figure(o.str(), caption);
-  }
-  fit_domain(sx, x0, x1, c.x.integers);
-  fit_domain(sy, y0, y1, false);
-  sx.p0 = kLeft;
-  sx.p1 = pw;
-  sy.p0 = ph;
-  sy.p1 = kTop;
+  return e;
+}
+
+// The grid, the ticks and the axis labels of a line chart whose plot area
+// ends at (pw, ph).
+void draw_axes(std::ostringstream& o, const LineChart& c, const Scale& sx,
+               const Scale& sy, int pw, int ph) {
   for (double v : ticks(sx, c.x.integers)) {
     const double p = sx.px(v);
     o << "<line class=\"grid\" x1=\"" << num(p) << "\" y1=\"" << kTop
@@ -269,51 +147,88 @@ std::string render(const LineChart& c) {
     << "</text><text class=\"axis\" transform=\"translate(14,"
     << (kTop + ph) / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
     << escape(c.y.label) << "</text>";
-  std::vector<Entry> entries;
+}
+
+// Series `i` of the chart: its bands, its line and its dots; its legend
+// entry added to `entries` when it has a point to draw.
+void draw_series(std::ostringstream& o, const LineChart& c, std::size_t i,
+                 const Scale& sx, const Scale& sy,
+                 std::vector<Entry>& entries) {
   auto fmt = [&](const Axis& a, double v) {
     return a.format ? a.format(v) : num(v);
   };
-  for (std::size_t i = 0; i < c.series.size(); ++i) {
-    const Series& s = c.series[i];
-    const int ci = s.colour >= 0 ? s.colour : static_cast<int>(i);
-    const char* col = colour(ci);
-    const bool dash = s.dashed || ci >= 10;
-    std::vector<Point> pts;
-    for (const Point& p : s.points)
-      if (usable(p.x, c.x.log) && usable(p.y, c.y.log)) pts.push_back(p);
-    std::sort(pts.begin(), pts.end(),
-              [](const Point& a, const Point& b) { return a.x < b.x; });
-    if (pts.empty()) continue;
-    entries.push_back({s.name, ci, dash, s.line});
-    o << "<g class=\"series\">";
-    for (const Point& p : pts)
-      if (usable(p.lo, c.y.log) && usable(p.hi, c.y.log))
-        o << "<line class=\"mark band\" x1=\"" << num(sx.px(p.x)) << "\" y1=\""
-          << num(sy.px(p.lo)) << "\" x2=\"" << num(sx.px(p.x)) << "\" y2=\""
-          << num(sy.px(p.hi)) << "\" stroke=\"" << col << "\"/>";
-    if (s.line && pts.size() > 1) {
-      o << "<path class=\"mark line\" d=\"";
-      for (std::size_t k = 0; k < pts.size(); ++k)
-        o << (k ? " L" : "M") << num(sx.px(pts[k].x)) << ","
-          << num(sy.px(pts[k].y));
-      o << "\" stroke=\"" << col << "\""
-        << (dash ? " stroke-dasharray=\"5 3\"" : "") << "/>";
-    }
-    for (const Point& p : pts) {
-      if (!s.markers && s.line && pts.size() > 1) continue;
-      const std::string tip =
-          p.tip.empty() ? s.name + ": " + fmt(c.x, p.x) + ", " + fmt(c.y, p.y)
-                        : p.tip;
-      o << "<circle class=\"mark dot\" cx=\"" << num(sx.px(p.x)) << "\" cy=\""
-        << num(sy.px(p.y)) << "\" r=\"3\" fill=\"" << col << "\"><title>"
-        << escape(tip) << "</title></circle>";
-      if (!p.flag.empty())
-        o << "<circle class=\"mark flag " << (p.flag == "up" ? "up" : "down")
-          << "\" cx=\"" << num(sx.px(p.x)) << "\" cy=\"" << num(sy.px(p.y))
-          << "\" r=\"7\"><title>" << escape(tip) << "</title></circle>";
-    }
-    o << "</g>";
+  const Series& s = c.series[i];
+  const int ci = s.colour >= 0 ? s.colour : static_cast<int>(i);
+  const char* col = colour(ci);
+  const bool dash = s.dashed || ci >= 10;
+  std::vector<Point> pts;
+  for (const Point& p : s.points)
+    if (usable(p.x, c.x.log) && usable(p.y, c.y.log)) pts.push_back(p);
+  std::sort(pts.begin(), pts.end(),
+            [](const Point& a, const Point& b) { return a.x < b.x; });
+  if (pts.empty()) return;
+  entries.push_back({s.name, ci, dash, s.line});
+  o << "<g class=\"series\">";
+  for (const Point& p : pts)
+    if (usable(p.lo, c.y.log) && usable(p.hi, c.y.log))
+      o << "<line class=\"mark band\" x1=\"" << num(sx.px(p.x)) << "\" y1=\""
+        << num(sy.px(p.lo)) << "\" x2=\"" << num(sx.px(p.x)) << "\" y2=\""
+        << num(sy.px(p.hi)) << "\" stroke=\"" << col << "\"/>";
+  if (s.line && pts.size() > 1) {
+    o << "<path class=\"mark line\" d=\"";
+    for (std::size_t k = 0; k < pts.size(); ++k)
+      o << (k ? " L" : "M") << num(sx.px(pts[k].x)) << ","
+        << num(sy.px(pts[k].y));
+    o << "\" stroke=\"" << col << "\""
+      << (dash ? " stroke-dasharray=\"5 3\"" : "") << "/>";
   }
+  for (const Point& p : pts) {
+    if (!s.markers && s.line && pts.size() > 1) continue;
+    const std::string tip =
+        p.tip.empty() ? s.name + ": " + fmt(c.x, p.x) + ", " + fmt(c.y, p.y)
+                      : p.tip;
+    o << "<circle class=\"mark dot\" cx=\"" << num(sx.px(p.x)) << "\" cy=\""
+      << num(sy.px(p.y)) << "\" r=\"3\" fill=\"" << col << "\"><title>"
+      << escape(tip) << "</title></circle>";
+    if (!p.flag.empty())
+      o << "<circle class=\"mark flag " << (p.flag == "up" ? "up" : "down")
+        << "\" cx=\"" << num(sx.px(p.x)) << "\" cy=\"" << num(sy.px(p.y))
+        << "\" r=\"7\"><title>" << escape(tip) << "</title></circle>";
+  }
+  o << "</g>";
+}
+
+}  // namespace
+
+std::string render(const LineChart& c) {
+  Scale sx{c.x.log, c.x.base}, sy{c.y.log, c.y.base};
+  Extent e = extent_of(c);
+  std::ostringstream o;
+  frame(o, c.title, c.width, c.height);
+  const int pw = c.width - kRight, ph = c.height - kBottom;
+  o << "<rect class=\"plot\" x=\"" << kLeft << "\" y=\"" << kTop
+    << "\" width=\"" << pw - kLeft << "\" height=\"" << ph - kTop << "\"/>";
+  std::string caption = c.caption;
+  if (e.dropped)
+    caption +=
+        std::string(caption.empty() ? "" : " ") + "(" +
+        std::to_string(e.dropped) +
+        " point(s) not drawn: zero, negative or not finite on this scale)";
+  if (e.kept == 0) {
+    o << "<text class=\"empty\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
+      << (kTop + ph) / 2 << "\">no point to draw</text></svg>";
+    return figure(o.str(), caption);
+  }
+  fit_domain(sx, e.x0, e.x1, c.x.integers);
+  fit_domain(sy, e.y0, e.y1, false);
+  sx.p0 = kLeft;
+  sx.p1 = pw;
+  sy.p0 = ph;
+  sy.p1 = kTop;
+  draw_axes(o, c, sx, sy, pw, ph);
+  std::vector<Entry> entries;
+  for (std::size_t i = 0; i < c.series.size(); ++i)
+    draw_series(o, c, i, sx, sy, entries);
   legend(o, c.width, entries);
   o << "</svg>";
   return figure(o.str(), caption);

@@ -30,40 +30,6 @@ std::string text_of(const json& v) {
   return v.dump();
 }
 
-std::string percent(double change) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", change * 100);
-  return buf;
-}
-
-std::string p_text(double p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2g", p);
-  return buf;
-}
-
-// What a compared cell says: "regressed (p 0.0079)", "REGRESSED by
-// metric:overlap -40.0% (p 0.0079)", "unchanged"... `loud`: the verdict
-// word in capitals (a flagged change in the text table).
-std::string verdict_text(const TrendCell& c, bool loud = false) {
-  if (!c.present) return "absent";
-  if (!c.compared) return "first run";
-  if (c.state_changed) return "not judged: two machine states";
-  std::string v = c.verdict == Outcome::noisy ? "too noisy to tell"
-                                              : verdict_name(c.verdict);
-  if (loud)
-    for (char& ch : v) ch = static_cast<char>(std::toupper(ch));
-  if (c.decided_by == "verification")
-    v += " (verification failed)";
-  else if (!c.decided_by.empty())
-    v += " by " + c.decided_by + " " + percent(c.decided_change);
-  if (c.verdict != Outcome::unchanged && c.decided_by != "verification")
-    v += " (p " + p_text(c.p) + ")";
-  return v;
-}
-
-// Where compare's verdict on the point is not its time's: the figure that
-// decided it (the first of the most severe), into the cell.
 void decided_by(const PointComparison& pc, TrendCell& c) {
   if (pc.verdict != Outcome::regressed && pc.verdict != Outcome::improved)
     return;
@@ -79,41 +45,12 @@ void decided_by(const PointComparison& pc, TrendCell& c) {
   c.decided_by = "verification";  // failed in NEW: regressed whatever else
 }
 
-std::string count_of(std::size_t n, const char* what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
-// The group (1-based) of run i.
-int group_of(const Trend& t, int i) {
-  for (std::size_t g = 0; g < t.groups.size(); ++g)
-    for (int r : t.groups[g].runs)
-      if (r == i) return static_cast<int>(g) + 1;
-  return 0;
-}
-
-// The runs in time order: run, start, group, file.
-std::vector<std::vector<std::string>> run_rows(const Trend& t) {
-  std::vector<std::vector<std::string>> rows;
-  for (std::size_t i = 0; i < t.runs.size(); ++i)
-    rows.push_back(
-        {"#" + std::to_string(i + 1),
-         t.runs[i].started.empty() ? "(no start time)" : t.runs[i].started,
-         std::to_string(group_of(t, static_cast<int>(i))), t.runs[i].file});
-  return rows;
-}
+}  // namespace
 
 bool flagged(const TrendCell& c) {
   return c.compared && !c.state_changed &&
          (c.verdict == Outcome::regressed || c.verdict == Outcome::improved);
 }
-
-std::string flagged_text(int n) {
-  return std::to_string(n) + (n == 1 ? " change" : " changes") + " flagged";
-}
-
-std::string run_label(int run) { return "#" + std::to_string(run + 1); }
-
-}  // namespace
 
 std::vector<std::pair<std::string, std::string>> trend_context(const json& c) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -139,15 +76,11 @@ std::vector<std::pair<std::string, std::string>> trend_context(const json& c) {
   return out;
 }
 
-Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options) {
-  Trend t;
-  t.options = options;
-  std::stable_sort(runs.begin(), runs.end(),
-                   [](const TrendRun& a, const TrendRun& b) {
-                     return std::make_pair(a.started.empty(), a.started) <
-                            std::make_pair(b.started.empty(), b.started);
-                   });
-  t.runs = std::move(runs);
+namespace {
+
+// The runs (in time order) in groups of one context each: a group's `why`
+// says how its context differs from the first group's.
+void group_runs(Trend& t) {
   std::vector<std::vector<std::pair<std::string, std::string>>> keys;
   for (int i = 0; i < static_cast<int>(t.runs.size()); ++i) {
     const auto key = trend_context(t.runs[i].doc.context);
@@ -167,262 +100,105 @@ Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options) {
     }
     t.groups[static_cast<std::size_t>(it - keys.begin())].runs.push_back(i);
   }
+}
 
-  for (TrendGroup& g : t.groups) {
-    // Point name -> the record of each run of the group (or null).
-    std::map<std::string, std::pair<PointKey, std::vector<const Record*>>> pts;
-    for (std::size_t j = 0; j < g.runs.size(); ++j)
-      for (const Record& r :
-           t.runs[static_cast<std::size_t>(g.runs[j])].doc.records) {
-        const PointKey k = point_key(r);
-        auto& entry = pts[point_name(k)];
-        if (entry.second.empty()) {
-          entry.first = k;
-          entry.second.assign(g.runs.size(), nullptr);
-        }
-        if (!entry.second[j]) entry.second[j] = &r;
+// A run's record of a point as a cell; `pc`: compare's judgement of it
+// against run `against` (null when there is none).
+TrendCell cell_of(const Record& r, const PointComparison* pc, int against) {
+  TrendCell c;
+  c.present = true;
+  c.median = r.time.median;
+  c.lo = r.time.min;
+  c.hi = r.time.max;
+  c.failed = r.verification == "failed";
+  c.noisy = r.noise.noisy;
+  if (!pc) return c;
+  c.compared = true;
+  c.against = against;
+  c.verdict = pc->verdict;
+  c.p = pc->test.p;
+  c.state_changed = pc->state_changed;
+  c.note = pc->note;
+  for (const MetricChange& m : pc->metrics)
+    if (m.metric == "time_s") c.change = m.change;
+  decided_by(*pc, c);
+  return c;
+}
+
+// Point name -> the record of each run of group `g` (or null).
+std::map<std::string, std::pair<PointKey, std::vector<const Record*>>>
+group_points(const Trend& t, const TrendGroup& g) {
+  std::map<std::string, std::pair<PointKey, std::vector<const Record*>>> pts;
+  for (std::size_t j = 0; j < g.runs.size(); ++j)
+    for (const Record& r :
+         t.runs[static_cast<std::size_t>(g.runs[j])].doc.records) {
+      const PointKey k = point_key(r);
+      auto& entry = pts[point_name(k)];
+      if (entry.second.empty()) {
+        entry.first = k;
+        entry.second.assign(g.runs.size(), nullptr);
       }
-    std::map<std::pair<int, int>, std::map<std::string, const PointComparison*>>
-        index;
-    std::map<std::pair<int, int>, Comparison> comparisons;
-    auto compared = [&](int a, int b) -> const auto& {
-      const auto key = std::make_pair(a, b);
-      if (!comparisons.count(key)) {
-        comparisons[key] =
-            compare_documents(t.runs[static_cast<std::size_t>(a)].doc,
-                              t.runs[static_cast<std::size_t>(b)].doc, options);
-        for (const PointComparison& pc : comparisons[key].points)
-          index[key][point_name(pc.key)] = &pc;
-      }
-      return index[key];
-    };
-    for (auto& [name, entry] : pts) {
-      TrendPoint p;
-      p.key = entry.first;
-      int last = -1;
-      for (std::size_t j = 0; j < g.runs.size(); ++j) {
-        TrendCell c;
-        const Record* r = entry.second[j];
-        if (r) {
-          c.present = true;
-          c.median = r->time.median;
-          c.lo = r->time.min;
-          c.hi = r->time.max;
-          c.failed = r->verification == "failed";
-          c.noisy = r->noise.noisy;
-          if (last >= 0) {
-            const auto& found =
-                compared(g.runs[static_cast<std::size_t>(last)], g.runs[j]);
-            auto it = found.find(name);
-            if (it != found.end()) {
-              const PointComparison& pc = *it->second;
-              c.compared = true;
-              c.against = g.runs[static_cast<std::size_t>(last)];
-              c.verdict = pc.verdict;
-              c.p = pc.test.p;
-              c.state_changed = pc.state_changed;
-              c.note = pc.note;
-              for (const MetricChange& m : pc.metrics)
-                if (m.metric == "time_s") c.change = m.change;
-              decided_by(pc, c);
-            }
-          }
-          last = static_cast<int>(j);
-        }
-        g.flagged += flagged(c);
-        p.cells.push_back(std::move(c));
-      }
-      g.points.push_back(std::move(p));
+      if (!entry.second[j]) entry.second[j] = &r;
     }
+  return pts;
+}
+
+// Each point of group `g` across its runs, each present cell judged
+// against the run before in which the point was present.
+void trend_group(const Trend& t, TrendGroup& g, const CompareOptions& options) {
+  std::map<std::pair<int, int>, std::map<std::string, const PointComparison*>>
+      index;
+  std::map<std::pair<int, int>, Comparison> comparisons;
+  auto compared = [&](int a, int b) -> const auto& {
+    const auto key = std::make_pair(a, b);
+    if (!comparisons.count(key)) {
+      comparisons[key] =
+          compare_documents(t.runs[static_cast<std::size_t>(a)].doc,
+                            t.runs[static_cast<std::size_t>(b)].doc, options);
+      for (const PointComparison& pc : comparisons[key].points)
+        index[key][point_name(pc.key)] = &pc;
+    }
+    return index[key];
+  };
+  for (auto& [name, entry] : group_points(t, g)) {
+    TrendPoint p;
+    p.key = entry.first;
+    int last = -1;
+    for (std::size_t j = 0; j < g.runs.size(); ++j) {
+      TrendCell c;
+      if (const Record* r = entry.second[j]) {
+        const PointComparison* pc = nullptr;
+        const int against =
+            last >= 0 ? g.runs[static_cast<std::size_t>(last)] : -1;
+        if (last >= 0) {
+          const auto& found = compared(against, g.runs[j]);
+          auto it = found.find(name);
+          if (it != found.end()) pc = it->second;
+        }
+        c = cell_of(*r, pc, against);
+        last = static_cast<int>(j);
+      }
+      g.flagged += flagged(c);
+      p.cells.push_back(std::move(c));
+    }
+    g.points.push_back(std::move(p));
   }
+}
+
+}  // namespace
+
+Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options) {
+  Trend t;
+  t.options = options;
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const TrendRun& a, const TrendRun& b) {
+                     return std::make_pair(a.started.empty(), a.started) <
+                            std::make_pair(b.started.empty(), b.started);
+                   });
+  t.runs = std::move(runs);
+  group_runs(t);
+  for (TrendGroup& g : t.groups) trend_group(t, g, options);
   return t;
-}
-
-std::string render_trend(const Trend& t, Style style) {
-  std::ostringstream out;
-  const char* item = style == Style::markdown ? "- " : "  ";
-  out << "runner trend: " << t.runs.size() << " runs in time order, "
-      << t.groups.size() << (t.groups.size() == 1 ? " group" : " groups")
-      << "; each point against the previous run of its group with compare's "
-         "test (threshold "
-      << fixed(t.options.threshold * 100, 1, "%") << ", alpha "
-      << p_text(t.options.alpha) << (t.options.relative ? ", --relative" : "")
-      << ")\n";
-  out << heading("Runs", style);
-  out << render_grid({">run", "started", "group", "file"}, run_rows(t), style);
-  for (std::size_t g = 0; g < t.groups.size(); ++g) {
-    const TrendGroup& grp = t.groups[g];
-    out << heading("Group " + std::to_string(g + 1) + ": " +
-                       count_of(grp.runs.size(), "run") + ", " +
-                       count_of(grp.points.size(), "point") + ", " +
-                       flagged_text(grp.flagged),
-                   style);
-    out << item << "context: " << grp.context << "\n";
-    if (!grp.why.empty()) out << item << "grouped apart: " << grp.why << "\n";
-    for (const TrendPoint& p : grp.points) {
-      out << heading(
-          "group " + std::to_string(g + 1) + ", " + point_name(p.key), style);
-      Table tab({">run", "started", ">median", ">spread (min to max)",
-                 ">change", "verdict"});
-      for (std::size_t j = 0; j < p.cells.size(); ++j) {
-        const TrendCell& c = p.cells[j];
-        const TrendRun& run = t.runs[static_cast<std::size_t>(grp.runs[j])];
-        const std::string started =
-            run.started.empty() ? "(no start time)" : run.started;
-        if (!c.present) {
-          tab.add({run_label(grp.runs[j]), started, "-", "-", "-", "absent"});
-          continue;
-        }
-        std::string verdict = verdict_text(c, flagged(c));
-        if (c.failed) verdict += "; verification FAILED";
-        if (c.noisy) verdict += "; noisy";
-        tab.add({run_label(grp.runs[j]), started, format_seconds(c.median),
-                 format_seconds(c.lo) + " to " + format_seconds(c.hi),
-                 c.compared ? percent(c.change) : "-", verdict});
-      }
-      out << tab.render(style);
-    }
-  }
-  return out.str();
-}
-
-json to_json(const Trend& t) {
-  json runs = json::array();
-  for (std::size_t i = 0; i < t.runs.size(); ++i)
-    runs.push_back({{"run", i + 1},
-                    {"file", t.runs[i].file},
-                    {"started", t.runs[i].started},
-                    {"group", group_of(t, static_cast<int>(i))}});
-  json groups = json::array();
-  for (const TrendGroup& g : t.groups) {
-    json points = json::array();
-    for (const TrendPoint& p : g.points) {
-      json cells = json::array();
-      for (std::size_t j = 0; j < p.cells.size(); ++j) {
-        const TrendCell& c = p.cells[j];
-        json cell = {{"run", g.runs[j] + 1}, {"present", c.present}};
-        if (c.present) {
-          cell["median_s"] = c.median;
-          cell["min_s"] = c.lo;
-          cell["max_s"] = c.hi;
-          cell["verification_failed"] = c.failed;
-          cell["noisy"] = c.noisy;
-        }
-        if (c.compared) {
-          cell["against_run"] = c.against + 1;
-          cell["verdict"] = verdict_name(c.verdict);
-          cell["change"] = c.change;
-          cell["p"] = c.p;
-          cell["state_changed"] = c.state_changed;
-          cell["flagged"] = flagged(c);
-          if (!c.decided_by.empty()) {
-            cell["decided_by"] = c.decided_by;
-            cell["decided_change"] = c.decided_change;
-          }
-          if (!c.note.empty()) cell["note"] = c.note;
-        }
-        cells.push_back(std::move(cell));
-      }
-      points.push_back({{"point", point_name(p.key)}, {"cells", cells}});
-    }
-    json runs_of = json::array();
-    for (int r : g.runs) runs_of.push_back(r + 1);
-    groups.push_back({{"runs", runs_of},
-                      {"context", g.context},
-                      {"why_apart", g.why},
-                      {"flagged", g.flagged},
-                      {"points", points}});
-  }
-  return {{"threshold", t.options.threshold},
-          {"alpha", t.options.alpha},
-          {"relative", t.options.relative},
-          {"runs", runs},
-          {"groups", groups}};
-}
-
-std::string render_trend_html(const Trend& t) {
-  std::ostringstream body;
-  body << "<h1>mpiarena trend: " << t.runs.size() << " runs</h1>\n"
-       << "<p class=\"note\">"
-       << svg::escape(
-              "Each point's median per run in time order; the bar spans the "
-              "run's fastest and slowest sample. A ring marks a run where "
-              "compare's test (threshold " +
-              fixed(t.options.threshold * 100, 1, "%") + ", alpha " +
-              p_text(t.options.alpha) +
-              ") found a change against the previous run of the group (in "
-              "the time, or in the figure it names): red regressed, green "
-              "improved. Runs whose contexts differ are grouped apart.")
-       << "</p>\n";
-  body << "<h2>Runs</h2>\n"
-       << render_grid({">run", "started", "group", "file"}, run_rows(t),
-                      Style::html);
-  for (std::size_t g = 0; g < t.groups.size(); ++g) {
-    const TrendGroup& grp = t.groups[g];
-    body << "<section><h2>Group " << g + 1 << ": "
-         << count_of(grp.runs.size(), "run") << ", "
-         << count_of(grp.points.size(), "point") << ", "
-         << flagged_text(grp.flagged)
-         << "</h2>\n<p class=\"note\">context: " << svg::escape(grp.context)
-         << "</p>\n";
-    if (!grp.why.empty())
-      body << "<p class=\"bad\">grouped apart: " << svg::escape(grp.why)
-           << "</p>\n";
-    std::vector<std::string> header{"point"};
-    for (int r : grp.runs) header.push_back(">" + run_label(r));
-    std::vector<std::vector<std::string>> rows;
-    body << "<div class=\"charts\">\n";
-    for (const TrendPoint& p : grp.points) {
-      std::vector<std::string> row{point_name(p.key)};
-      svg::LineChart c;
-      c.title = point_name(p.key);
-      c.width = 560;
-      c.height = 240;
-      // x: the place of the run in its group; labelled with its number.
-      c.x.label = "run of the group (time order)";
-      c.x.log = false;
-      c.x.integers = true;
-      c.x.format = [&grp](double v) {
-        const long long k = std::llround(v);
-        return k >= 1 && k <= static_cast<long long>(grp.runs.size())
-                   ? run_label(grp.runs[static_cast<std::size_t>(k - 1)])
-                   : std::string();
-      };
-      c.y.label = "median time";
-      c.y.log = false;
-      c.y.format = format_seconds;
-      svg::Series s;
-      s.name = p.key.method;
-      for (std::size_t j = 0; j < p.cells.size(); ++j) {
-        const TrendCell& cell = p.cells[j];
-        if (!cell.present) {
-          row.push_back("-");
-          continue;
-        }
-        svg::Point pt(static_cast<double>(j + 1), cell.median);
-        pt.lo = cell.lo;
-        pt.hi = cell.hi;
-        pt.tip = run_label(grp.runs[j]) + " " +
-                 t.runs[static_cast<std::size_t>(grp.runs[j])].started +
-                 ": median " + format_seconds(cell.median) + ", samples " +
-                 format_seconds(cell.lo) + " to " + format_seconds(cell.hi) +
-                 (cell.compared ? ", " + percent(cell.change) + " time, " +
-                                      verdict_text(cell)
-                                : "");
-        if (flagged(cell))
-          pt.flag = cell.verdict == Outcome::regressed ? "up" : "down";
-        s.points.push_back(pt);
-        row.push_back(format_seconds(cell.median) +
-                      (flagged(cell) ? " " + verdict_text(cell) : ""));
-      }
-      c.series.push_back(std::move(s));
-      body << svg::render(c);
-      rows.push_back(std::move(row));
-    }
-    body << "</div>\n<h3>Medians per run</h3>\n"
-         << render_grid(header, rows, Style::html) << "</section>\n";
-  }
-  return html_page("mpiarena trend", body.str());
 }
 
 }  // namespace mpiarena

@@ -77,6 +77,10 @@ std::vector<std::pair<std::string, std::string>> trend_context(
 // each point of each run with its previous run in the group.
 Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options);
 
+// Whether a cell is a change the trend flags: compared, in one machine
+// state, improved or regressed.
+bool flagged(const TrendCell& c);
+
 // The runs, then per group a block per point: a line per run with the
 // median, the spread, the change against the previous run and the verdict.
 std::string render_trend(const Trend& t, Style style);

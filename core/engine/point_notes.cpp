@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "report.hpp"
+#include "units.hpp"
 
 namespace mpiarena {
 

@@ -21,6 +21,63 @@ Registry::~Registry() {
   libraries_.clear();
 }
 
+namespace {
+
+// The MPI family the plugin was compiled with is the runner's; else why not.
+LoadResult check_mpi(const boost::dll::shared_library& lib,
+                     const std::string& path) {
+  // Open MPI's handles are pointers, MPICH's ints: a plugin compiled with
+  // the other mpi.h would crash at its first MPI call.
+  if (lib.has("mpiarena_mpi_implementation")) {
+    const std::string theirs =
+        lib.get<const char*()>("mpiarena_mpi_implementation")();
+    const std::string ours = kMpiImplementation;
+    auto family = [](const std::string& s) {
+      return s.substr(0, s.rfind(' '));
+    };
+    if (family(theirs) != family(ours)) {
+      return {LoadStatus::wrong_abi, "plugin '" + path +
+                                         "' was built against " + theirs +
+                                         ", this runner against " + ours +
+                                         "; rebuild it with this runner's MPI"};
+    }
+  } else {
+    return {LoadStatus::wrong_abi,
+            "plugin '" + path +
+                "' does not say which MPI it was built against (no "
+                "mpiarena_mpi_implementation); rebuild it against this "
+                "mpiarena"};
+  }
+  return {};
+}
+
+// Every entry of a library declared well, once, and new to `registry`:
+// the whole library is checked before any of it is kept.
+LoadResult check_entries(const std::vector<StrategyEntry>& entries,
+                         const std::string& path, const Registry& registry) {
+  std::set<std::string> names;
+  for (const StrategyEntry& e : entries) {
+    if (std::string why = check_strategy_info(e.info); !why.empty())
+      return {LoadStatus::bad_info,
+              "plugin '" + path + "': " + why + "; skipped"};
+    if (!e.create)
+      return {LoadStatus::bad_factory, "plugin '" + path + "': method '" +
+                                           e.info.name +
+                                           "' has no factory; skipped"};
+    if (!names.insert(e.info.name).second)
+      return {LoadStatus::bad_info, "plugin '" + path + "' declares method '" +
+                                        e.info.name + "' twice; skipped"};
+    if (const LoadedStrategy* other = registry.find(e.info.name)) {
+      return {LoadStatus::duplicate,
+              "plugin '" + path + "' provides method '" + e.info.name +
+                  "', already provided by '" + other->file + "'; skipped"};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 LoadResult Registry::load_file(const std::string& path) {
   auto lib = std::make_shared<boost::dll::shared_library>();
   try {
@@ -52,26 +109,8 @@ LoadResult Registry::load_file(const std::string& path) {
                 std::to_string(kAbiVersion) +
                 "; rebuild it against this mpiarena"};
   }
-  // Open MPI's handles are pointers, MPICH's ints: a plugin compiled with
-  // the other mpi.h would crash at its first MPI call.
-  if (lib->has("mpiarena_mpi_implementation")) {
-    const std::string theirs =
-        lib->get<const char*()>("mpiarena_mpi_implementation")();
-    const std::string ours = kMpiImplementation;
-    auto family = [](const std::string& s) { return s.substr(0, s.rfind(' ')); };
-    if (family(theirs) != family(ours)) {
-      return {LoadStatus::wrong_abi,
-              "plugin '" + path + "' was built against " + theirs +
-                  ", this runner against " + ours +
-                  "; rebuild it with this runner's MPI"};
-    }
-  } else {
-    return {LoadStatus::wrong_abi,
-            "plugin '" + path +
-                "' does not say which MPI it was built against (no "
-                "mpiarena_mpi_implementation); rebuild it against this "
-                "mpiarena"};
-  }
+  if (LoadResult r = check_mpi(*lib, path); r.status != LoadStatus::loaded)
+    return r;
   if (!lib->has("mpiarena_factory")) {
     return {LoadStatus::bad_factory,
             "plugin '" + path +
@@ -85,26 +124,9 @@ LoadResult Registry::load_file(const std::string& path) {
     return {LoadStatus::bad_factory,
             "plugin '" + path + "': its factory threw: " + e.what()};
   }
-  // Check the whole library before keeping any of it.
-  std::set<std::string> names;
-  for (const StrategyEntry& e : entries) {
-    if (std::string why = check_strategy_info(e.info); !why.empty())
-      return {LoadStatus::bad_info,
-              "plugin '" + path + "': " + why + "; skipped"};
-    if (!e.create)
-      return {LoadStatus::bad_factory, "plugin '" + path + "': method '" +
-                                           e.info.name +
-                                           "' has no factory; skipped"};
-    if (!names.insert(e.info.name).second)
-      return {LoadStatus::bad_info, "plugin '" + path +
-                                        "' declares method '" + e.info.name +
-                                        "' twice; skipped"};
-    if (const LoadedStrategy* other = find(e.info.name)) {
-      return {LoadStatus::duplicate,
-              "plugin '" + path + "' provides method '" + e.info.name +
-                  "', already provided by '" + other->file + "'; skipped"};
-    }
-  }
+  if (LoadResult r = check_entries(entries, path, *this);
+      r.status != LoadStatus::loaded)
+    return r;
   for (StrategyEntry& e : entries)
     strategies_.push_back({std::move(e), path, abi});
   libraries_.push_back(std::move(lib));

@@ -39,6 +39,32 @@ void agree(const char* what, const StepError& local, MPI_Comm harness, int rank,
   throw_first(what, local, harness, rank, /*skip_allowed=*/true);
 }
 
+namespace {
+
+// The sample from the reductions over the ranks: `rmx` (MAX of [t,
+// phases..., -t, -phases..., steal, preemptions, -MHz, core-to-core, ...])
+// and `rsum` (SUM of [t, phases...]).
+Sample sample_of(const std::vector<double>& rmx,
+                 const std::vector<double>& rsum, std::size_t np, int nranks) {
+  const std::size_t nz = 2 * (np + 1);  // the noise figures
+  Sample out;
+  out.max = rmx[0];
+  out.min = -rmx[np + 1];
+  out.avg = rsum[0] / nranks;
+  out.steal_s = rmx[nz];
+  out.preemptions = rmx[nz + 1];
+  out.cpu_mhz = rmx[nz + 2] > -1e299 ? -rmx[nz + 2] : -1;
+  out.core_to_core_ns = rmx[nz + 3];
+  for (std::size_t k = 0; k < np; ++k) {
+    out.phase_max.push_back(rmx[1 + k]);
+    out.phase_min.push_back(-rmx[np + 2 + k]);
+    out.phase_avg.push_back(rsum[1 + k] / nranks);
+  }
+  return out;
+}
+
+}  // namespace
+
 Sample Runner::run(std::int64_t iters, double expected, const char* what) {
   // Outside the timed loop, before the barrier: the pair spins together
   // (the ranks come from the last sample's reductions, microseconds apart).
@@ -106,22 +132,10 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
   MPIARENA_CHECK(MPI_Allreduce(sum.data(), rsum.data(),
                                static_cast<int>(sum.size()), MPI_DOUBLE,
                                MPI_SUM, harness));
-  Sample out;
-  out.max = rmx[0];
-  out.min = -rmx[np + 1];
-  out.avg = rsum[0] / nranks;
-  out.steal_s = rmx[nz];
-  out.preemptions = rmx[nz + 1];
-  out.cpu_mhz = rmx[nz + 2] > -1e299 ? -rmx[nz + 2] : -1;
-  out.core_to_core_ns = rmx[nz + 3];
+  Sample out = sample_of(rmx, rsum, np, nranks);
   out.per_rank.resize(static_cast<std::size_t>(nranks));
   MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, out.per_rank.data(), 1,
                                MPI_DOUBLE, harness));
-  for (std::size_t k = 0; k < np; ++k) {
-    out.phase_max.push_back(rmx[1 + k]);
-    out.phase_min.push_back(-rmx[np + 2 + k]);
-    out.phase_avg.push_back(rsum[1 + k] / nranks);
-  }
   return out;
 }
 

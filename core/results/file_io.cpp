@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -151,6 +152,96 @@ void remove_stale_temporaries(const std::string& target) {
       ::unlink((dir + "/" + name).c_str());
   }
   ::closedir(d);
+}
+
+// The lock file `lock_path` opened and locked (flock, exclusive) for this
+// run: its descriptor, or -1 with `error` saying why (another run holds
+// it: which one, as the holder wrote it there).
+int lock_exclusively(const std::string& lock_path, const std::string& path,
+                     const std::string& prefix, std::string& error) {
+  for (int attempt = 0;; ++attempt) {
+    const int fd =
+        ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      error = prefix + "cannot create the lock file '" + lock_path +
+              "': " + reason(errno);
+      return -1;
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      std::string holder;
+      if (err == EWOULDBLOCK) {
+        char buf[256] = {0};
+        const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+        holder = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+        while (!holder.empty() &&
+               (holder.back() == '\n' || holder.back() == ' '))
+          holder.pop_back();
+      }
+      ::close(fd);
+      if (err != EWOULDBLOCK)
+        error = prefix + "cannot lock '" + lock_path + "': " + reason(err);
+      else
+        error = "the output file '" + path + "' is in use by another run (" +
+                (holder.empty() ? std::string("see ") + lock_path : holder) +
+                "); wait for it to end or choose another -o";
+      return -1;
+    }
+    // Locked; but the holder before us may have unlinked this file just
+    // before we locked it, and a third run may have created a new one.
+    struct stat mine, current;
+    if (::fstat(fd, &mine) == 0 && ::stat(lock_path.c_str(), &current) == 0 &&
+        mine.st_ino == current.st_ino && mine.st_dev == current.st_dev) {
+      return fd;
+    }
+    ::close(fd);
+    if (attempt == 100) {
+      error = prefix + "cannot take the lock '" + lock_path + "'";
+      return -1;
+    }
+  }
+}
+
+// A probe: create, fill, sync and remove a temporary file next to
+// `target`, so that a full disk or a read-only directory shows before
+// anything is measured. Empty, or why not.
+std::string probe_directory(const std::string& target,
+                            const std::string& prefix) {
+  std::string probe = target + ".tmp.XXXXXX";
+  const int fd = ::mkostemp(probe.data(), O_CLOEXEC);
+  if (fd < 0)
+    return prefix + "cannot create a file in '" + parent_of(target) +
+           "': " + reason(errno);
+  const std::string block(4096, ' ');
+  std::string why;
+  if (!write_all(fd, block.data(), block.size()) || ::fsync(fd) != 0)
+    why = reason(errno);
+  ::close(fd);
+  ::unlink(probe.c_str());
+  if (!why.empty())
+    return prefix + "cannot write to '" + parent_of(target) + "': " + why;
+  return {};
+}
+
+// The pieces, one after the other, written to `fd` from byte `from` on (the
+// bytes before it are right already); `at`: where they end.
+bool write_pieces(int fd, const std::string* const* pieces, std::size_t count,
+                  std::size_t from, off_t& at) {
+  at = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string& piece = *pieces[i];
+    const off_t end = at + static_cast<off_t>(piece.size());
+    if (end > static_cast<off_t>(from)) {
+      const std::size_t skip = at >= static_cast<off_t>(from)
+                                   ? 0
+                                   : from - static_cast<std::size_t>(at);
+      if (!pwrite_all(fd, piece.data() + skip, piece.size() - skip,
+                      at + static_cast<off_t>(skip)))
+        return false;
+    }
+    at = end;
+  }
+  return true;
 }
 
 }  // namespace mpiarena::fileio

@@ -51,4 +51,21 @@ std::string replace_with(const std::string& target,
 // writing the same target (its lock is ours now).
 void remove_stale_temporaries(const std::string& target);
 
+// The lock file `lock_path` (of the output `path`) opened and locked
+// (flock, exclusive): its descriptor, or -1 with `error` saying why, after
+// `prefix` (another run holds it: which one, as the holder wrote it there).
+int lock_exclusively(const std::string& lock_path, const std::string& path,
+                     const std::string& prefix, std::string& error);
+
+// A probe: create, fill, sync and remove a temporary file next to
+// `target`, so that a full disk or a read-only directory shows before
+// anything is measured. Empty, or why not (after `prefix`).
+std::string probe_directory(const std::string& target,
+                            const std::string& prefix);
+
+// The pieces, one after the other, written to `fd` from byte `from` on (the
+// bytes before it are right already); `at`: where they end.
+bool write_pieces(int fd, const std::string* const* pieces, std::size_t count,
+                  std::size_t from, off_t& at);
+
 }  // namespace mpiarena::fileio

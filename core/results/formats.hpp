@@ -1,15 +1,12 @@
-// Formats other tools read: CSV, Google Benchmark's JSON (for its
-// tools/compare.py and the dashboards built on it), and the rendering of a
-// comparison (runner compare) as text or markdown.
+// Formats other tools read: CSV and Google Benchmark's JSON (for its
+// tools/compare.py and the dashboards built on it). No MPI.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
 #include "records.hpp"
-#include "report.hpp"
 
 namespace mpiarena {
 
@@ -55,13 +52,5 @@ std::string benchmark_name(const Record& r);
 // real_time. bytes_per_second is payload bytes / time for methods that move
 // data. A failed verification sets error_occurred and error_message.
 nlohmann::json to_gbench(const Document& doc);
-
-// The comparison as `runner compare` prints it: what is compared and which
-// direction is better, both files' noise figures and the suggested
-// threshold, warnings, one row per point matched (with a noise column when
-// a file has noise records), the points in one file only, notes, and a
-// closing verdict line with the exit code.
-std::string render_comparison(const Comparison& c, const std::string& base,
-                              const std::string& now, Style style);
 
 }  // namespace mpiarena

@@ -169,42 +169,8 @@ std::string ResultFile::open(const std::string& path) {
     std::signal(SIGXFSZ, SIG_IGN);
   const std::string prefix = "cannot write the output file '" + path + "': ";
   lock_path_ = target_ + ".lock";
-  for (int attempt = 0;; ++attempt) {
-    const int fd =
-        ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-      return prefix + "cannot create the lock file '" + lock_path_ +
-             "': " + reason(errno);
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int err = errno;
-      std::string holder;
-      if (err == EWOULDBLOCK) {
-        char buf[256] = {0};
-        const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
-        holder = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
-        while (!holder.empty() &&
-               (holder.back() == '\n' || holder.back() == ' '))
-          holder.pop_back();
-      }
-      ::close(fd);
-      if (err != EWOULDBLOCK)
-        return prefix + "cannot lock '" + lock_path_ + "': " + reason(err);
-      return "the output file '" + path + "' is in use by another run (" +
-             (holder.empty() ? std::string("see ") + lock_path_ : holder) +
-             "); wait for it to end or choose another -o";
-    }
-    // Locked; but the holder before us may have unlinked this file just
-    // before we locked it, and a third run may have created a new one.
-    struct stat mine, current;
-    if (::fstat(fd, &mine) == 0 && ::stat(lock_path_.c_str(), &current) == 0 &&
-        mine.st_ino == current.st_ino && mine.st_dev == current.st_dev) {
-      lock_fd_ = fd;
-      break;
-    }
-    ::close(fd);
-    if (attempt == 100)
-      return prefix + "cannot take the lock '" + lock_path_ + "'";
-  }
+  lock_fd_ = lock_exclusively(lock_path_, path, prefix, error);
+  if (lock_fd_ < 0) return error;
   char host[256] = {0};
   ::gethostname(host, sizeof host - 1);
   const std::string owner = "pid " + std::to_string(::getpid()) + " on host " +
@@ -217,25 +183,9 @@ std::string ResultFile::open(const std::string& path) {
     return prefix + "cannot write the lock file '" + lock_path_ + "': " + why;
   }
   remove_stale_temporaries(target_);
-  // A probe: create, fill, sync and remove a temporary file, so that a full
-  // disk or a read-only directory shows before anything is measured.
-  std::string probe = target_ + ".tmp.XXXXXX";
-  const int fd = ::mkostemp(probe.data(), O_CLOEXEC);
-  if (fd < 0) {
-    const std::string why = reason(errno);
+  if (std::string why = probe_directory(target_, prefix); !why.empty()) {
     release();
-    return prefix + "cannot create a file in '" + parent_of(target_) +
-           "': " + why;
-  }
-  const std::string block(4096, ' ');
-  std::string why;
-  if (!write_all(fd, block.data(), block.size()) || ::fsync(fd) != 0)
-    why = reason(errno);
-  ::close(fd);
-  ::unlink(probe.c_str());
-  if (!why.empty()) {
-    release();
-    return prefix + "cannot write to '" + parent_of(target_) + "': " + why;
+    return why;
   }
   records_text_.clear();
   skipped_text_.clear();
@@ -333,19 +283,7 @@ std::string ResultFile::publish(const std::string* const* pieces,
   }
   if (from == 0) ++whole_writes_;
   off_t at = 0;
-  bool ok = true;
-  for (std::size_t i = 0; ok && i < count; ++i) {
-    const std::string& piece = *pieces[i];
-    const off_t end = at + static_cast<off_t>(piece.size());
-    if (end > static_cast<off_t>(from)) {
-      const std::size_t skip = at >= static_cast<off_t>(from)
-                                   ? 0
-                                   : from - static_cast<std::size_t>(at);
-      ok = pwrite_all(spare_.fd, piece.data() + skip, piece.size() - skip,
-                      at + static_cast<off_t>(skip));
-    }
-    at = end;
-  }
+  bool ok = write_pieces(spare_.fd, pieces, count, from, at);
   ok = ok && ::ftruncate(spare_.fd, at) == 0;
   ok = ok && (!durable || ::fsync(spare_.fd) == 0);
   const int err = errno;

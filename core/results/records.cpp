@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "suite_info.hpp"
+#include "suites.hpp"
 
 namespace mpiarena {
 
@@ -110,6 +110,46 @@ std::string split_label(
   return label.substr(0, open);
 }
 
+namespace {
+
+json parts_json(const std::vector<PartTiming>& parts) {
+  json out = json::array();
+  for (const PartTiming& p : parts) {
+    json e = timing_json(p);
+    e["name"] = p.name;
+    e["inner_iterations"] = p.inner_iterations;
+    if (!p.phases.empty()) e["phases_s"] = phases_json(p.phases);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+json noise_json(const Noise& noise) {
+  json n = {{"steal_s", noise.steal_s},
+            {"preemptions", noise.preemptions},
+            {"retries", noise.retries},
+            {"noisy_samples", noise.noisy_samples},
+            {"noisy", noise.noisy}};
+  if (!noise.cpu_mhz.empty()) n["cpu_mhz"] = noise.cpu_mhz;
+  if (!noise.core_to_core_ns.empty())
+    n["core_to_core_ns"] = noise.core_to_core_ns;
+  if (!noise.reason.empty()) n["reason"] = noise.reason;
+  return n;
+}
+
+json metrics_json(const std::vector<MetricValue>& metrics) {
+  json out = json::array();
+  for (const MetricValue& m : metrics)
+    out.push_back({{"name", m.name},
+                   {"unit", m.unit},
+                   {"better", m.higher_is_better ? "higher" : "lower"},
+                   {"value", m.value},
+                   {"samples", m.samples}});
+  return out;
+}
+
+}  // namespace
+
 json to_json(const Record& r) {
   json j = {{"suite", r.suite},
             {"payload", r.payload},
@@ -150,30 +190,11 @@ json to_json(const Record& r) {
   }
   if (!r.phases.empty()) j["phases_s"] = phases_json(r.phases);
   if (!r.parts.empty()) {
-    json parts = json::array();
-    for (const PartTiming& p : r.parts) {
-      json e = timing_json(p);
-      e["name"] = p.name;
-      e["inner_iterations"] = p.inner_iterations;
-      if (!p.phases.empty()) e["phases_s"] = phases_json(p.phases);
-      parts.push_back(std::move(e));
-    }
-    j["parts"] = std::move(parts);
+    j["parts"] = parts_json(r.parts);
     j["headline_part"] = r.headline_part;
   }
   if (!r.notes.empty()) j["notes"] = r.notes;
-  if (r.noise.recorded) {
-    json n = {{"steal_s", r.noise.steal_s},
-              {"preemptions", r.noise.preemptions},
-              {"retries", r.noise.retries},
-              {"noisy_samples", r.noise.noisy_samples},
-              {"noisy", r.noise.noisy}};
-    if (!r.noise.cpu_mhz.empty()) n["cpu_mhz"] = r.noise.cpu_mhz;
-    if (!r.noise.core_to_core_ns.empty())
-      n["core_to_core_ns"] = r.noise.core_to_core_ns;
-    if (!r.noise.reason.empty()) n["reason"] = r.noise.reason;
-    j["noise"] = std::move(n);
-  }
+  if (r.noise.recorded) j["noise"] = noise_json(r.noise);
   j["stopping"] = {{"by", r.stopped_by}, {"rse", r.rse}};
   if (!r.cache.empty()) j["cache"] = r.cache;
   if (!r.buffers.empty()) j["buffers"] = r.buffers;
@@ -190,16 +211,7 @@ json to_json(const Record& r) {
   }
   if (!r.matrix_row.empty())
     j["matrix"] = {{"row", r.matrix_row}, {"column", r.matrix_column}};
-  if (!r.metrics.empty()) {
-    json metrics = json::array();
-    for (const MetricValue& m : r.metrics)
-      metrics.push_back({{"name", m.name},
-                         {"unit", m.unit},
-                         {"better", m.higher_is_better ? "higher" : "lower"},
-                         {"value", m.value},
-                         {"samples", m.samples}});
-    j["metrics"] = std::move(metrics);
-  }
+  if (!r.metrics.empty()) j["metrics"] = metrics_json(r.metrics);
   return j;
 }
 
@@ -223,6 +235,54 @@ json to_json(const Document& d) {
   if (!d.summary.is_null()) doc["summary"] = d.summary;
   return doc;
 }
+
+namespace {
+
+// The noise record of a record (Record::noise).
+Noise noise_from(const json& n) {
+  Noise noise;
+  noise.recorded = true;
+  noise.steal_s = n.at("steal_s").get<std::vector<double>>();
+  noise.preemptions = n.at("preemptions").get<std::vector<int>>();
+  if (n.contains("cpu_mhz"))
+    noise.cpu_mhz = n.at("cpu_mhz").get<std::vector<double>>();
+  if (n.contains("core_to_core_ns"))
+    noise.core_to_core_ns = n.at("core_to_core_ns").get<std::vector<double>>();
+  noise.retries = n.at("retries").get<int>();
+  noise.noisy_samples = n.at("noisy_samples").get<int>();
+  noise.noisy = n.at("noisy").get<bool>();
+  noise.reason = n.value("reason", "");
+  return noise;
+}
+
+// Contract v4's phases, parts and metrics, when the record has them.
+void contract_v4_from(const json& j, Record& r) {
+  if (j.contains("phases_s")) r.phases = phases_from(j.at("phases_s"));
+  if (j.contains("parts")) {
+    for (const json& e : j.at("parts")) {
+      PartTiming p;
+      p.name = e.at("name").get<std::string>();
+      p.inner_iterations = e.at("inner_iterations").get<std::int64_t>();
+      timing_from(e, p);
+      if (e.contains("phases_s")) p.phases = phases_from(e.at("phases_s"));
+      r.parts.push_back(std::move(p));
+    }
+    r.headline_part = j.at("headline_part").get<std::string>();
+  }
+  if (j.contains("metrics")) {
+    for (const json& e : j.at("metrics")) {
+      MetricValue m;
+      m.name = e.at("name").get<std::string>();
+      m.unit = e.at("unit").get<std::string>();
+      m.higher_is_better = e.at("better").get<std::string>() == "higher";
+      m.value = e.at("value").get<double>();
+      m.samples = e.at("samples").get<std::vector<double>>();
+      r.metrics.push_back(std::move(m));
+    }
+  }
+}
+
+}  // namespace
 
 Record record_from_json(const json& j) {
   Record r;
@@ -250,21 +310,7 @@ Record record_from_json(const json& j) {
   r.size_total = j.value("size_basis", "per-rank") == "total";
   if (j.contains("notes"))
     r.notes = j.at("notes").get<std::vector<std::string>>();
-  if (j.contains("noise")) {
-    const json& n = j.at("noise");
-    r.noise.recorded = true;
-    r.noise.steal_s = n.at("steal_s").get<std::vector<double>>();
-    r.noise.preemptions = n.at("preemptions").get<std::vector<int>>();
-    if (n.contains("cpu_mhz"))
-      r.noise.cpu_mhz = n.at("cpu_mhz").get<std::vector<double>>();
-    if (n.contains("core_to_core_ns"))
-      r.noise.core_to_core_ns =
-          n.at("core_to_core_ns").get<std::vector<double>>();
-    r.noise.retries = n.at("retries").get<int>();
-    r.noise.noisy_samples = n.at("noisy_samples").get<int>();
-    r.noise.noisy = n.at("noisy").get<bool>();
-    r.noise.reason = n.value("reason", "");
-  }
+  if (j.contains("noise")) r.noise = noise_from(j.at("noise"));
   if (j.contains("stopping")) {
     r.stopped_by = j.at("stopping").at("by").get<std::string>();
     r.rse = j.at("stopping").at("rse").get<double>();
@@ -298,29 +344,7 @@ Record record_from_json(const json& j) {
   r.plugin_file = j.at("plugin").at("file").get<std::string>();
   r.plugin_abi = j.at("plugin").at("abi").get<std::uint32_t>();
   r.plugin_version = j.at("plugin").value("version", "");
-  if (j.contains("phases_s")) r.phases = phases_from(j.at("phases_s"));
-  if (j.contains("parts")) {
-    for (const json& e : j.at("parts")) {
-      PartTiming p;
-      p.name = e.at("name").get<std::string>();
-      p.inner_iterations = e.at("inner_iterations").get<std::int64_t>();
-      timing_from(e, p);
-      if (e.contains("phases_s")) p.phases = phases_from(e.at("phases_s"));
-      r.parts.push_back(std::move(p));
-    }
-    r.headline_part = j.at("headline_part").get<std::string>();
-  }
-  if (j.contains("metrics")) {
-    for (const json& e : j.at("metrics")) {
-      MetricValue m;
-      m.name = e.at("name").get<std::string>();
-      m.unit = e.at("unit").get<std::string>();
-      m.higher_is_better = e.at("better").get<std::string>() == "higher";
-      m.value = e.at("value").get<double>();
-      m.samples = e.at("samples").get<std::vector<double>>();
-      r.metrics.push_back(std::move(m));
-    }
-  }
+  contract_v4_from(j, r);
   return r;
 }
 

@@ -106,6 +106,79 @@ std::size_t parse_bytes(const std::string& raw) {
   return static_cast<std::size_t>(value) * it->second;
 }
 
+namespace {
+
+// "netpipe:a..b": NetPIPE's perturbed ladder.
+void add_netpipe(const std::string& item, std::vector<SizePoint>& out) {
+  const std::string range = item.substr(8);
+  const std::size_t dots = range.find("..");
+  if (dots == std::string::npos) bad(item, "netpipe: needs a range a..b");
+  const std::size_t lo = parse_bytes(range.substr(0, dots));
+  const std::size_t hi = parse_bytes(range.substr(dots + 2));
+  if (lo > hi) bad(item, "the range starts above its end");
+  for (std::size_t b : netpipe_ladder(lo, hi))
+    out.push_back({std::to_string(b), b});
+}
+
+// "a..b" at `dots`: every preset from a to b, or byte values doubling.
+void add_range(const std::string& item, std::size_t dots,
+               std::vector<SizePoint>& out) {
+  // small..xxlarge: every preset from the first to the last.
+  const std::string first = lower(trim(item.substr(0, dots)));
+  const std::string last = lower(trim(item.substr(dots + 2)));
+  const int from = preset_index(first), to = preset_index(last);
+  if (from >= 0 && to >= 0) {
+    if (from > to)
+      bad(item,
+          "the range starts above its end (presets in order: "
+          "small, medium, large, xlarge, xxlarge, xxxlarge)");
+    for (int i = from; i <= to; ++i) {
+      const Preset& p = presets()[static_cast<std::size_t>(i)];
+      out.push_back({p.name, preset_bytes(p.base)});
+    }
+    return;
+  }
+  const char* kRanges =
+      "; a range joins two presets (small..xxlarge) or two byte values "
+      "(8B..4MiB)";
+  for (const std::string* end : {&first, &last})
+    if (!end->empty() && preset_index(*end) < 0 && !starts_with_digit(*end))
+      bad(item,
+          "'" + *end + "' is neither a preset name nor a byte value" + kRanges);
+  if (from >= 0 || to >= 0)
+    bad(item, std::string("it mixes a preset and a byte value") + kRanges);
+  const std::size_t lo = parse_bytes(item.substr(0, dots));
+  const std::size_t hi = parse_bytes(item.substr(dots + 2));
+  if (lo > hi) bad(item, "the range starts above its end");
+  if (lo == 0) out.push_back({"0", 0});
+  for (std::size_t b = std::max<std::size_t>(lo, 1); b <= hi; b *= 2) {
+    out.push_back({std::to_string(b), b});
+    if (b > std::numeric_limits<std::size_t>::max() / 2) break;
+  }
+}
+
+// Sorted by bytes, one point per byte value; a preset's name wins over the
+// same bytes given as a number.
+std::vector<SizePoint> sorted_unique(std::vector<SizePoint> out) {
+  std::stable_sort(
+      out.begin(), out.end(),
+      [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
+  auto is_preset = [](const SizePoint& p) {
+    return !p.label.empty() &&
+           !std::isdigit(static_cast<unsigned char>(p.label[0]));
+  };
+  std::vector<SizePoint> unique;
+  for (const SizePoint& p : out) {
+    if (unique.empty() || unique.back().bytes != p.bytes)
+      unique.push_back(p);
+    else if (is_preset(p) && !is_preset(unique.back()))
+      unique.back() = p;
+  }
+  return unique;
+}
+
+}  // namespace
+
 std::vector<SizePoint> parse_sizes(const std::string& spec) {
   std::vector<SizePoint> out;
   if (trim(spec).empty()) bad(spec, "empty list");
@@ -126,74 +199,17 @@ std::vector<SizePoint> parse_sizes(const std::string& spec) {
     }
     if (matched) continue;
     if (name.rfind("netpipe:", 0) == 0) {
-      const std::string range = item.substr(8);
-      const std::size_t dots = range.find("..");
-      if (dots == std::string::npos) bad(item, "netpipe: needs a range a..b");
-      const std::size_t lo = parse_bytes(range.substr(0, dots));
-      const std::size_t hi = parse_bytes(range.substr(dots + 2));
-      if (lo > hi) bad(item, "the range starts above its end");
-      for (std::size_t b : netpipe_ladder(lo, hi))
-        out.push_back({std::to_string(b), b});
-      continue;
+      add_netpipe(item, out);
+    } else if (const std::size_t dots = item.find(".."); dots != item.npos) {
+      add_range(item, dots, out);
+    } else {
+      if (!std::isdigit(static_cast<unsigned char>(item[0])))
+        bad(item, "not a preset name");
+      const std::size_t b = parse_bytes(item);
+      out.push_back({std::to_string(b), b});
     }
-    const std::size_t dots = item.find("..");
-    if (dots != std::string::npos) {
-      // small..xxlarge: every preset from the first to the last.
-      const std::string first = lower(trim(item.substr(0, dots)));
-      const std::string last = lower(trim(item.substr(dots + 2)));
-      const int from = preset_index(first), to = preset_index(last);
-      if (from >= 0 && to >= 0) {
-        if (from > to)
-          bad(item,
-              "the range starts above its end (presets in order: "
-              "small, medium, large, xlarge, xxlarge, xxxlarge)");
-        for (int i = from; i <= to; ++i) {
-          const Preset& p = presets()[static_cast<std::size_t>(i)];
-          out.push_back({p.name, preset_bytes(p.base)});
-        }
-        continue;
-      }
-      const char* kRanges =
-          "; a range joins two presets (small..xxlarge) or two byte values "
-          "(8B..4MiB)";
-      for (const std::string* end : {&first, &last})
-        if (!end->empty() && preset_index(*end) < 0 && !starts_with_digit(*end))
-          bad(item, "'" + *end + "' is neither a preset name nor a byte value" +
-                        kRanges);
-      if (from >= 0 || to >= 0)
-        bad(item, std::string("it mixes a preset and a byte value") + kRanges);
-      const std::size_t lo = parse_bytes(item.substr(0, dots));
-      const std::size_t hi = parse_bytes(item.substr(dots + 2));
-      if (lo > hi) bad(item, "the range starts above its end");
-      if (lo == 0) out.push_back({"0", 0});
-      for (std::size_t b = std::max<std::size_t>(lo, 1); b <= hi; b *= 2) {
-        out.push_back({std::to_string(b), b});
-        if (b > std::numeric_limits<std::size_t>::max() / 2) break;
-      }
-      continue;
-    }
-    if (!std::isdigit(static_cast<unsigned char>(item[0])))
-      bad(item, "not a preset name");
-    const std::size_t b = parse_bytes(item);
-    out.push_back({std::to_string(b), b});
   }
-  std::stable_sort(
-      out.begin(), out.end(),
-      [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
-  // One point per byte value; a preset's name wins over the same bytes given
-  // as a number.
-  auto is_preset = [](const SizePoint& p) {
-    return !p.label.empty() &&
-           !std::isdigit(static_cast<unsigned char>(p.label[0]));
-  };
-  std::vector<SizePoint> unique;
-  for (const SizePoint& p : out) {
-    if (unique.empty() || unique.back().bytes != p.bytes)
-      unique.push_back(p);
-    else if (is_preset(p) && !is_preset(unique.back()))
-      unique.back() = p;
-  }
-  return unique;
+  return sorted_unique(std::move(out));
 }
 
 std::string format_bytes(double bytes) {

@@ -132,11 +132,10 @@ std::string option_value(const OptionInfo& o, const std::string& value) {
   return number_text(v);
 }
 
-std::string check_strategy_info(const StrategyInfo& info) {
-  if (!valid_name(info.name))
-    return "name '" + info.name +
-           "' is not accepted: 1 to 32 characters of [a-z0-9_]";
-  const std::string who = "method '" + info.name + "': ";
+namespace {
+
+// The suite is one the core knows, and each payload one it knows.
+std::string check_suite(const StrategyInfo& info) {
   const std::vector<std::string>* payloads = nullptr;
   std::vector<std::string> suites;
   for (const auto& [suite, known] : known_suites()) {
@@ -144,74 +143,98 @@ std::string check_strategy_info(const StrategyInfo& info) {
     if (suite == info.suite) payloads = &known;
   }
   if (!payloads)
-    return who + "suite '" + info.suite +
-           "' is not a suite this runner knows (" + join(suites) + ")";
+    return "suite '" + info.suite + "' is not a suite this runner knows (" +
+           join(suites) + ")";
   if (info.payloads.empty())
-    return who + "payloads is empty; suite " + info.suite + " knows " +
+    return "payloads is empty; suite " + info.suite + " knows " +
            join(*payloads);
   for (const std::string& p : info.payloads) {
     bool ok = false;
     for (const std::string& k : *payloads) ok = ok || k == p;
     if (!ok)
-      return who + "payload '" + p + "' is not one suite " + info.suite +
-             " knows (" + join(*payloads) + ")";
+      return "payload '" + p + "' is not one suite " + info.suite + " knows (" +
+             join(*payloads) + ")";
   }
+  return {};
+}
+
+// The numbers: time_scale, min_ranks, payload_copies.
+std::string check_numbers(const StrategyInfo& info) {
   if (!std::isfinite(info.time_scale) || info.time_scale <= 0)
-    return who + "time_scale " + std::to_string(info.time_scale) +
+    return "time_scale " + std::to_string(info.time_scale) +
            " is not accepted: a finite number > 0";
   if (info.min_ranks < 1)
-    return who + "min_ranks " + std::to_string(info.min_ranks) +
+    return "min_ranks " + std::to_string(info.min_ranks) +
            " is not accepted: 1 or more";
   if (info.payload_copies < 0)
-    return who + "payload_copies " + std::to_string(info.payload_copies) +
+    return "payload_copies " + std::to_string(info.payload_copies) +
            " is not accepted: 0 or more";
+  return {};
+}
+
+// Phases, parts, the headline and the metrics.
+std::string check_breakdown(const StrategyInfo& info) {
   if (std::string e =
           check_names("phases", info.phases,
                       static_cast<std::size_t>(PhaseTimer::kMaxPhases));
       !e.empty())
-    return who + e;
+    return e;
   if (std::string e = check_names("parts", info.parts, 16); !e.empty())
-    return who + e;
+    return e;
   if (!info.headline.empty()) {
     bool ok = false;
     for (const std::string& p : info.parts) ok = ok || p == info.headline;
     if (!ok)
-      return who + "headline '" + info.headline +
-             "' is not one of its parts (" + join(info.parts) + ")";
+      return "headline '" + info.headline + "' is not one of its parts (" +
+             join(info.parts) + ")";
   }
   std::vector<std::string> metric_names;
   for (const MetricInfo& m : info.metrics) {
     metric_names.push_back(m.name);
     if (m.unit.empty())
-      return who + "metric '" + m.name +
-             "' has no unit (say \"%\", \"msg/s\"...)";
-    if (!m.compute) return who + "metric '" + m.name + "' has no formula";
+      return "metric '" + m.name + "' has no unit (say \"%\", \"msg/s\"...)";
+    if (!m.compute) return "metric '" + m.name + "' has no formula";
   }
   if (std::string e = check_names("metrics", metric_names, 16); !e.empty())
-    return who + e;
+    return e;
+  return {};
+}
+
+// The params and the matrix axes among them.
+std::string check_params(const StrategyInfo& info) {
   std::vector<std::string> keys;
   for (const auto& [key, value] : info.params) {
     keys.push_back(key);
     if (!valid_name(value))
-      return who + "params '" + key + "' has the value '" + value +
+      return "params '" + key + "' has the value '" + value +
              "': values are 1 to 32 characters of [a-z0-9_]";
   }
-  if (std::string e = check_names("params", keys, 16); !e.empty())
-    return who + e;
+  if (std::string e = check_names("params", keys, 16); !e.empty()) return e;
   if (info.matrix_row.empty() != info.matrix_column.empty())
-    return who +
-           "matrix_row and matrix_column go together: set both or neither";
+    return "matrix_row and matrix_column go together: set both or neither";
   for (const std::string* axis : {&info.matrix_row, &info.matrix_column}) {
     if (axis->empty()) continue;
     bool ok = false;
     for (const std::string& k : keys) ok = ok || k == *axis;
     if (!ok)
-      return who + "matrix axis '" + *axis + "' is not one of its params (" +
+      return "matrix axis '" + *axis + "' is not one of its params (" +
              join(keys) + ")";
   }
   if (!info.matrix_row.empty() && info.matrix_row == info.matrix_column)
-    return who + "matrix_row and matrix_column are both '" + info.matrix_row +
+    return "matrix_row and matrix_column are both '" + info.matrix_row +
            "'; they must name two different params";
+  return {};
+}
+
+}  // namespace
+
+std::string check_strategy_info(const StrategyInfo& info) {
+  if (!valid_name(info.name))
+    return "name '" + info.name +
+           "' is not accepted: 1 to 32 characters of [a-z0-9_]";
+  const std::string who = "method '" + info.name + "': ";
+  for (auto check : {check_suite, check_numbers, check_breakdown, check_params})
+    if (std::string e = check(info); !e.empty()) return who + e;
   if (info.fixed_bytes > (std::size_t{1} << 30))
     return who + "fixed_bytes " + std::to_string(info.fixed_bytes) +
            " is not accepted: at most 1 GiB";

@@ -1,0 +1,137 @@
+// Compare's matching of points across files (compare_internal.hpp).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "compare_internal.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+// One pair (and records written before `pairs` existed) count as 0.
+int several_pairs(int pairs) { return pairs > 1 ? pairs : 0; }
+
+// The definition options (Record::definition) whose value is not the
+// default, as "/name=value..." (empty for the defaults and for files written
+// before the options existed, which ran the defaults).
+std::string definition_suffix(const Record& r) {
+  static const std::map<std::string, std::string> kDefaults = {
+      {"receive", "reuse"}};
+  std::string out;
+  for (const auto& [name, value] : r.definition) {
+    auto d = kDefaults.find(name);
+    if (d == kDefaults.end() || d->second != value)
+      out += "/" + name + "=" + value;
+  }
+  return out;
+}
+
+// A size in total (--size-basis total) is not the same point as that size
+// per rank; a cold cache (--cache cold) not the same as a hot one; a
+// ping-pong on separate buffers (--buffers separate) not the same as one on
+// a shared buffer (files written before --buffers existed used one).
+}  // namespace
+
+Key key_of(const Record& r) {
+  const std::string across = across_nodes(r);
+  return {r.suite,
+          r.method,
+          r.payload + (r.size_total ? "/total" : "") +
+              (across.empty() ? "" : "/" + across) +
+              (r.cache == "cold" ? "/cold" : "") +
+              (r.buffers == "separate" ? "/separate" : "") +
+              definition_suffix(r),
+          r.ranks,
+          r.bytes,
+          several_pairs(r.pairs)};
+}
+
+Key key_of(const Skip& s) {  // a skip does not know its pairs: one
+  return {s.suite, s.method, s.payload, s.ranks, s.bytes, 0};
+}
+
+std::map<Key, const Record*> index_records(const Document& d,
+                                           const std::string& side,
+                                           std::vector<std::string>& warnings) {
+  std::map<Key, const Record*> out;
+  for (const Record& r : d.records)
+    if (!out.emplace(key_of(r), &r).second)
+      warnings.push_back(side + " has " + point_name(point_key(r)) +
+                         " more than once; the first record is compared");
+  return out;
+}
+
+std::vector<OnlyIn> only_in(const std::map<Key, const Record*>& mine,
+                            const std::map<Key, const Record*>& theirs,
+                            const Document& other) {
+  std::map<Key, std::string> skipped;
+  for (const Skip& s : other.skipped) skipped.emplace(key_of(s), s.reason);
+  std::vector<OnlyIn> out;
+  for (const auto& [key, rec] : mine) {
+    if (theirs.count(key)) continue;
+    auto s = skipped.find(key);
+    out.push_back(
+        {point_key(*rec), s == skipped.end() ? "" : "skipped: " + s->second});
+  }
+  return out;
+}
+
+// --relative: the group a record's point belongs to (its key without the
+// method).
+std::string group_of(const Record& r) {
+  PointKey k = point_key(r);
+  k.method.clear();
+  std::string name = point_name(k);
+  const std::string doubled = "//";
+  const auto at = name.find(doubled);
+  if (at != std::string::npos) name.erase(at, 1);
+  return name;
+}
+
+// A copy of `r` whose times are multiplied by `factor` (samples, summary,
+// bandwidth); phases, parts and metrics are left as they are.
+Record scale_times(const Record& r, double factor) {
+  Record out = r;
+  for (auto* v : {&out.samples_max, &out.samples_min, &out.samples_avg})
+    for (double& x : *v) x *= factor;
+  out.time = summarize(out.samples_max);
+  out.bandwidth = r.bandwidth / factor;
+  return out;
+}
+
+// --relative: each group's common shift (the median of NEW's medians over
+// BASE's, over 3 points or more), warned about where beyond the threshold.
+std::map<std::string, double> group_shifts(
+    const std::map<Key, const Record*>& b,
+    const std::map<Key, const Record*>& n, Comparison& c) {
+  std::map<std::string, std::vector<double>> ratios;
+  for (const auto& [key, rec] : b) {
+    auto other = n.find(key);
+    if (other != n.end() && rec->time.median > 0 &&
+        other->second->time.median > 0)
+      ratios[group_of(*rec)].push_back(other->second->time.median /
+                                       rec->time.median);
+  }
+  std::map<std::string, double> shift_of;
+  for (auto& [group, r] : ratios) {
+    if (static_cast<int>(r.size()) < GroupShift::kMinGroup) continue;
+    const double shift = quantile(r, 0.5);
+    shift_of[group] = shift;
+    c.shifts.push_back({group, static_cast<int>(r.size()), shift});
+    if (std::max(shift, 1 / shift) > 1 + c.options.threshold)
+      c.warnings.push_back(
+          "--relative: the " + std::to_string(r.size()) + " points of " +
+          group + " moved together by " + fixed("%+.1f", 100 * (shift - 1)) +
+          "% (the machine, or something every method shares); each is judged "
+          "against that shift");
+  }
+  return shift_of;
+}
+
+}  // namespace mpiarena

@@ -1,0 +1,82 @@
+// Internal to the engine: one member of a group through the steps of
+// measure_point (engine.hpp): prepare, calibrate, the samples, finish and
+// release. engine.cpp runs the members together (run_together).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core_probe.hpp"
+#include "engine.hpp"
+#include "noise.hpp"
+#include "timed_run.hpp"
+#include "watchdog.hpp"
+
+namespace mpiarena {
+
+// Per part: its loop's state, timings and expected sample time.
+struct PartRun {
+  std::string warm, calib, timed;
+  std::int64_t iters = 1;
+  PartTiming pt;
+  std::vector<std::vector<double>> by_rank;
+  double expected = 0;
+};
+
+// One member of a group through the steps of measure_point (engine.hpp).
+// Not movable: the context points into it.
+class PointRun {
+ public:
+  PointRun(GroupMember& m, const MeasureOptions& opt, MPI_Comm harness);
+  PointRun(const PointRun&) = delete;
+  PointRun& operator=(const PointRun&) = delete;
+
+  bool sampling() const { return sampling_; }
+  double timeout() const { return runner_.timeout; }
+
+  void prepare();
+
+  // Warm-up and calibration of every part, in declared order. The
+  // calibration's per-operation time stands in part_seconds until the
+  // part's median replaces it (a later part may size its work on an
+  // earlier one: the overlap suite).
+  void calibrate();
+
+  // One repetition: a sample of every part, in declared order (seed 002's
+  // parts interleaved, so that a metric's per-repetition value compares
+  // samples taken together), each measured again while it is noisy and
+  // retries are left. `slot` is this member's place in its round.
+  void sample(int slot, NoiseProbe* probe, CoreProbe* state, bool rewarm);
+
+  // Statistics, verification, release: the record.
+  Record finish();
+
+  // Collective: release the strategy if it is prepared (once).
+  void release();
+
+ private:
+  void enter() { Watchdog::instance().set_point(m_.name); }
+  PartRun& headline_run();
+
+  GroupMember& m_;
+  const MeasureOptions& opt_;
+  MPI_Comm harness_;
+  const StrategyInfo& info_;
+  RunContext ctx_;
+  PhaseTimer timer_;
+  int part_index_ = 0;
+  std::vector<std::string> parts_;
+  std::vector<double> part_medians_;
+  timing::Runner runner_;
+  std::string headline_;
+  std::vector<PartRun> runs_;
+  Record rec_;
+  bool prepared_ = false, sampling_ = false;
+  int samples_ = 0;
+  double spent_ = 0;  // seconds of timed samples, retries included
+};
+
+}  // namespace mpiarena

@@ -1,0 +1,75 @@
+// What the core knows about each suite: its payloads, whether its size is
+// per rank, its default sizes, whether its methods compete, which runner
+// options it honours. Pure facts; no MPI: the engine, the records and the
+// reports all read them.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mpiarena {
+
+// The suites the core knows and the payloads each one knows (the registry
+// refuses a strategy that declares anything else). The rma suite's payload
+// is the kind of window the target exposes the bytes in (rma.hpp). The
+// harness suite holds
+// probes of the measurement itself (null, probe) and takes every payload.
+inline const std::vector<std::pair<std::string, std::vector<std::string>>>&
+known_suites() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>>
+      suites = {{"transfer", {"1d", "2d"}},
+                {"pingpong", {"bytes"}},
+                {"fanin", {"bytes"}},
+                {"distribution", {"1d"}},
+                {"combination", {"1d"}},
+                {"collective", {"1d"}},
+                {"overlap", {"1d"}},
+                {"stencil", {"1d"}},
+                {"stream", {"bytes"}},
+                {"rma", {"allocate", "create", "dynamic"}},
+                {"harness", {"1d", "2d", "bytes"}}};
+  return suites;
+}
+
+// Suites whose size is the message of each rank (OSU and IMB count the
+// collectives so): the tables say "per rank" and records give the total.
+inline bool size_is_per_rank(const std::string& suite) {
+  return suite == "distribution" || suite == "combination" ||
+         suite == "collective";
+}
+
+// The sizes a suite runs when --sizes is not given, as a --sizes spec;
+// empty: the runner's default (small..xxlarge). The overlap suite follows
+// seed 002 (64 KiB to 16 MiB, doubling), the stencil suite seed 004 (8 B to
+// 4 MiB, doubling).
+inline std::string default_sizes_spec(const std::string& suite) {
+  if (suite == "overlap") return "64KiB..16MiB";
+  if (suite == "stencil") return "8B..4MiB";  // seed 004's OPBench
+  return "";
+}
+
+// Whether a suite's methods are alternative ways of doing one thing, so that
+// "the fastest" means something: not the everyday collectives (allreduce and
+// alltoall are different operations, shown side by side), nor the overlap
+// suite (each method's computation is sized to its own communication: its
+// figure is the overlap, not the time), nor the rma suite (a put and an
+// accumulate, a latency and a per-message bandwidth time do not compete:
+// its answer is the op x sync matrix, report.hpp), nor the harness.
+inline bool methods_are_alternatives(const std::string& suite) {
+  return suite != "collective" && suite != "overlap" && suite != "rma" &&
+         suite != "harness";
+}
+
+// Suites whose base class rotates its buffers under runner --cache cold and
+// chooses its buffer scheme by --buffers (RunContext::cache_cold,
+// separate_buffers): the ping-pong suite (pingpong.hpp). Other suites run
+// hot whatever --cache says, and their records say so.
+inline bool honours_cold_cache(const std::string& suite) {
+  return suite == "pingpong";
+}
+inline bool honours_buffers(const std::string& suite) {
+  return suite == "pingpong";
+}
+
+}  // namespace mpiarena
