@@ -25,7 +25,7 @@ enum class Command {
 };
 
 // --set METHOD.OPTION=VALUE[,VALUE...]: values for one option of one
-// method (OptionInfo), as written; plan.cpp checks them against the
+// method (OptionInfo), as written; option_variants.cpp checks them against the
 // method's declaration.
 struct OptionSetting {
   std::string method, option;

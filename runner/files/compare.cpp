@@ -3,7 +3,8 @@
 
 #include <iostream>
 
-#include "commands.hpp"
+#include "compare_text.hpp"
+#include "files.hpp"
 #include "formats.hpp"
 
 namespace mpiarena {
@@ -22,7 +23,7 @@ int command_compare(const Options& options) {
     try {
       docs[i] = document_from_json(json);
     } catch (const std::exception& e) {
-      std::cerr << "runner: error: " << options.files[i]
+      std::cerr << program_name() << ": error: " << options.files[i]
                 << ": invalid: " << e.what() << "\n";
       ok = false;
     }
@@ -40,14 +41,14 @@ int command_compare(const Options& options) {
     j["new"] = options.files[1];
     std::cout << j.dump(1) << "\n";
     for (const std::string& w : c.warnings)
-      std::cerr << "runner: warning: " << w << "\n";
+      std::cerr << program_name() << ": warning: " << w << "\n";
   } else {
     std::cout << render_comparison(
         c, options.files[0], options.files[1],
         options.format == "markdown" ? Style::markdown : Style::text);
   }
   if (c.points.empty())
-    std::cerr << "runner: error: " << options.files[0] << " and "
+    std::cerr << program_name() << ": error: " << options.files[0] << " and "
               << options.files[1]
               << " share no point: nothing was compared; exit 2.\n";
   return code;

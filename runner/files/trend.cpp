@@ -6,10 +6,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "commands.hpp"
 #include "file_io.hpp"
+#include "files.hpp"
 #include "formats.hpp"
-#include "output.hpp"
 #include "report_html.hpp"
 
 namespace mpiarena {
@@ -29,40 +28,6 @@ bool looks_like_a_date(const std::string& s) {
 
 }  // namespace
 
-bool output_usable(const Options& options) {
-  if (options.output.empty()) return true;
-  // The same rules as a run's -o (output.hpp): a regular file, a new file in
-  // an existing directory, or a symbolic link to either, written through.
-  std::string target, error;
-  if (!resolve_output(options.output, target, error)) {
-    std::cerr << "runner: error: " << error << "\n";
-    return false;
-  }
-  std::error_code ec;
-  for (const std::string& file : options.files)
-    if (std::filesystem::equivalent(target, file, ec)) {
-      std::cerr << "runner: error: -o '" << options.output
-                << "' is the input file '" << file
-                << "'; writing the page there would replace the results\n";
-      return false;
-    }
-  return true;
-}
-
-bool write_output(const std::string& path, const std::string& text) {
-  // Resolved again here: the path may have changed since output_usable.
-  std::string target, error;
-  if (!resolve_output(path, target, error)) {
-    std::cerr << "runner: error: " << error << "\n";
-    return false;
-  }
-  const std::string* pieces[] = {&text};
-  error = fileio::replace_with(target, pieces, 1, false);
-  if (error.empty()) return true;
-  std::cerr << "runner: error: cannot write " << path << ": " << error << "\n";
-  return false;
-}
-
 int command_trend(const Options& options) {
   // Under mpirun only rank 0 runs this (main.cpp, file_command).
   if (!output_usable(options)) return 2;
@@ -75,7 +40,7 @@ int command_trend(const Options& options) {
     for (const std::string& before : seen)
       twice = twice || std::filesystem::equivalent(before, file, ec);
     if (twice) {
-      std::cerr << "runner: warning: '" << file
+      std::cerr << program_name() << ": warning: '" << file
                 << "' is given twice; the trend counts it once\n";
       continue;
     }
@@ -92,15 +57,15 @@ int command_trend(const Options& options) {
       run.doc = document_from_json(json);
       run.started = run.doc.context.value("start_time", std::string());
       if (!looks_like_a_date(run.started))
-        std::cerr << "runner: warning: " << file << ": start_time '"
+        std::cerr << program_name() << ": warning: " << file << ": start_time '"
                   << run.started
                   << "' is not a date (YYYY-MM-DDThh:mm:ssZ); the runs are "
                      "put in time order by it, so this one may be out of "
                      "place\n";
       runs.push_back(std::move(run));
     } catch (const std::exception& e) {
-      std::cerr << "runner: error: " << file << ": invalid: " << e.what()
-                << "\n";
+      std::cerr << program_name() << ": error: " << file
+                << ": invalid: " << e.what() << "\n";
       ok = false;
     }
   }
@@ -121,8 +86,8 @@ int command_trend(const Options& options) {
     return 0;
   }
   if (!write_output(options.output, text)) return 2;
-  std::cerr << "runner: trend of " << t.runs.size() << " runs written to "
-            << options.output << "\n";
+  std::cerr << program_name() << ": trend of " << t.runs.size()
+            << " runs written to " << options.output << "\n";
   return 0;
 }
 

@@ -1,0 +1,70 @@
+// runner report FILE: the ranked tables, the best-method summary, the page
+// of charts, or the records as CSV or gbench. Needs no MPI.
+#include "report.hpp"
+
+#include <iostream>
+#include <map>
+
+#include "files.hpp"
+#include "formats.hpp"
+#include "point_key.hpp"
+#include "report_html.hpp"
+
+namespace mpiarena {
+
+std::string export_document(const Document& doc, const std::string& format) {
+  if (format == "csv") return to_csv(doc);
+  if (format == "gbench") return to_gbench(doc).dump(1) + "\n";
+  return {};
+}
+
+int command_report(const Options& options) {
+  if (!output_usable(options)) return 2;
+  nlohmann::json json;
+  int status = 0;
+  if (!read_results(options.files.front(), json, status, 2)) return status;
+  Document doc;
+  try {
+    doc = document_from_json(json);
+  } catch (const std::exception& e) {
+    std::cerr << program_name() << ": error: " << options.files.front()
+              << ": invalid: " << e.what() << "\n";
+    return 2;
+  }
+  {
+    // Two records of one point (files concatenated by hand, a run edited):
+    // each is shown, but the reader should know.
+    std::map<std::string, int> times;
+    for (const Record& r : doc.records) ++times[point_name(point_key(r))];
+    for (const auto& [name, n] : times)
+      if (n > 1)
+        std::cerr << program_name() << ": warning: " << options.files.front()
+                  << " has " << name << " " << n
+                  << " times; the report shows every record of it\n";
+  }
+  std::string text = export_document(doc, options.format);
+  if (text.empty()) {
+    const nlohmann::json summary = compute_summary(doc);
+    if (options.format == "json")
+      text = summary.dump(1) + "\n";
+    else if (options.format == "html")
+      text = render_html(doc, summary, options.files.front());
+    else if (options.format == "summary")
+      text = render_brief(doc, summary, options.files.front());
+    else
+      text = render_report(
+          doc, summary,
+          options.format == "markdown" ? Style::markdown : Style::text,
+          options.per_rank);
+  }
+  if (options.output.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  if (!write_output(options.output, text)) return 2;
+  std::cerr << program_name() << ": report written to " << options.output
+            << "\n";
+  return 0;
+}
+
+}  // namespace mpiarena

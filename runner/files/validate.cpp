@@ -1,0 +1,144 @@
+// runner validate FILE...: each file against the schema; and the reading of
+// a result file that every file command shares. Needs no MPI.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include "file_io.hpp"
+#include "files.hpp"
+#include "printable.hpp"
+#include "schema.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+// Containers nested deeper than this make a document unreadable here: the
+// JSON library copies, compares, prints and validates recursively, so a
+// file of 70 000 nested arrays would overflow the stack in `report` or
+// `compare`. A result document nests 5 levels.
+constexpr int kMaxNesting = 100;
+
+struct TooDeep {};
+
+}  // namespace
+
+namespace {
+
+bool g_all_validation_errors = false;
+
+// The errors whose place ("<root>[records][0][time_s]: ...") encloses no
+// other error's place, in their order.
+std::vector<std::string> innermost(const std::vector<std::string>& errors) {
+  auto place = [](const std::string& e) { return e.substr(0, e.find(": ")); };
+  std::vector<std::string> out;
+  for (const std::string& e : errors) {
+    const std::string p = place(e);
+    bool encloses = false;
+    for (const std::string& other : errors) {
+      const std::string q = place(other);
+      encloses = encloses || (q.size() > p.size() && q.rfind(p, 0) == 0);
+    }
+    if (!encloses && std::find(out.begin(), out.end(), e) == out.end())
+      out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
+
+void show_all_validation_errors(bool all) { g_all_validation_errors = all; }
+
+bool read_results(const std::string& file, nlohmann::json& doc, int& status,
+                  int invalid) {
+  // Only a regular file (or a link to one): a named pipe would block the
+  // read until somebody writes to it, a device never ends.
+  struct stat st;
+  if (::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    std::cerr << program_name() << ": error: cannot read '" << file
+              << "': it is " << fileio::kind_of(st.st_mode)
+              << "; give a result file (runner -o FILE wrote one).\n";
+    status = 2;
+    return false;
+  }
+  std::ifstream in(file);
+  if (!in) {
+    std::cerr << program_name() << ": error: cannot read '" << file << "'.\n";
+    status = 2;
+    return false;
+  }
+  const std::string prefix =
+      invalid == 2 ? program_name() + ": error: " : std::string();
+  try {
+    // The parser itself is iterative; stop before anything deeper than the
+    // limit is built. `depth` is the number of containers around the one
+    // that starts.
+    doc = nlohmann::json::parse(
+        in,
+        [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+          if ((event == nlohmann::json::parse_event_t::object_start ||
+               event == nlohmann::json::parse_event_t::array_start) &&
+              depth >= kMaxNesting)
+            throw TooDeep{};
+          return true;
+        });
+  } catch (const TooDeep&) {
+    std::cerr << prefix << file
+              << ": invalid: arrays or objects nested deeper than "
+              << kMaxNesting
+              << " levels (a result document nests a few levels)\n";
+    status = std::max(status, invalid);
+    return false;
+  } catch (const std::exception& e) {
+    std::cerr << prefix << file
+              << ": invalid: not JSON: " << printable(e.what()) << "\n";
+    status = std::max(status, invalid);
+    return false;
+  }
+  const std::vector<std::string> errors = validate_results(doc);
+  if (errors.empty()) {
+    // Every command that reads a result file shows its strings; control
+    // characters and the like are spelt out (printable.hpp).
+    make_printable(doc);
+    return true;
+  }
+  std::cerr << prefix << file << ": invalid:\n";
+  if (g_all_validation_errors) {
+    for (const std::string& e : errors)
+      std::cerr << "  " << printable(e) << "\n";
+  } else {
+    // The schema's trace names every enclosing object and alternative too
+    // (hundreds of lines for one wrong field): the innermost problems only,
+    // the first few of them.
+    const std::vector<std::string> leaves = innermost(errors);
+    const std::size_t shown = std::min<std::size_t>(leaves.size(), 3);
+    for (std::size_t i = 0; i < shown; ++i)
+      std::cerr << "  " << printable(leaves[i]) << "\n";
+    if (leaves.size() > shown)
+      std::cerr << "  (" << leaves.size() - shown << " more problem(s); the "
+                << "schema's whole trace, " << errors.size()
+                << " lines, with --log-level debug)\n";
+    else if (errors.size() > shown)
+      std::cerr << "  (the schema's whole trace, " << errors.size()
+                << " lines, with --log-level debug)\n";
+  }
+  status = std::max(status, invalid);
+  return false;
+}
+
+int command_validate(const Options& options) {
+  int status = 0;
+  for (const std::string& file : options.files) {
+    nlohmann::json doc;
+    if (!read_results(file, doc, status, 1)) continue;
+    std::cout << file << ": valid (" << doc["records"].size() << " records, "
+              << doc["skipped"].size() << " skipped"
+              << (doc["complete"].get<bool>() ? "" : ", run incomplete")
+              << ")\n";
+  }
+  return status;
+}
+
+}  // namespace mpiarena

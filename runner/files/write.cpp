@@ -1,0 +1,53 @@
+// Where the file commands write (-o) and the name their messages start with.
+#include <filesystem>
+#include <iostream>
+
+#include "file_io.hpp"
+#include "files.hpp"
+#include "output.hpp"
+
+namespace mpiarena {
+
+namespace {
+std::string g_program = "runner";
+}
+
+const std::string& program_name() { return g_program; }
+void set_program_name(std::string name) { g_program = std::move(name); }
+
+bool output_usable(const Options& options) {
+  if (options.output.empty()) return true;
+  // The same rules as a run's -o (output.hpp): a regular file, a new file in
+  // an existing directory, or a symbolic link to either, written through.
+  std::string target, error;
+  if (!resolve_output(options.output, target, error)) {
+    std::cerr << program_name() << ": error: " << error << "\n";
+    return false;
+  }
+  std::error_code ec;
+  for (const std::string& file : options.files)
+    if (std::filesystem::equivalent(target, file, ec)) {
+      std::cerr << program_name() << ": error: -o '" << options.output
+                << "' is the input file '" << file
+                << "'; writing the page there would replace the results\n";
+      return false;
+    }
+  return true;
+}
+
+bool write_output(const std::string& path, const std::string& text) {
+  // Resolved again here: the path may have changed since output_usable.
+  std::string target, error;
+  if (!resolve_output(path, target, error)) {
+    std::cerr << program_name() << ": error: " << error << "\n";
+    return false;
+  }
+  const std::string* pieces[] = {&text};
+  error = fileio::replace_with(target, pieces, 1, false);
+  if (error.empty()) return true;
+  std::cerr << program_name() << ": error: cannot write " << path << ": "
+            << error << "\n";
+  return false;
+}
+
+}  // namespace mpiarena

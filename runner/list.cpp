@@ -1,0 +1,181 @@
+// runner --list and --help-method, and the plugin loading they share with
+// the run.
+#include <algorithm>
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/filesystem.hpp>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <map>
+
+#include "commands.hpp"
+#include "printable.hpp"
+#include "suite_info.hpp"
+
+namespace mpiarena {
+
+namespace {
+constexpr const char* kLauncherRankVars[] = {
+    "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"};
+}
+
+int launcher_rank() {
+  for (const char* var : kLauncherRankVars)
+    if (const char* v = std::getenv(var)) return std::atoi(v);
+  return 0;
+}
+
+bool under_launcher() {
+  for (const char* var : kLauncherRankVars)
+    if (std::getenv(var)) return true;
+  return false;
+}
+
+std::string executable_dir() {
+  return boost::dll::program_location().parent_path().string();
+}
+
+void load_plugins(Registry& registry, const Options& options,
+                  std::vector<std::string>& errors,
+                  std::vector<std::string>& warnings) {
+  std::vector<std::string> missing;
+  std::vector<std::string> dirs =
+      default_plugin_dirs(executable_dir(), &missing);
+  for (const std::string& m : missing)
+    warnings.push_back("MPIARENA_PLUGIN_PATH names '" + m +
+                       "', which is not a directory; ignored");
+  // A directory named twice (--plugin-dir of the runner's own plugins, or
+  // the same one given again) is loaded once: every plugin in it would
+  // otherwise be a duplicate of itself.
+  for (const std::string& d : options.plugin_dirs) {
+    boost::system::error_code ec;
+    if (!boost::filesystem::is_directory(d, ec)) {
+      errors.push_back("--plugin-dir '" + d + "' is not a directory");
+      continue;
+    }
+    const bool seen =
+        std::any_of(dirs.begin(), dirs.end(), [&](const std::string& other) {
+          boost::system::error_code ignored;
+          return boost::filesystem::equivalent(d, other, ignored);
+        });
+    if (!seen) dirs.push_back(d);
+  }
+  if (!errors.empty()) return;
+  if (dirs.empty())
+    warnings.push_back(
+        "no plugin directory found next to the runner (" + executable_dir() +
+        "/lib/mpiarena/plugins or ../lib/"
+        "mpiarena/plugins); use --plugin-dir or MPIARENA_PLUGIN_PATH");
+  for (const std::string& d : dirs) {
+    // Methods already provided by a directory loaded before (a copy of the
+    // same plugins) are one line per directory, not one per plugin.
+    std::vector<std::string> duplicates;
+    for (const LoadResult& r : registry.load_dir(d)) {
+      if (r.status == LoadStatus::duplicate)
+        duplicates.push_back(r.message);
+      else if (r.status != LoadStatus::not_a_plugin)
+        warnings.push_back(r.message);
+    }
+    if (duplicates.size() == 1)
+      warnings.push_back(duplicates.front());
+    else if (duplicates.size() > 1)
+      warnings.push_back(std::to_string(duplicates.size()) + " plugins in '" +
+                         d +
+                         "' provide methods already loaded from another "
+                         "directory; skipped (the first: " +
+                         duplicates.front() + ")");
+  }
+}
+
+// --list and --help-method: the plugins loaded, their warnings and errors
+// said on stderr; false on an error.
+static bool load_for_listing(Registry& registry, const Options& options) {
+  std::vector<std::string> errors, warnings;
+  load_plugins(registry, options, errors, warnings);
+  for (const std::string& w : warnings)
+    std::cerr << "runner: warning: " << w << "\n";
+  for (const std::string& e : errors)
+    std::cerr << "runner: error: " << e << ".\n";
+  return errors.empty();
+}
+
+int command_help_method(const Options& options) {
+  Registry registry;
+  if (!load_for_listing(registry, options)) return 2;
+  const LoadedStrategy* found = nullptr;
+  std::string names;
+  for (const LoadedStrategy& s : registry.strategies()) {
+    if (s.entry.info.name == options.help_method) found = &s;
+    names += (names.empty() ? "" : ", ") + s.entry.info.name;
+  }
+  if (!found) {
+    std::cerr << "runner: error: --help-method: no method '"
+              << printable(options.help_method) << "'; runner --list shows "
+              << "the methods (" << registry.strategies().size()
+              << " loaded)\n";
+    return 2;
+  }
+  const StrategyInfo& i = found->entry.info;
+  std::string payloads;
+  for (const std::string& p : i.payloads)
+    payloads += (payloads.empty() ? "" : ", ") + p;
+  std::cout << i.name << ": " << i.summary << "\n"
+            << "  suite " << i.suite << ", payloads " << payloads
+            << ", at least " << i.min_ranks << " ranks"
+            << (i.version.empty() ? "" : ", version " + i.version) << "\n"
+            << "  plugin " << found->file << "\n";
+  for (const auto& [k, v] : i.params)
+    std::cout << "  " << k << ": " << v << "\n";
+  if (i.options.empty()) {
+    std::cout << "options: none\n";
+    return 0;
+  }
+  std::cout << "options (runner --set " << i.name
+            << ".OPTION=VALUE[,VALUE...]; a list of values measures each):\n";
+  for (const OptionInfo& o : i.options)
+    std::cout << "  " << o.name << ": " << option_accepts(o) << ", default "
+              << o.default_value << (o.help.empty() ? "" : "; " + o.help)
+              << "\n";
+  return 0;
+}
+
+int command_list(const Options& options) {
+  Registry registry;
+  if (!load_for_listing(registry, options)) return 2;
+  // Columns as wide as their widest entry (method names go up to 32
+  // characters), two spaces apart, so every line splits on blanks.
+  std::vector<std::vector<std::string>> rows;
+  for (const LoadedStrategy& s : registry.strategies()) {
+    const StrategyInfo& i = s.entry.info;
+    std::string payloads;
+    for (const std::string& p : i.payloads)
+      payloads += (payloads.empty() ? "" : ",") + p;
+    std::string summary = i.summary;
+    if (!i.options.empty()) {
+      std::string names;
+      for (const OptionInfo& o : i.options)
+        names += (names.empty() ? "" : ", ") + o.name;
+      summary += " [options: " + names + "; --help-method " + i.name + "]";
+    }
+    rows.push_back(
+        {i.name, i.suite, payloads, std::to_string(i.min_ranks), summary});
+  }
+  std::vector<std::string> header = {"method", "suite", "payloads", "min ranks",
+                                     "summary"};
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& r) {
+    for (std::size_t c = 0; c + 1 < r.size(); ++c)
+      std::cout << std::left << std::setw(static_cast<int>(width[c] + 2))
+                << r[c];
+    std::cout << r.back() << "\n";
+  };
+  line(header);
+  for (const auto& r : rows) line(r);
+  return 0;
+}
+
+}  // namespace mpiarena

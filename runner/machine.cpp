@@ -1,0 +1,135 @@
+// What the job is: nodes, machines, CPUs, memory, cache, and what follows
+// from it (plan.hpp: Machine, survey, pair_partner, sleep_when_waiting).
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <mpiarena/mpi_check.hpp>
+#include <thread>
+
+#include "memory.hpp"
+#include "plan.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+// The CPUs the ranks of a machine may run on: the union of their affinity
+// masks (a rank bound to one core sees one; a cpuset or cgroup limits all),
+// or the CPUs online when the masks cannot be read. Collective over `node`
+// (the ranks of one machine).
+int machine_cpus(MPI_Comm node) {
+  constexpr int kBits = 8 * sizeof(unsigned long);
+  constexpr int kWords = CPU_SETSIZE / kBits;
+  unsigned long mine[kWords] = {}, all[kWords] = {};
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) mine[c / kBits] |= 1UL << (c % kBits);
+  MPIARENA_CHECK(
+      MPI_Allreduce(mine, all, kWords, MPI_UNSIGNED_LONG, MPI_BOR, node));
+  int count = 0;
+  for (unsigned long w : all) count += __builtin_popcountl(w);
+  return count > 0 ? count
+                   : static_cast<int>(
+                         std::max(1U, std::thread::hardware_concurrency()));
+}
+
+// The colour of this rank's machine for MPI_Comm_split: its kernel's boot
+// id, which the emulated nodes of one machine share (network and UTS
+// namespaces do not change it); the host name where it cannot be read.
+int machine_color() {
+  std::string id;
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::getline(in, id);
+  if (id.empty()) {
+    char host[256] = {0};
+    gethostname(host, sizeof host - 1);
+    id = host;
+  }
+  return static_cast<int>(std::hash<std::string>{}(id)&0x7fffffff);
+}
+
+}  // namespace
+
+int pair_partner(const std::string& placement, const Machine& machine,
+                 int ranks, std::string& why) {
+  const bool intra = placement == "intra";
+  for (int r = 1; r < ranks && r < static_cast<int>(machine.node_of.size());
+       ++r)
+    if ((machine.node_of[r] == machine.node_of[0]) == intra) return r;
+  why = "--pairs " + placement + ": " +
+        (intra ? "rank 0 has no other rank on its node among the first " +
+                     std::to_string(ranks) + " ranks"
+               : "the first " + std::to_string(ranks) +
+                     " ranks are all on one node (launch on several nodes, "
+                     "e.g. scripts/cluster run)");
+  return -1;
+}
+
+Machine survey(MPI_Comm world, std::size_t max_memory) {
+  Machine m;
+  int rank = 0;
+  MPIARENA_CHECK(MPI_Comm_rank(world, &rank));
+  MPIARENA_CHECK(MPI_Comm_size(world, &m.ranks));
+  MPI_Comm node = MPI_COMM_NULL;
+  MPIARENA_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank,
+                                     MPI_INFO_NULL, &node));
+  int local_rank = 0, local_size = 1;
+  MPIARENA_CHECK(MPI_Comm_rank(node, &local_rank));
+  MPIARENA_CHECK(MPI_Comm_size(node, &local_size));
+  // Each rank's node: the world rank of its node's first rank, then
+  // numbered in order of those.
+  int first = rank;
+  MPIARENA_CHECK(MPI_Bcast(&first, 1, MPI_INT, 0, node));
+  MPIARENA_CHECK(MPI_Comm_free(&node));
+  std::vector<int> firsts(static_cast<std::size_t>(m.ranks));
+  MPIARENA_CHECK(
+      MPI_Allgather(&first, 1, MPI_INT, firsts.data(), 1, MPI_INT, world));
+  std::vector<int> order = firsts;
+  std::sort(order.begin(), order.end());
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  for (int f : firsts)
+    m.node_of.push_back(static_cast<int>(
+        std::lower_bound(order.begin(), order.end(), f) - order.begin()));
+  m.nodes = static_cast<int>(order.size());
+  MPIARENA_CHECK(MPI_Allreduce(&local_size, &m.max_ranks_per_node, 1, MPI_INT,
+                               MPI_MAX, world));
+  MPI_Comm machine = MPI_COMM_NULL;
+  MPIARENA_CHECK(MPI_Comm_split(world, machine_color(), rank, &machine));
+  int machine_rank = 0, machine_size = 1;
+  MPIARENA_CHECK(MPI_Comm_rank(machine, &machine_rank));
+  MPIARENA_CHECK(MPI_Comm_size(machine, &machine_size));
+  const int cpus = machine_cpus(machine);
+  MPIARENA_CHECK(MPI_Comm_free(&machine));
+  const int leader = machine_rank == 0 ? 1 : 0;
+  MPIARENA_CHECK(
+      MPI_Allreduce(&leader, &m.machines, 1, MPI_INT, MPI_SUM, world));
+  MPIARENA_CHECK(MPI_Allreduce(&cpus, &m.min_cpus, 1, MPI_INT, MPI_MIN, world));
+  const int over = machine_size > cpus ? 1 : 0;
+  int any_over = 0;
+  MPIARENA_CHECK(MPI_Allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, world));
+  m.oversubscribed = any_over != 0;
+  std::size_t available = available_memory_bytes();
+  if (max_memory > 0 && (available == 0 || max_memory < available))
+    available = max_memory;
+  unsigned long long mine = available, least = 0;
+  MPIARENA_CHECK(
+      MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, world));
+  m.min_available = static_cast<std::size_t>(least);
+  unsigned long long llc = last_level_cache_bytes(&m.llc_source), largest = 0;
+  MPIARENA_CHECK(
+      MPI_Allreduce(&llc, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world));
+  m.llc_bytes = static_cast<std::size_t>(largest);
+  return m;
+}
+
+bool sleep_when_waiting(const Options& options, const Machine& machine) {
+  return options.wait == "sleep" ||
+         (options.wait == "auto" && machine.oversubscribed);
+}
+
+}  // namespace mpiarena

@@ -1,0 +1,58 @@
+// The measuring stage of a run: every point of the plan, in the groups that
+// compete (plan.hpp point_groups), on the ranks each point asks for, into
+// the document, which is written after every group.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpi_session.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "plan.hpp"
+#include "records.hpp"
+
+namespace spdlog {
+class logger;
+}
+
+namespace mpiarena {
+
+// Rank 0's -o while the run goes on: the document written after every
+// point; a failed write warns once, and the next one retries.
+class RunWriter {
+ public:
+  RunWriter(const Document& doc, ResultFile& file, bool saving,
+            spdlog::logger& log, std::string path)
+      : doc_(doc),
+        file_(file),
+        saving_(saving),
+        log_(log),
+        path_(std::move(path)) {}
+  // Writes the document (on rank 0 with -o; else nothing): empty, or why
+  // the write failed. `final`: the last write, complete.
+  std::string save(bool final = false);
+
+ private:
+  const Document& doc_;
+  ResultFile& file_;
+  bool saving_;
+  spdlog::logger& log_;
+  std::string path_;
+  std::string error_;
+};
+
+// Measures `points` (the plan, on every rank alike) over `world`: each group
+// on a sub-communicator of its first ranks (the others sleep meanwhile),
+// interleaved when --interleave and memory allow, each member created,
+// measured, recorded (Record) or reported (Skip) in `doc`, written by
+// `writer` after every group. Returns whether some point failed (a
+// verification, a strategy that could not be created or run), agreed on
+// by every rank. Collective over `world`.
+bool measure_points(const std::vector<Point>& points, const Machine& machine,
+                    const Options& options, std::uint64_t seed,
+                    const World& world, Document& doc, RunWriter& writer,
+                    spdlog::logger& log);
+
+}  // namespace mpiarena

@@ -1,0 +1,343 @@
+// What the command line gave, checked: each command's own options, the
+// ranges of the numbers, the choices of the words (options_parse.hpp).
+#include <algorithm>
+#include <initializer_list>
+#include <sstream>
+
+#include "log.hpp"
+#include "options_parse.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+// --threshold "5%" or "5" (percent) and --alpha: compare only.
+void parse_compare_options(Options& o, const std::string* threshold,
+                           bool alpha_given) {
+  if (o.command != Command::compare && o.command != Command::trend) {
+    if (threshold || alpha_given)
+      throw UsageError(
+          "--threshold and --alpha apply to 'compare' and 'trend' only");
+    return;
+  }
+  if (threshold) o.threshold = parse_percent("--threshold", *threshold, 1000);
+  if (!(o.alpha > 0 && o.alpha < 1)) {
+    std::ostringstream got;
+    got << o.alpha;
+    throw UsageError("--alpha must be a probability in (0, 1), got " +
+                     got.str());
+  }
+}
+
+// A command other than a run takes only its own options; one given to it
+// that would do nothing there (report -m bcast) is an error, not ignored.
+void reject_foreign_options(const po::variables_map& vm, const char* command,
+                            std::initializer_list<const char*> allowed) {
+  for (const auto& [name, value] : vm) {
+    if (value.defaulted() || name == "args" || name == "quiet" ||
+        name == "list" || name == "help" || name == "version")
+      continue;
+    if (std::find_if(allowed.begin(), allowed.end(),
+                     [&](const char* a) { return name == a; }) != allowed.end())
+      continue;
+    std::string accepted;
+    for (const char* a : allowed)
+      accepted += std::string(accepted.empty() ? "" : ", ") + "--" + a;
+    throw UsageError("--" + name + " does not apply to '" + command +
+                     "'; it takes " +
+                     (accepted.empty() ? std::string("no options") : accepted));
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The largest --seed: 2^53-1, exact in every JSON reader (the schema's
+// maximum too).
+constexpr std::uint64_t kMaxSeed = (1ULL << 53) - 1;
+
+}  // namespace
+
+// The command (the first positional argument, or --help, --version, --list,
+// --help-method) and its files.
+void parse_command(const po::variables_map& vm, Options& o) {
+  std::vector<std::string> args;
+  if (vm.count("args")) args = vm["args"].as<std::vector<std::string>>();
+  if (!args.empty()) {
+    if (args[0] == "validate") {
+      o.command = Command::validate;
+      o.files.assign(args.begin() + 1, args.end());
+      if (o.files.empty())
+        throw UsageError(
+            "'validate' needs at least one result file: runner validate "
+            "FILE...");
+    } else if (args[0] == "report") {
+      o.command = Command::report;
+      o.files.assign(args.begin() + 1, args.end());
+      if (o.files.size() != 1)
+        throw UsageError(
+            "'report' takes exactly one result file: runner report FILE "
+            "[--format table|summary|markdown|json|csv|gbench|html] [-o "
+            "FILE]");
+    } else if (args[0] == "compare") {
+      o.command = Command::compare;
+      o.files.assign(args.begin() + 1, args.end());
+      if (o.files.size() != 2)
+        throw UsageError(
+            "'compare' takes two result files: runner compare BASE NEW "
+            "[--threshold 5%] [--alpha 0.05] [--format table|markdown|json]");
+    } else if (args[0] == "trend") {
+      o.command = Command::trend;
+      o.files.assign(args.begin() + 1, args.end());
+      if (o.files.empty())
+        throw UsageError(
+            "'trend' needs at least one result file: runner trend FILE... "
+            "[--format table|markdown|json|html] [-o FILE] [--threshold 5%] "
+            "[--alpha 0.05]");
+    } else if (args[0] == "list") {
+      o.command = Command::list;
+    } else if (args[0] == "sizes" && args.size() == 1) {
+      o.command = Command::sizes;
+    } else if (args[0] != "run" || args.size() > 1) {
+      throw UsageError(
+          "unexpected argument '" +
+          args[args[0] == "run" || args[0] == "sizes" ? 1 : 0] +
+          "'; the commands are 'run' (default), 'list', 'sizes', "
+          "'validate FILE...', 'report FILE', 'compare BASE NEW' and "
+          "'trend FILE...'. Run "
+          "'runner --help'");
+    }
+  }
+  if (vm.count("help"))
+    o.command = Command::help;
+  else if (vm.count("version"))
+    o.command = Command::version;
+  else if (vm.count("list"))
+    o.command = Command::list;
+  else if (vm.count("help-method"))
+    o.command = Command::help_method;
+}
+
+// A command other than a run takes only its own options.
+void check_command_options(const po::variables_map& vm, Options& o) {
+  if (o.command == Command::report)
+    reject_foreign_options(vm, "report",
+                           {"format", "per-rank", "output", "log-level"});
+  else if (o.command == Command::compare)
+    reject_foreign_options(vm, "compare",
+                           {"format", "threshold", "alpha", "relative"});
+  else if (o.command == Command::trend)
+    reject_foreign_options(
+        vm, "trend", {"format", "threshold", "alpha", "relative", "output"});
+  else if (o.command == Command::sizes)
+    reject_foreign_options(vm, "sizes", {"sizes"});
+  else if (o.command == Command::list)
+    reject_foreign_options(vm, "list", {"plugin-dir", "log-level"});
+  else if (o.command == Command::help_method)
+    reject_foreign_options(vm, "--help-method",
+                           {"help-method", "plugin-dir", "log-level"});
+  else if (o.command == Command::validate)
+    reject_foreign_options(vm, "validate", {"log-level"});
+}
+
+// --set, --no-verify, and the shape of the run: pairs, waiting, the size
+// basis, ranks, and the suites' own numbers.
+void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw) {
+  o.settings = parse_settings(raw.set_specs);
+  o.verify = vm.count("no-verify") == 0;
+  if (raw.pairs != "one" && raw.pairs != "all" && raw.pairs != "intra" &&
+      raw.pairs != "inter")
+    throw UsageError("--pairs '" + raw.pairs +
+                     "' is not supported; accepted: one, all, intra, inter");
+  o.all_pairs = raw.pairs == "all";
+  if (raw.pairs == "intra" || raw.pairs == "inter")
+    o.pair_placement = raw.pairs;
+  if (o.wait != "auto" && o.wait != "poll" && o.wait != "sleep")
+    throw UsageError("--wait '" + o.wait +
+                     "' is not supported; accepted: auto, poll, sleep");
+  if (raw.size_basis != "per-rank" && raw.size_basis != "total")
+    throw UsageError("--size-basis '" + raw.size_basis +
+                     "' is not supported; accepted: per-rank, total");
+  o.size_total = raw.size_basis == "total";
+  if (vm.count("ranks")) parse_ranks(o.ranks_spec, 0);
+  if (o.exchanges < 2 || o.exchanges > 64 || o.exchanges % 2 != 0)
+    throw UsageError(
+        "--exchanges must be even, from 2 to 64 (pairs of opposite "
+        "neighbours), got " +
+        std::to_string(o.exchanges));
+  if (o.stride < 8 || o.stride > 4096 || o.stride % 8 != 0)
+    throw UsageError(
+        "--stride must be a multiple of 8 bytes (one uint64 element), from 8 "
+        "to 4096, got " +
+        std::to_string(o.stride));
+  if (o.window < 1 || o.window > 1024)
+    throw UsageError(
+        "--window must be between 1 and 1024 (messages in flight per "
+        "operation), got " +
+        std::to_string(o.window));
+  if (o.test_every < 1 || o.test_every > 64)
+    throw UsageError(
+        "--test-every must be between 1 and 64 (slices of the "
+        "computation between two MPI_Testall calls), got " +
+        std::to_string(o.test_every));
+}
+
+// The interleaving, the noise record, the stopping rule, the buffers and
+// fixed iterations.
+void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
+  if (raw.interleave != "on" && raw.interleave != "off")
+    throw UsageError("--interleave '" + raw.interleave +
+                     "' is not supported; accepted: on, off");
+  o.interleave = raw.interleave == "on";
+  o.seed_given = vm.count("seed") > 0;
+  if (o.seed_given) {
+    // Digits only: stoull would wrap "-1" to 2^64-1.
+    const bool digits =
+        !raw.seed.empty() && raw.seed.size() <= 16 &&
+        raw.seed.find_first_not_of("0123456789") == std::string::npos;
+    o.seed = digits ? std::stoull(raw.seed) : 0;
+    if (!digits || o.seed > kMaxSeed)
+      throw UsageError("--seed '" + raw.seed +
+                       "': " + accepted_values("--seed"));
+  }
+  if (raw.noise != "on" && raw.noise != "off")
+    throw UsageError("--noise '" + raw.noise +
+                     "' is not supported; accepted: on, off");
+  o.noise = raw.noise == "on";
+  if (o.retry_noisy < 0 || o.retry_noisy > 100)
+    throw UsageError("--retry-noisy must be between 0 and 100, got " +
+                     std::to_string(o.retry_noisy));
+  if (o.retry_noisy > 0 && !o.noise && !vm["retry-noisy"].defaulted())
+    throw UsageError(
+        "--retry-noisy needs the noise record; it does nothing with --noise "
+        "off");
+  if (vm.count("target-rse")) {
+    o.target_rse = parse_percent("--target-rse", raw.target_rse, 100);
+    if (o.target_rse <= 0)
+      throw UsageError("--target-rse must be above 0%, e.g. 1%");
+  }
+  if (!(o.max_time > 0 && o.max_time <= 86400))
+    throw UsageError(
+        "--max-time must be a number of seconds in (0, 86400], got " +
+        std::to_string(o.max_time));
+  if (!vm["max-time"].defaulted() && o.target_rse == 0)
+    throw UsageError(
+        "--max-time bounds --target-rse; give --target-rse too (e.g. "
+        "--target-rse 1% --max-time 10)");
+  if (raw.cache != "hot" && raw.cache != "cold")
+    throw UsageError("--cache '" + raw.cache +
+                     "' is not supported; accepted: hot, cold");
+  o.cache_cold = raw.cache == "cold";
+  if (raw.buffers != "separate" && raw.buffers != "shared")
+    throw UsageError("--buffers '" + raw.buffers +
+                     "' is not supported; accepted: separate, shared");
+  o.separate_buffers = raw.buffers == "separate";
+  if (raw.receive != "reuse" && raw.receive != "fresh")
+    throw UsageError("--receive '" + raw.receive +
+                     "' is not supported; accepted: reuse, fresh");
+  o.receive_fresh = raw.receive == "fresh";
+  if (vm.count("iterations")) {
+    if (o.iterations < 1 || o.iterations > 1000000000)
+      throw UsageError("--iterations must be between 1 and 1000000000, got " +
+                       std::to_string(o.iterations));
+    if (!vm["min-time"].defaulted())
+      throw UsageError(
+          "--iterations fixes the operations per sample, --min-time "
+          "calibrates them; give one of the two");
+  }
+}
+
+// The log, the methods and payloads, compare's judgement, and the format.
+void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
+  o.quiet = vm.count("quiet") > 0;
+  if (vm.count("log-level")) {
+    spdlog::level::level_enum level = spdlog::level::info;
+    if (!parse_log_level(o.log_level, level))
+      throw UsageError("--log-level '" + o.log_level +
+                       "' is not a level; accepted: " + log_level_names());
+    if (o.quiet)
+      throw UsageError(
+          "--quiet is --log-level warn; give one of --quiet and --log-level");
+  } else if (o.quiet) {
+    o.log_level = "warn";
+  }
+  o.per_rank = vm.count("per-rank") > 0;
+
+  o.methods = split_list(raw.methods);
+  if (o.methods.empty())
+    throw UsageError(
+        "--methods is empty; give method names, suite names or 'all' "
+        "(see runner --list)");
+  o.payloads = split_list(raw.payloads);
+  if (vm.count("payloads") && o.payloads.empty())
+    throw UsageError("--payloads is empty; give payload names such as 1d,2d");
+  parse_compare_options(o, vm.count("threshold") ? &raw.threshold : nullptr,
+                        vm.count("alpha") > 0);
+  o.relative = vm.count("relative") > 0;
+  if (o.relative && o.command != Command::compare &&
+      o.command != Command::trend)
+    throw UsageError("--relative applies to 'compare' and 'trend' only");
+  const bool tabular =
+      o.format == "table" || o.format == "json" || o.format == "markdown";
+  if (o.command == Command::compare && !tabular)
+    throw UsageError("--format '" + o.format +
+                     "' is not supported by compare; accepted: table, "
+                     "markdown, json");
+  if (o.command == Command::trend && !tabular && o.format != "html")
+    throw UsageError("--format '" + o.format +
+                     "' is not supported by trend; accepted: table, "
+                     "markdown, json, html");
+  if (o.format == "html" && o.command != Command::report &&
+      o.command != Command::trend)
+    throw UsageError(
+        "--format html is for 'report FILE' and 'trend FILE...' (a run "
+        "writes JSON: runner report FILE --format html -o report.html)");
+  if (!tabular && o.format != "csv" && o.format != "gbench" &&
+      o.format != "html" && o.format != "summary")
+    throw UsageError("--format '" + o.format +
+                     "' is not supported; accepted: table, summary, markdown, "
+                     "json, csv, gbench, html (report and trend)");
+  if (o.per_rank && o.format != "table" && o.format != "markdown")
+    throw UsageError(
+        "--per-rank prints a table, so it needs --format table "
+        "or markdown, got '" +
+        o.format + "' (the JSON records hold the times as per_rank_s)");
+}
+
+// The measurement's numbers, the memory bound and the sizes.
+void check_numbers(const po::variables_map& vm, Options& o, RawOptions& raw) {
+  if (!(o.min_time > 0 && o.min_time <= 60))
+    throw UsageError("--min-time must be a number of seconds in (0, 60], got " +
+                     std::to_string(o.min_time));
+  if (!(o.point_timeout >= 0 && o.point_timeout <= 86400))
+    throw UsageError(
+        "--point-timeout must be a number of seconds in [0, 86400] (0: no "
+        "bound), got " +
+        std::to_string(o.point_timeout));
+  if (o.repetitions < 1 || o.repetitions > 100000)
+    throw UsageError("--repetitions must be between 1 and 100000, got " +
+                     std::to_string(o.repetitions));
+  if (o.warmup < 0 || o.warmup > 100000)
+    throw UsageError("--warmup must be between 0 and 100000, got " +
+                     std::to_string(o.warmup));
+  if (vm.count("max-memory")) {
+    try {
+      o.max_memory = parse_bytes(raw.max_memory);
+    } catch (const SizeSpecError&) {
+      throw UsageError("--max-memory '" + raw.max_memory +
+                       "' is not an amount of memory. Accepted: a number of "
+                       "bytes with an optional unit (B, kB, KiB, MB, MiB, GB, "
+                       "GiB), e.g. 8GiB or 500MB");
+    }
+    if (o.max_memory == 0) throw UsageError("--max-memory must be above 0");
+  }
+  try {
+    o.sizes = parse_sizes(o.sizes_spec);
+    o.sizes_given = !vm["sizes"].defaulted();
+  } catch (const SizeSpecError& e) {
+    throw UsageError(std::string("--sizes: ") + e.what());
+  }
+}
+
+}  // namespace mpiarena
