@@ -12,6 +12,7 @@
 
 #include "compare.hpp"
 #include "doc_fixtures.hpp"
+#include "compare_text.hpp"
 #include "formats.hpp"
 
 using mpiarena::compare_documents;

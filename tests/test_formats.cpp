@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "doc_fixtures.hpp"
+#include "compare_text.hpp"
 #include "formats.hpp"
 #include "printable.hpp"
 

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The shape of the code in core/ and runner/ (docs/architecture.md).
+
+1. Layers: each file of a layer includes only headers of its own layer and
+   of the layers below it (quoted includes resolved by name against every
+   folder), and no header of a lower layer includes mpi.h where the layer
+   is MPI-free (results, analysis, runner/files and the option parsing).
+2. No source or header file over 400 lines.
+3. No function over 80 lines (from the first line of its signature to its
+   closing brace): free functions, member functions defined in or out of
+   their class, constructors.
+
+Exit 0 when all hold; else 1, one line per problem. Standard library only.
+"""
+import os
+import re
+import sys
+
+MAX_FILE_LINES = 400
+MAX_FUNCTION_LINES = 80
+
+# Folder -> the folders its files may include from (itself included).
+LAYERS = {
+    "core/results": {"core/results"},
+    "core/analysis": {"core/analysis", "core/results"},
+    "core/sdk": {"core/sdk", "core/results"},
+    "core/engine": {"core/engine", "core/sdk", "core/results"},
+    "runner/files": {"runner/files", "runner", "core/analysis", "core/results"},
+    "runner": {"runner", "runner/files", "core/engine", "core/sdk",
+               "core/analysis", "core/results"},
+}
+# Files that must build without MPI, beside the MPI-free layers.
+MPI_FREE_RUNNER = {"options.cpp", "options.hpp", "options_check.cpp",
+                   "options_parse.hpp", "option_values.cpp", "settings.cpp",
+                   "ranks.cpp"}
+MPI_FREE_LAYERS = {"core/results", "core/analysis", "runner/files"}
+# Public headers a MPI-free layer may include: the pure ones.
+PURE_PUBLIC = {"sizes.hpp", "stats.hpp", "payload.hpp"}
+
+CONTROL = re.compile(r"^\s*(if|for|while|switch|catch|else|do|try|return|"
+                     r"namespace|struct|class|union|enum)\b")
+
+
+def strip(line):
+    """The code of a line: string and character literals emptied, the
+    comment removed."""
+    line = re.sub(r'"(\\.|[^"\\])*"', '""', line)
+    line = re.sub(r"'(\\.|[^'\\])*'", "''", line)
+    return line.split("//")[0]
+
+
+def functions(lines):
+    """(first line, last line, signature) of every function body."""
+    code = [strip(l) for l in lines]
+    found, stack = [], []
+    for n, line in enumerate(code):
+        for col, ch in enumerate(line):
+            if ch == "{":
+                before = line[:col].rstrip()
+                # The signature may span lines: join back to the line after
+                # the previous statement, block or blank line.
+                k = n
+                text = before
+                while (k > 0 and not re.search(r"[;{}]\s*$", code[k - 1])
+                       and code[k - 1].strip() and not text.lstrip()
+                       .startswith("#")):
+                    k -= 1
+                    text = code[k].rstrip() + " " + text
+                sig = text.strip()
+                is_function = (
+                    re.search(r"\)\s*(const\s*)?(noexcept\s*)?(override\s*)?"
+                              r"(final\s*)?(->\s*[\w:<>&*\s]+)?$", sig)
+                    or re.search(r"\)\s*:\s*.*[\w>)\]}]$", sig))  # ctor init
+                is_function = bool(is_function) and not CONTROL.match(sig) \
+                    and "](" not in sig and not sig.startswith("[") \
+                    and "=" not in sig.split("(")[0]
+                stack.append((n, k, sig if is_function else None))
+            elif ch == "}" and stack:
+                opened, first, sig = stack.pop()
+                if sig is not None:
+                    found.append((first + 1, n + 1, sig[:70]))
+    return found
+
+
+def main(root):
+    problems = []
+    for top in ("core", "runner"):
+        for d, _, files in os.walk(os.path.join(root, top)):
+            for f in sorted(files):
+                if not f.endswith((".cpp", ".hpp")):
+                    continue
+                path = os.path.join(d, f)
+                rel = os.path.relpath(path, root)
+                folder = os.path.dirname(rel)
+                lines = open(path, encoding="utf-8").read().split("\n")
+                if lines and lines[-1] == "":
+                    lines.pop()
+                if len(lines) > MAX_FILE_LINES:
+                    problems.append(f"{rel}: {len(lines)} lines, more than "
+                                    f"{MAX_FILE_LINES}")
+                for first, last, sig in functions(lines):
+                    if last - first + 1 > MAX_FUNCTION_LINES:
+                        problems.append(
+                            f"{rel}:{first}: a function of {last - first + 1}"
+                            f" lines, more than {MAX_FUNCTION_LINES}: {sig}")
+                problems += includes(root, rel, folder, f, lines)
+    for p in problems:
+        print(p)
+    print(f"structure: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+HEADERS = {}
+
+
+def owner(root, header):
+    """The folders (of the layers) that hold a header of this name."""
+    if not HEADERS:
+        for layer in LAYERS:
+            for f in os.listdir(os.path.join(root, layer)):
+                HEADERS.setdefault(f, set()).add(layer)
+    return HEADERS.get(header, set())
+
+
+def includes(root, rel, folder, name, lines):
+    problems = []
+    if folder == "core/include/mpiarena":
+        return problems
+    allowed = LAYERS.get(folder)
+    if allowed is None:
+        return [f"{rel}: a folder outside the layers of docs/architecture.md"]
+    mpi_free = folder in MPI_FREE_LAYERS or (
+        folder == "runner" and name in MPI_FREE_RUNNER)
+    for n, line in enumerate(lines, 1):
+        m = re.match(r'\s*#\s*include\s*([<"])([^>"]+)[>"]', line)
+        if not m:
+            continue
+        kind, header = m.groups()
+        if kind == "<":
+            if mpi_free and (header == "mpi.h" or (
+                    header.startswith("mpiarena/")
+                    and header[len("mpiarena/"):] not in PURE_PUBLIC)):
+                problems.append(f"{rel}:{n}: includes <{header}> in a layer "
+                                "that builds without MPI")
+            continue
+        where = owner(root, header)
+        if not where:
+            problems.append(f"{rel}:{n}: includes \"{header}\", which no "
+                            "layer holds")
+        elif not where & allowed:
+            problems.append(f"{rel}:{n}: includes \"{header}\" of "
+                            f"{', '.join(sorted(where))}, a layer above "
+                            f"{folder} or beside it")
+        elif mpi_free and where == {"runner"} and \
+                header not in MPI_FREE_RUNNER:
+            problems.append(f"{rel}:{n}: includes \"{header}\", which needs "
+                            "MPI, from a file that builds without it")
+    return problems
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else
+                  os.path.join(os.path.dirname(__file__), "..", "..")))
