@@ -27,6 +27,18 @@ std::string format_metric(double value, const std::string& unit) {
 
 namespace {
 
+// The cells of `r`'s values of `first`'s metrics ("-" where `r` lacks
+// one), in `first`'s order.
+void add_metric_cells(const Record& first, const Record& r,
+                      std::vector<std::string>& row) {
+  for (const MetricValue& m : first.metrics) {
+    auto it =
+        std::find_if(r.metrics.begin(), r.metrics.end(),
+                     [&](const MetricValue& q) { return q.name == m.name; });
+    row.push_back(it == r.metrics.end() ? "-" : format_metric(it->value, ""));
+  }
+}
+
 std::string phases_text(const std::vector<PhaseTiming>& phases, double total) {
   std::string out;
   for (const PhaseTiming& p : phases) {
@@ -109,13 +121,7 @@ std::string render_parts(const Document& doc, Style style) {
                                            : format_seconds(it->time.median));
         if (it != r->parts.end() && it->name == r->headline_part) head = &*it;
       }
-      for (const MetricValue& m : first.metrics) {
-        auto it = std::find_if(
-            r->metrics.begin(), r->metrics.end(),
-            [&](const MetricValue& q) { return q.name == m.name; });
-        row.push_back(it == r->metrics.end() ? "-"
-                                             : format_metric(it->value, ""));
-      }
+      add_metric_cells(first, *r, row);
       row.push_back(head ? phases_text(head->phases, head->time.median) : "-");
       row.push_back(
           (r->verification == "failed" ? "FAILED" : r->verification) +
@@ -162,13 +168,7 @@ std::string render_phases(const Document& doc, Style style) {
                                             : format_seconds(it->time.median));
       }
       row.push_back(format_seconds(r->time.median));
-      for (const MetricValue& m : first.metrics) {
-        auto it = std::find_if(
-            r->metrics.begin(), r->metrics.end(),
-            [&](const MetricValue& q) { return q.name == m.name; });
-        row.push_back(it == r->metrics.end() ? "-"
-                                             : format_metric(it->value, ""));
-      }
+      add_metric_cells(first, *r, row);
       row.push_back(r->verification == "failed" ? "FAILED" : r->verification);
       rows.push_back(std::move(row));
     }
