@@ -71,6 +71,13 @@ def parse_args(ap):
     """ap.parse_args(), with the launcher settled for launch() and env()."""
     global LAUNCHER
     a = ap.parse_args()
+    # One directory per test (script, test, rank count): ctest -j runs tests
+    # side by side (scripts/test), and two of them must never share a file.
+    if getattr(a, "workdir", None) and getattr(a, "test", None):
+        script = os.path.splitext(os.path.basename(sys.argv[0]))[0]
+        ranks = f"_np{a.np}" if getattr(a, "np", None) else ""
+        a.workdir = os.path.join(a.workdir, f"{script}_{a.test}{ranks}")
+        os.makedirs(a.workdir, exist_ok=True)
     if not a.launcher:
         a.launcher = launcher.detect(a.mpiexec)
     LAUNCHER = a.launcher
