@@ -31,6 +31,10 @@ function(mpiarena_add_plugin name)
     set_target_properties(${target} PROPERTIES
       LIBRARY_OUTPUT_DIRECTORY ${MPIARENA_PLUGIN_OUTPUT_DIR})
   endif()
+  # In-tree: plugin.hpp precompiled once (core/CMakeLists.txt).
+  if(TARGET mpiarena_plugin_pch)
+    target_precompile_headers(${target} REUSE_FROM mpiarena_plugin_pch)
+  endif()
   if(arg_INSTALL OR MPIARENA_INSTALL_PLUGINS)
     # From <prefix>/<plugin dir> to <prefix>/<libdir>, e.g. $ORIGIN/../..
     set(rpath "")
