@@ -12,6 +12,18 @@ if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
+# ccache, when installed (scripts/setup installs it): the MPI-free layers
+# compile with the same command in the Open MPI build, the MPICH build and
+# e2e_files_without_mpi's build, so scripts/test compiles them once. CMake
+# reads CMAKE_<LANG>_COMPILER_LAUNCHER at a build directory's first
+# configure, the nested builds of the tests included. The cache lives in the
+# checkout (.ccache), so a fresh clone starts cold; CCACHE_DIR overrides it,
+# MPIARENA_CCACHE=0 turns it off.
+if [ "${MPIARENA_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
+  export CCACHE_DIR=${CCACHE_DIR:-$ROOT/.ccache}
+fi
+
 build_mpiarena() {
   build_mpiarena_in "$BUILD" "$@"
 }
