@@ -23,11 +23,14 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Fail, add_mpi_args, check, env, launch, parse_args, run_test  # noqa: E402
 
+PRINTING = threading.Lock()
 TIMEOUT = 2  # --point-timeout of every case
 # Bound on the time a faulty run may take: the point timeout, the watchdog's
 # stagger and waiting margins (watchdog.cpp: up to 10 s), mpirun start-up.
@@ -102,8 +105,9 @@ def run_case(a, step, kind, ranks=None):
               if l.startswith("runner: error:") or "] [error] " in l]
     want = expected_exit(step, kind)
     what = f"{step}/{kind} at {a.np} ranks" + ("" if ranks is None else f", --ranks {ranks}")
-    print(f"--- {what}: exit {p.returncode} in {took:.1f} s")
-    print(p.stderr[-3000:], file=sys.stderr)
+    with PRINTING:  # one case's lines together, when two run side by side
+        print(f"--- {what}: exit {p.returncode} in {took:.1f} s", flush=True)
+        print(p.stderr[-3000:], file=sys.stderr, flush=True)
     check(p.returncode == want,
           f"{what}: exit {p.returncode}, expected {want}")
     check(took <= LIMIT, f"{what}: took {took:.1f} s, bound {LIMIT} s")
@@ -145,7 +149,11 @@ def test_faults(a, which):
         check(a.np == 4, "the ladder case runs at 4 ranks")
         rows = [run_case(a, step, kind, ranks="2,3") for step, kind in cases("quick")]
     else:
-        rows = [run_case(a, step, kind) for step, kind in cases(which)]
+        # Two cases at a time: much of a case is mpirun's start and the wait
+        # for the point timeout, and its bound (LIMIT) leaves room for a
+        # neighbour. The first failure (Fail) ends the test.
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            rows = list(pool.map(lambda case: run_case(a, *case), cases(which)))
     print(f"\nfault matrix, {a.np} ranks (--point-timeout {TIMEOUT}):")
     print(f"{'step':16} {'kind':11} exit  seconds  points kept")
     for step, kind, code, took, kept in rows:

@@ -12,16 +12,25 @@ rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/install" > "$work/install.log"
 examples=$work/install/share/mpiarena/examples
 runner=$work/install/bin/runner
-paths=
-for suite in pingpong fanin stream rma collective overlap stencil; do
-  src=$examples/$suite
-  [ -f "$src/CMakeLists.txt" ] || { echo "FAIL: $src not installed"; exit 1; }
+build_example() {  # build_example <suite>: configures and builds one example
+  local suite=$1 src=$examples/$1
+  [ -f "$src/CMakeLists.txt" ] || { echo "FAIL: $src not installed"; return 1; }
   cmake -S "$src" -B "$work/build-$suite" -G Ninja -DCMAKE_PREFIX_PATH="$work/install" \
-    -DCMAKE_BUILD_TYPE=Release > "$work/configure-$suite.log"
-  cmake --build "$work/build-$suite" > "$work/build-$suite.log" ||
-    { cat "$work/build-$suite.log"; echo "FAIL: example $suite does not build"; exit 1; }
+    -DCMAKE_BUILD_TYPE=Release > "$work/configure-$suite.log" 2>&1 ||
+    { cat "$work/configure-$suite.log"; echo "FAIL: example $suite does not configure"; return 1; }
+  cmake --build "$work/build-$suite" > "$work/build-$suite.log" 2>&1 ||
+    { cat "$work/build-$suite.log"; echo "FAIL: example $suite does not build"; return 1; }
+}
+# Side by side: each is a configure and one source, a core's work at most.
+paths= pids=()
+for suite in pingpong fanin stream rma collective overlap stencil; do
+  build_example "$suite" &
+  pids+=($!)
   paths=${paths:+$paths:}$work/build-$suite
 done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+[ "$failed" = 0 ] || exit 1
 export MPIARENA_PLUGIN_PATH=$paths
 "$runner" --list > "$work/list.txt"
 methods=ex_sendrecv_pingpong,ex_issend_fanin,ex_issend_bw,rput_lock,rput_flush_bw,ex_allreduce_chunks,ex_ineighbor,ex_sendrecv_stencil
