@@ -54,7 +54,8 @@ LoadResult check_mpi(const boost::dll::shared_library& lib,
 // Every entry of a library declared well, once, and new to `registry`:
 // the whole library is checked before any of it is kept.
 LoadResult check_entries(const std::vector<StrategyEntry>& entries,
-                         const std::string& path, const Registry& registry) {
+                         const std::string& path, const Registry& registry,
+                         const std::string& build) {
   std::set<std::string> names;
   for (const StrategyEntry& e : entries) {
     if (std::string why = check_strategy_info(e.info); !why.empty())
@@ -67,9 +68,9 @@ LoadResult check_entries(const std::vector<StrategyEntry>& entries,
     if (!names.insert(e.info.name).second)
       return {LoadStatus::bad_info, "plugin '" + path + "' declares method '" +
                                         e.info.name + "' twice; skipped"};
-    if (const LoadedStrategy* other = registry.find(e.info.name)) {
+    if (const LoadedStrategy* other = registry.find(e.info.name, build)) {
       return {LoadStatus::duplicate,
-              "plugin '" + path + "' provides method '" + e.info.name +
+              "plugin '" + path + "' provides method '" + other->name() +
                   "', already provided by '" + other->file + "'; skipped"};
     }
   }
@@ -78,7 +79,8 @@ LoadResult check_entries(const std::vector<StrategyEntry>& entries,
 
 }  // namespace
 
-LoadResult Registry::load_file(const std::string& path) {
+LoadResult Registry::load_file(const std::string& path,
+                               const std::string& build) {
   auto lib = std::make_shared<boost::dll::shared_library>();
   try {
     lib->load(path, boost::dll::load_mode::rtld_now |
@@ -124,16 +126,17 @@ LoadResult Registry::load_file(const std::string& path) {
     return {LoadStatus::bad_factory,
             "plugin '" + path + "': its factory threw: " + e.what()};
   }
-  if (LoadResult r = check_entries(entries, path, *this);
+  if (LoadResult r = check_entries(entries, path, *this, build);
       r.status != LoadStatus::loaded)
     return r;
   for (StrategyEntry& e : entries)
-    strategies_.push_back({std::move(e), path, abi});
+    strategies_.push_back({std::move(e), path, abi, build});
   libraries_.push_back(std::move(lib));
   return {};
 }
 
-std::vector<LoadResult> Registry::load_dir(const std::string& dir) {
+std::vector<LoadResult> Registry::load_dir(const std::string& dir,
+                                           const std::string& build) {
   std::vector<std::string> files;
   boost::system::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
@@ -144,7 +147,7 @@ std::vector<LoadResult> Registry::load_dir(const std::string& dir) {
   std::sort(files.begin(), files.end());
   std::vector<LoadResult> failures;
   for (const std::string& f : files) {
-    LoadResult r = load_file(f);
+    LoadResult r = load_file(f, build);
     if (r.status == LoadStatus::loaded) continue;
     if (r.status == LoadStatus::not_a_plugin) spdlog::debug("{}", r.message);
     failures.push_back(std::move(r));
@@ -152,15 +155,16 @@ std::vector<LoadResult> Registry::load_dir(const std::string& dir) {
   return failures;
 }
 
-const LoadedStrategy* Registry::find(const std::string& name) const {
+const LoadedStrategy* Registry::find(const std::string& name,
+                                     const std::string& build) const {
   for (const LoadedStrategy& s : strategies_)
-    if (s.entry.info.name == name) return &s;
+    if (s.entry.info.name == name && s.build == build) return &s;
   return nullptr;
 }
 
 std::vector<std::string> Registry::names() const {
   std::vector<std::string> out;
-  for (const LoadedStrategy& s : strategies_) out.push_back(s.entry.info.name);
+  for (const LoadedStrategy& s : strategies_) out.push_back(s.name());
   return out;
 }
 

@@ -15,6 +15,13 @@ struct LoadedStrategy {
   StrategyEntry entry;
   std::string file;       // the .so it came from
   std::uint32_t abi = 0;  // the ABI version the plugin reported
+  // runner ab: the build it came from ("base", "new"); empty otherwise. A
+  // method name appears once per build.
+  std::string build{};
+  // "bcast", or "bcast@new" for a method of a build.
+  std::string name() const {
+    return build.empty() ? entry.info.name : entry.info.name + "@" + build;
+  }
 };
 
 enum class LoadStatus {
@@ -39,17 +46,21 @@ class Registry {
   Registry& operator=(const Registry&) = delete;
   ~Registry();
 
-  // Loads one file. Everything but `loaded` leaves the registry unchanged
-  // (a duplicate method name keeps the first one found).
-  LoadResult load_file(const std::string& path);
+  // Loads one file, its methods marked as of `build` (runner ab; empty:
+  // none). Everything but `loaded` leaves the registry unchanged (a
+  // duplicate method name within a build keeps the first one found).
+  LoadResult load_file(const std::string& path, const std::string& build = "");
 
   // Loads every *.so in `dir`, sorted by name. Files that are not mpiarena
   // plugins are reported at debug level; any other failure is a warning.
   // Returns the failures; none stops the scan.
-  std::vector<LoadResult> load_dir(const std::string& dir);
+  std::vector<LoadResult> load_dir(const std::string& dir,
+                                   const std::string& build = "");
 
   const std::vector<LoadedStrategy>& strategies() const { return strategies_; }
-  const LoadedStrategy* find(const std::string& name) const;
+  const LoadedStrategy* find(const std::string& name,
+                             const std::string& build = "") const;
+  // Each method's name() ("bcast", "bcast@base"), in load order.
   std::vector<std::string> names() const;
 
  private:

@@ -182,6 +182,7 @@ json to_json(const Record& r) {
     j["pair_ranks"] = r.pair_ranks;
   }
   if (!r.plugin_version.empty()) j["plugin"]["version"] = r.plugin_version;
+  if (!r.plugin_build.empty()) j["plugin"]["build"] = r.plugin_build;
   if (size_is_per_rank(r.suite)) {
     j["size_basis"] = r.size_total ? "total" : "per-rank";
     j["total_bytes"] =
@@ -344,6 +345,7 @@ Record record_from_json(const json& j) {
   r.plugin_file = j.at("plugin").at("file").get<std::string>();
   r.plugin_abi = j.at("plugin").at("abi").get<std::uint32_t>();
   r.plugin_version = j.at("plugin").value("version", "");
+  r.plugin_build = j.at("plugin").value("build", "");
   contract_v4_from(j, r);
   return r;
 }

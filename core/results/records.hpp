@@ -107,6 +107,9 @@ struct Record {
   std::string plugin_file;
   std::uint32_t plugin_abi = 0;
   std::string plugin_version;  // StrategyInfo::version, may be empty
+  // runner ab: the build the plugin came from ("base" or "new"; the method
+  // is then "name@build"); empty otherwise.
+  std::string plugin_build;
   // Contract v4: phases of the headline part (declared order), every part
   // when the strategy declares parts (the headline one is also the
   // record's time), and the metrics.
