@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "compare_internal.hpp"
+#include "compare_procedures.hpp"
 
 namespace mpiarena {
 
@@ -125,6 +126,7 @@ void explain_verdict(const Record& b, const Record& n, const CompareOptions& o,
   } else if (b.verification == "failed") {
     pc.note = "verification failed in BASE; NEW: " + n.verification;
   } else if (pc.verdict == Outcome::noisy &&
+             o.procedure != Procedure::launches &&
              !(min_p_value(pc.test.n1, pc.test.n2) < o.alpha)) {
     pc.note = std::to_string(pc.test.n1) + " vs " + std::to_string(pc.test.n2) +
               " samples: the smallest possible p is " +
@@ -212,9 +214,11 @@ PointComparison compare_pair(const Record& b, const Record& n,
   PointComparison pc;
   pc.key = point_key(n);
   pc.test = mann_whitney(b.samples_max, n.samples_max);
+  const bool launches = o.procedure == Procedure::launches;
+  if (launches) pc.test.p = welch_log_p(b.samples_max, n.samples_max);
   pc.base_noise = point_noise(b);
   pc.new_noise = point_noise(n);
-  if (min_p_value(pc.test.n1, pc.test.n2) < o.alpha)
+  if (!launches && min_p_value(pc.test.n1, pc.test.n2) < o.alpha)
     pc.resolvable = resolvable_change(b.samples_max, n.samples_max, o.alpha);
   pc.metrics.push_back(
       classify("time_s", false, b.time.median, n.time.median, pc.test.p, o));
@@ -337,8 +341,11 @@ Comparison compare_documents(const Document& base, const Document& now,
     matched_base.push_back(rec);
     matched_new.push_back(other->second);
     const UTest& t = c.points.back().test;
-    if (!(min_p_value(t.n1, t.n2) < options.alpha)) ++too_few;
+    if (options.procedure != Procedure::launches &&
+        !(min_p_value(t.n1, t.n2) < options.alpha))
+      ++too_few;
   }
+  if (options.holm) correct_for_multiplicity(c);
   c.noise.base = noise_figures(base.context, matched_base);
   c.noise.now = noise_figures(now.context, matched_new);
   compare_noise(c.noise);

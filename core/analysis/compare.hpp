@@ -51,6 +51,14 @@ enum class Outcome { unchanged, improved, noisy, regressed };
 // "unchanged", "improved", "noisy", "regressed".
 const char* verdict_name(Outcome v);
 
+// Where the two sides come from (docs/ci.md, "Which procedure").
+enum class Procedure {
+  two_files,  // one launch a side: the U test on the samples of each
+  ab_run,     // runner ab: both builds in the same rounds of one launch
+  launches    // k launches a side: each launch's median one observation,
+              // Welch's t test on their logarithms (welch_log_p)
+};
+
 struct CompareOptions {
   double threshold = 0.05;  // factor - 1 between two medians that matters
   double alpha = 0.05;      // significance level of the U test
@@ -59,6 +67,14 @@ struct CompareOptions {
   // interleaved run measured together), so that a change of the whole
   // machine between the two runs does not flag every point (GroupShift).
   bool relative = false;
+  Procedure procedure = Procedure::two_files;
+  int launches_base = 1, launches_new = 1;  // Procedure::launches
+  // --correction holm: the p-values of every test of the comparison (each
+  // point's, and each phase's, part's and metric's own) adjusted by
+  // Holm's step-down method, so that the chance that any point of an A/A
+  // comparison is flagged stays below alpha (family-wise); none: each
+  // test at alpha on its own.
+  bool holm = false;
 };
 
 // --relative: the common shift of a group of at least kMinGroup matched
@@ -85,8 +101,9 @@ struct MetricChange {
   double base = 0, now = 0;  // median time, or payload bytes / median time
   double change = 0;         // (now - base) / base
   Outcome verdict = Outcome::unchanged;
-  double p = -1;     // its own U test's p-value; -1: the point's
-  std::string unit;  // metrics: the plugin's unit; times: "s"
+  double p = -1;           // its own U test's p-value; -1: the point's
+  double p_adjusted = -1;  // its own p after --correction holm; -1: none
+  std::string unit;        // metrics: the plugin's unit; times: "s"
 };
 
 // What one record says about the machine while its samples ran (runner
@@ -117,6 +134,8 @@ struct PointComparison {
   // The smallest change of the median time the two sides' spread can
   // resolve (resolvable_change()); -1 when too few samples or no median.
   double resolvable = -1;
+  // --correction holm: the point's p after the correction (-1: none).
+  double p_adjusted = -1;
 };
 
 // The noise figures of one file over the points in both files that have a
@@ -212,6 +231,7 @@ struct Comparison {
   NoiseComparison noise;
   ThresholdSuggestion suggestion;
   std::vector<GroupShift> shifts;  // --relative: every group judged so
+  int tests = 0;  // --correction holm: the tests the correction is over
 
   int count(Outcome v) const;
   // Of the points that regressed, those measured while noisy in either file.

@@ -1,5 +1,6 @@
 // A comparison as JSON (compare.hpp to_json).
 #include "compare.hpp"
+#include "compare_procedures.hpp"
 
 namespace mpiarena {
 
@@ -62,6 +63,24 @@ json only_json(const std::vector<OnlyIn>& items, const char* field) {
 
 }  // namespace
 
+namespace {
+
+// How the two sides were measured and judged (compare_procedures.hpp).
+json procedure_json(const Comparison& c) {
+  const CompareOptions& o = c.options;
+  return {
+      {"name", procedure_name(o.procedure)},
+      {"launches_base", o.launches_base},
+      {"launches_new", o.launches_new},
+      {"test", o.procedure == Procedure::launches ? "welch_t_log_launch_medians"
+                                                  : "mann_whitney_u"},
+      {"correction", o.holm ? "holm" : "none"},
+      {"tests", c.tests},
+      {"summary", procedure_line(c)}};
+}
+
+}  // namespace
+
 json to_json(const Comparison& c) {
   json points = json::array();
   for (const PointComparison& p : c.points) {
@@ -74,6 +93,7 @@ json to_json(const Comparison& c) {
                 {"change", m.change},
                 {"verdict", verdict_name(m.verdict)}};
       if (m.p >= 0) e["p"] = m.p;
+      if (m.p_adjusted >= 0) e["p_adjusted"] = m.p_adjusted;
       if (!m.unit.empty()) e["unit"] = m.unit;
       metrics.push_back(std::move(e));
     }
@@ -81,6 +101,7 @@ json to_json(const Comparison& c) {
     j["samples"] = {p.test.n1, p.test.n2};
     j["u"] = p.test.u;
     j["p"] = p.test.p;
+    j["p_adjusted"] = p.p_adjusted >= 0 ? json(p.p_adjusted) : json();
     j["test"] = p.test.exact ? "exact" : "normal approximation";
     j["ties"] = p.test.ties;
     j["metrics"] = metrics;
@@ -114,6 +135,7 @@ json to_json(const Comparison& c) {
       {"threshold", c.options.threshold},
       {"alpha", c.options.alpha},
       {"relative", c.options.relative},
+      {"procedure", procedure_json(c)},
       {"group_shifts", shifts},
       {"regressed", c.count(Outcome::regressed) > 0},
       {"exit_code", c.exit_code()},

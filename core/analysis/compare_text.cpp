@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "breakdown.hpp"
+#include "compare_procedures.hpp"
 #include "units.hpp"
 
 namespace mpiarena {
@@ -86,20 +87,28 @@ std::string preamble(const Comparison& c, const std::string& base,
                      const std::string& now, bool md, bool noise) {
   const std::string item = md ? "- " : "  ";
   std::ostringstream out;
-  char thresholds[200];
+  char thresholds[240];
+  const bool launches = c.options.procedure == Procedure::launches;
   std::snprintf(thresholds, sizeof thresholds,
                 "threshold %g%%: a median more than %.4gx slower or faster "
-                "counts\n%salpha %g: two-sided Mann-Whitney U test on the raw "
-                "samples",
+                "counts\n%salpha %g: %s",
                 c.options.threshold * 100, 1 + c.options.threshold,
-                item.c_str(), c.options.alpha);
+                item.c_str(), c.options.alpha,
+                launches ? "two-sided Welch t test on the logarithms of the "
+                           "launches' medians"
+                         : "two-sided Mann-Whitney U test on the raw samples");
   out << (md ? "## " : "") << "runner compare: BASE " << base << " vs NEW "
       << now << "\n"
       << (md ? "\n" : "") << item << thresholds << "\n"
       << item
       << "time: median per-operation time of the slowest rank, lower is "
          "better\n"
-      << item << "bandwidth: payload bytes / median time, higher is better\n";
+      << item << "bandwidth: payload bytes / median time, higher is better\n"
+      << item << procedure_line(c) << "\n";
+  if (c.options.holm)
+    out << item << "correction: Holm over the " << c.tests
+        << " tests of this comparison (p column: adjusted), so that an A/A "
+           "comparison flags any point with a chance below alpha\n";
   if (noise)
     out << item << "noise: BASE " << describe(c.noise.base) << "; NEW "
         << describe(c.noise.now) << "\n"
@@ -125,14 +134,15 @@ std::string points_table(const Comparison& c, Style style, bool noise) {
                     size_cell(p.key), std::to_string(p.key.ranks),
                     format_seconds(t.base), format_seconds(t.now),
                     percent(t.change), bw ? percent(bw->change) : "-",
-                    pvalue(p.test.p),
+                    pvalue(c.options.holm ? p.p_adjusted : p.test.p),
                     std::to_string(p.test.n1) + "/" + std::to_string(p.test.n2),
                     verdict_text(p.verdict)});
     if (noise) rows.back().push_back(noise_cell(p));
   }
   std::vector<std::string> header = {
-      "point", ">size",      ">ranks", ">base time", ">new time",
-      ">time", ">bandwidth", ">p",     ">n",         "verdict"};
+      "point",     ">size",  ">ranks",     ">base time",
+      ">new time", ">time",  ">bandwidth", c.options.holm ? ">p (Holm)" : ">p",
+      ">n",        "verdict"};
   if (noise) header.push_back("noise");
   return render_grid(header, rows, style);
 }
@@ -150,7 +160,8 @@ std::string extras_table(const Comparison& c, Style style) {
            seconds ? format_seconds(m.base) : format_metric(m.base, m.unit),
            seconds ? format_seconds(m.now) : format_metric(m.now, m.unit),
            percent(m.change), m.higher_is_better ? "higher" : "lower",
-           pvalue(m.p), verdict_text(m.verdict)});
+           pvalue(c.options.holm ? m.p_adjusted : m.p),
+           verdict_text(m.verdict)});
     }
   if (extra.empty()) return "";
   return render_grid(

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "compare.hpp"
 #include "options.hpp"
 #include "records.hpp"
 
@@ -37,6 +38,10 @@ bool output_usable(const Options& options);
 // renamed into place, so a reader never sees half a page. On failure says
 // why on stderr and returns false.
 bool write_output(const std::string& path, const std::string& text);
+
+// compare's judgement as the options say, for `procedure`: --correction,
+// else Holm for one file of runner ab and for launches, none for BASE NEW.
+CompareOptions compare_options(const Options& options, Procedure procedure);
 
 int command_validate(const Options& options);
 int command_report(const Options& options);

@@ -24,6 +24,9 @@ constexpr const char* kUsage =
     "nothing\n"
     "                                            regressed, 1 a regression, 2 "
     "bad input\n"
+    "  mpiarena-files compare AB                 one file of runner ab\n"
+    "  mpiarena-files compare B1 B2 B3 -- N1 N2 N3   launches a side (or "
+    "DIR_BASE DIR_NEW)\n"
     "  mpiarena-files trend FILE...              each point's median across "
     "runs\n"
     "\n"
@@ -75,6 +78,7 @@ int main(int argc, char** argv) {
     case Command::list:
     case Command::help_method:
     case Command::sizes:
+    case Command::ab:
       break;
   }
   return unsupported("that command is not a file command");

@@ -1,0 +1,347 @@
+// The procedures compare can judge (compare_procedures.hpp).
+#include "compare_procedures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "compare_internal.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+// "bcast@new" -> "new"; "" without a build.
+std::string build_of(const std::string& method) {
+  const std::size_t at = method.find('@');
+  return at == std::string::npos ? "" : method.substr(at + 1);
+}
+
+std::string without_build(const std::string& method) {
+  return method.substr(0, method.find('@'));
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The launches' records of one point as one record (launches_document).
+Record launch_record(const std::vector<const Record*>& each) {
+  Record r = *each.front();
+  std::vector<double> medians;
+  for (const Record* e : each) {
+    medians.push_back(e->time.median);
+    if (e->verification == "failed") {
+      r.verification = "failed";
+      r.verification_message = e->verification_message;
+    }
+  }
+  r.samples_max = r.samples_min = r.samples_avg = medians;
+  r.time = summarize(medians);
+  r.time.median = median_of(medians);
+  r.bandwidth = r.time.median > 0
+                    ? static_cast<double>(r.payload_bytes) / r.time.median
+                    : 0;
+  r.repetitions = static_cast<int>(medians.size());
+  r.phases.clear();
+  r.parts.clear();
+  r.metrics.clear();
+  r.noise = Noise{};
+  return r;
+}
+
+// The continued fraction of the incomplete beta function (modified Lentz),
+// for x below (a + 1) / (a + b + 2), where it converges fast.
+double beta_fraction(double a, double b, double x) {
+  const double tiny = 1e-300;
+  double c = 1, d = 1 - (a + b) * x / (a + 1);
+  if (std::fabs(d) < tiny) d = tiny;
+  d = 1 / d;
+  double h = d;
+  for (int m = 1; m <= 300; ++m) {
+    for (int odd = 0; odd < 2; ++odd) {
+      const double aa =
+          odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+              : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+      d = 1 + aa * d;
+      if (std::fabs(d) < tiny) d = tiny;
+      c = 1 + aa / c;
+      if (std::fabs(c) < tiny) c = tiny;
+      d = 1 / d;
+      h *= d * c;
+      if (odd && std::fabs(d * c - 1) < 1e-15) return h;
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
+std::vector<std::string> document_builds(const Document& d) {
+  std::vector<std::string> builds;
+  auto add = [&](const std::string& method) {
+    const std::string b = build_of(method);
+    if (!b.empty() &&
+        std::find(builds.begin(), builds.end(), b) == builds.end())
+      builds.push_back(b);
+  };
+  for (const Record& r : d.records) add(r.method);
+  for (const Skip& s : d.skipped) add(s.method);
+  return builds;
+}
+
+Document build_part(const Document& d, const std::string& build) {
+  Document part;
+  part.context = d.context;
+  part.complete = d.complete;
+  for (const Record& r : d.records)
+    if (build_of(r.method) == build) {
+      part.records.push_back(r);
+      part.records.back().method = without_build(r.method);
+    }
+  for (const Skip& s : d.skipped)
+    if (build_of(s.method) == build) {
+      part.skipped.push_back(s);
+      part.skipped.back().method = without_build(s.method);
+    }
+  return part;
+}
+
+Document launches_document(const std::vector<Document>& launches,
+                           const std::string& side,
+                           std::vector<std::string>& warnings) {
+  Document out;
+  if (launches.empty()) return out;
+  out.context = launches.front().context;
+  out.complete = true;
+  std::vector<std::map<Key, const Record*>> indexed;
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    indexed.push_back(index_records(
+        launches[i], side + " launch " + std::to_string(i + 1), warnings));
+    out.complete = out.complete && launches[i].complete;
+  }
+  std::size_t partial = 0;
+  for (const auto& [key, first] : indexed.front()) {
+    std::vector<const Record*> each;
+    for (const auto& index : indexed) {
+      const auto it = index.find(key);
+      if (it != index.end()) each.push_back(it->second);
+    }
+    if (each.size() == launches.size())
+      out.records.push_back(launch_record(each));
+    else
+      ++partial;
+  }
+  for (std::size_t i = 1; i < launches.size(); ++i)
+    for (const auto& [key, rec] : indexed[i])
+      if (!indexed.front().count(key)) ++partial;
+  if (partial > 0)
+    warnings.push_back(std::to_string(partial) + " point(s) of " + side +
+                       " were not measured by every launch of it: left out");
+  for (std::size_t i = 1; i < launches.size(); ++i)
+    for (const char* field : {"mpi_library", "mpi_version", "ranks", "hosts"})
+      if (launches[i].context.value(field, nlohmann::json()) !=
+          out.context.value(field, nlohmann::json()))
+        warnings.push_back(side + " launch " + std::to_string(i + 1) +
+                           " has another " + field + " than launch 1");
+  return out;
+}
+
+void correct_for_multiplicity(Comparison& c) {
+  // Every test once: (point, metric index or -1 for the point's own p).
+  std::vector<std::pair<double, std::pair<std::size_t, int>>> tests;
+  for (std::size_t i = 0; i < c.points.size(); ++i) {
+    tests.push_back({c.points[i].test.p, {i, -1}});
+    const auto& metrics = c.points[i].metrics;
+    for (std::size_t m = 0; m < metrics.size(); ++m)
+      if (metrics[m].p >= 0) tests.push_back({metrics[m].p, {i, int(m)}});
+  }
+  std::sort(tests.begin(), tests.end());
+  const double n = static_cast<double>(tests.size());
+  double running = 0;  // Holm: adjusted p's never decrease with rank
+  for (std::size_t r = 0; r < tests.size(); ++r) {
+    running = std::max(
+        running, std::min(1.0, (n - static_cast<double>(r)) * tests[r].first));
+    PointComparison& pc = c.points[tests[r].second.first];
+    if (tests[r].second.second < 0)
+      pc.p_adjusted = running;
+    else
+      pc.metrics[static_cast<std::size_t>(tests[r].second.second)].p_adjusted =
+          running;
+  }
+  c.tests = static_cast<int>(tests.size());
+  const CompareOptions& o = c.options;
+  bool possible = false;
+  for (PointComparison& pc : c.points) {
+    const bool flagged =
+        pc.verdict == Outcome::regressed || pc.verdict == Outcome::improved;
+    Outcome verdict = Outcome::unchanged;
+    for (MetricChange& m : pc.metrics) {
+      const double p = m.p >= 0 ? m.p_adjusted : pc.p_adjusted;
+      if (m.verdict == Outcome::regressed || m.verdict == Outcome::improved)
+        if (!(p < o.alpha)) m.verdict = Outcome::noisy;
+      verdict = std::max(verdict, m.verdict);
+    }
+    if (o.procedure != Procedure::launches &&
+        min_p_value(pc.test.n1, pc.test.n2) * n < o.alpha)
+      possible = true;
+    if (pc.note.rfind("verification failed in NEW", 0) == 0 ||
+        pc.state_changed || !flagged)
+      continue;
+    pc.verdict = verdict;
+    if (verdict == Outcome::noisy)
+      pc.note =
+          (pc.note.empty() ? "" : pc.note + "; ") +
+          "the change is beyond the threshold but p = " + number(pc.test.p) +
+          " is " + number(pc.p_adjusted) + " after Holm's correction for " +
+          std::to_string(c.tests) + " tests, not below alpha " +
+          number(o.alpha);
+  }
+  if (!possible && o.procedure != Procedure::launches && !c.points.empty())
+    c.warnings.push_back(
+        "after Holm's correction for " + std::to_string(c.tests) +
+        " tests no point can be significant at alpha " + number(o.alpha) +
+        " with these samples (the smallest p of a point times " +
+        std::to_string(c.tests) +
+        " is not below it): measure more repetitions (-r) or fewer points, "
+        "or use --correction none");
+}
+
+double incomplete_beta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const double front =
+      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
+               a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
+  return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double welch_log_p(const std::vector<double>& a, const std::vector<double>& b) {
+  auto logs = [](const std::vector<double>& v) {
+    std::vector<double> out;
+    for (double x : v)
+      if (x > 0) out.push_back(std::log(x));
+    return out;
+  };
+  const std::vector<double> x = logs(a), y = logs(b);
+  if (x.size() < 2 || y.size() < 2) return 1;
+  auto mean_var = [](const std::vector<double>& v, double& mean, double& var) {
+    mean = 0;
+    for (double e : v) mean += e;
+    mean /= static_cast<double>(v.size());
+    var = 0;
+    for (double e : v) var += (e - mean) * (e - mean);
+    var /= static_cast<double>(v.size() - 1);
+  };
+  double mx = 0, vx = 0, my = 0, vy = 0;
+  mean_var(x, mx, vx);
+  mean_var(y, my, vy);
+  const double nx = static_cast<double>(x.size()),
+               ny = static_cast<double>(y.size());
+  const double se2 = vx / nx + vy / ny;
+  if (!(se2 > 0)) return mx == my ? 1 : 0;
+  const double t = (my - mx) / std::sqrt(se2);
+  const double df =
+      se2 * se2 /
+      ((vx / nx) * (vx / nx) / (nx - 1) + (vy / ny) * (vy / ny) / (ny - 1));
+  return incomplete_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+}  // namespace mpiarena
+
+namespace mpiarena {
+
+namespace {
+
+// What bench/gate measured for each procedure on this project's 2-core VM
+// (docs/results/gate.md: Open MPI, 2 ranks, 21 transfer and ping-pong
+// methods at small and medium, threshold 5%, alpha 0.05; a gate run fails
+// on exit 1; the slowdowns are gate_bcast's, caught when it is named).
+struct GateRecord {
+  Procedure procedure;
+  int launches;  // per side; 1 for the one-launch procedures
+  bool holm;
+  const char* figures;
+};
+constexpr GateRecord kGateRecords[] = {
+    {Procedure::two_files, 1, false,
+     "A/A gate runs failing 10 of 10, a 10% slowdown caught 6 of 10, 25% 8 "
+     "of 10"},
+    {Procedure::two_files, 1, true,
+     "A/A gate runs failing 10 of 10, a 10% slowdown caught 4 of 10, 25% 7 "
+     "of 10"},
+    {Procedure::ab_run, 1, true,
+     "with its defaults (-r 15 --blocks 5) on the changed method: A/A gate "
+     "runs failing 0 of 20, a 10% slowdown caught 10 of 10, 25% 10 of 10; "
+     "on every method at -r 7: 0 of 20, 1 of 10, 4 of 10"},
+    {Procedure::ab_run, 1, false,
+     "with its defaults (-r 15 --blocks 5) on the changed method: A/A gate "
+     "runs failing 0 of 20, a 10% slowdown caught 10 of 10, 25% 10 of 10; "
+     "on every method at -r 7: 0 of 20, 4 of 10, 10 of 10"},
+    {Procedure::launches, 3, true,
+     "A/A gate runs failing 0 of 10, a 10% slowdown caught 0 of 10, 25% 0 "
+     "of 10"},
+    {Procedure::launches, 3, false,
+     "A/A gate runs failing 1 of 10, a 10% slowdown caught 1 of 10, 25% 3 "
+     "of 10"},
+    {Procedure::launches, 5, true,
+     "A/A gate runs failing 0 of 10, a 10% slowdown caught 0 of 10, 25% 1 "
+     "of 10"},
+    {Procedure::launches, 5, false,
+     "A/A gate runs failing 2 of 10, a 10% slowdown caught 3 of 10, 25% 8 "
+     "of 10"},
+};
+
+}  // namespace
+
+const char* procedure_name(Procedure p) {
+  switch (p) {
+    case Procedure::ab_run:
+      return "ab_run";
+    case Procedure::launches:
+      return "launches";
+    case Procedure::two_files:
+      break;
+  }
+  return "two_files";
+}
+
+std::string procedure_line(const Comparison& c) {
+  const CompareOptions& o = c.options;
+  std::string what;
+  switch (o.procedure) {
+    case Procedure::two_files:
+      what =
+          "two files, one launch each (the U test on each file's samples: "
+          "it cannot tell the two launches' machine states from a change of "
+          "the code)";
+      break;
+    case Procedure::ab_run:
+      what =
+          "A/B in one run (runner ab: both builds measured in the same "
+          "rounds of one launch)";
+      break;
+    case Procedure::launches:
+      what = std::to_string(o.launches_base) + " launches of BASE against " +
+             std::to_string(o.launches_new) +
+             " of NEW (each launch's median one observation; Welch's t test "
+             "on their logarithms)";
+      break;
+  }
+  const int k = std::min(o.launches_base, o.launches_new);
+  std::string rate = "no false-alarm rate on record for this procedure";
+  for (const GateRecord& r : kGateRecords)
+    if (r.procedure == o.procedure && r.holm == o.holm &&
+        (r.procedure != Procedure::launches || r.launches == k))
+      rate = std::string(
+                 "on record (bench/gate on this project's 2-core VM, "
+                 "docs/results/gate.md): ") +
+             r.figures;
+  return "procedure: " + what + "; " + rate;
+}
+
+}  // namespace mpiarena
