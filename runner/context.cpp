@@ -128,7 +128,11 @@ nlohmann::json make_context(const World& world, const Options& options,
         {"receive", options.receive_fresh ? "fresh" : "reuse"},
         {"stride", options.stride},
         {"wait", options.wait},
-        {"plugin_dirs", options.plugin_dirs}}}};
+        {"plugin_dirs", options.plugin_dirs},
+        {"builds", options.command == Command::ab
+                       ? nlohmann::json{{"base", options.base_plugin_dirs},
+                                        {"new", options.new_plugin_dirs}}
+                       : nlohmann::json()}}}};
 }
 
 // What the noise record holds and how it judges a sample (runner --noise).

@@ -35,9 +35,36 @@ std::string executable_dir() {
   return boost::dll::program_location().parent_path().string();
 }
 
+namespace {
+
+// runner ab: each build's directories only, its methods marked with it.
+void load_builds(Registry& registry, const Options& options,
+                 std::vector<std::string>& errors,
+                 std::vector<std::string>& warnings) {
+  const std::pair<const char*, const std::vector<std::string>*> builds[] = {
+      {"base", &options.base_plugin_dirs}, {"new", &options.new_plugin_dirs}};
+  for (const auto& [build, dirs] : builds)
+    for (const std::string& d : *dirs) {
+      boost::system::error_code ec;
+      if (!boost::filesystem::is_directory(d, ec))
+        errors.push_back("--" + std::string(build) + "-plugin-dir '" + d +
+                         "' is not a directory");
+    }
+  if (!errors.empty()) return;
+  for (const auto& [build, dirs] : builds)
+    for (const std::string& d : *dirs)
+      for (const LoadResult& r : registry.load_dir(d, build))
+        if (r.status != LoadStatus::not_a_plugin)
+          warnings.push_back(std::string(build) + " build: " + r.message);
+}
+
+}  // namespace
+
 void load_plugins(Registry& registry, const Options& options,
                   std::vector<std::string>& errors,
                   std::vector<std::string>& warnings) {
+  if (options.command == Command::ab)
+    return load_builds(registry, options, errors, warnings);
   std::vector<std::string> missing;
   std::vector<std::string> dirs =
       default_plugin_dirs(executable_dir(), &missing);

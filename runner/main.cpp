@@ -36,6 +36,8 @@ const char* command_name(Command c) {
       return "compare";
     case Command::trend:
       return "trend";
+    case Command::ab:
+      return "ab";
     case Command::help:
       return "--help";
     case Command::version:
@@ -111,6 +113,7 @@ int dispatch(const Options& options, bool printer) {
     case Command::compare:
     case Command::trend:
     case Command::run:
+    case Command::ab:
       break;
   }
   return -1;

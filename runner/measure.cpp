@@ -269,6 +269,7 @@ void complete_record(Record& rec, const Point& p, const GroupMember& m,
   rec.plugin_file = p.strategy->file;
   rec.plugin_abi = p.strategy->abi;
   rec.plugin_version = info.version;
+  rec.plugin_build = p.strategy->build;
 }
 
 // Each member's result into the document: a record, a skip, or a failure.

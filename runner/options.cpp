@@ -29,6 +29,13 @@ const char* kUsage =
     "                                    result files, Mann-Whitney U test per point;\n"
     "                                    exit 0 nothing regressed, 1 a regression,\n"
     "                                    2 bad input (--threshold, --alpha, --format)\n"
+    "  runner compare AB                 the same for one file of 'runner ab'\n"
+    "  runner compare B1 B2 B3 -- N1 N2 N3  (or DIR_BASE DIR_NEW): k launches a\n"
+    "                                    side, each launch's median one observation\n"
+    "  mpirun -np N runner ab --base-plugin-dir OLD --new-plugin-dir NEW [options]\n"
+    "                                    A/B in one run: both builds' methods in the\n"
+    "                                    same rounds, judged as compare does (exit\n"
+    "                                    0/1/2); -o keeps the run (docs/ci.md)\n"
     "  runner trend FILE...              each point's median across runs in time\n"
     "                                    order, the spread of each run, and where\n"
     "                                    compare's test flags a change against the\n"
@@ -202,6 +209,11 @@ void describe_output(po::options_description& desc, Options& o,
     ("alpha", po::value<double>(&o.alpha),
      "compare and trend: significance level of the two-sided U test "
      "(default 0.05)")
+    ("correction", po::value<std::string>(&o.correction),
+     "compare and ab: holm (every p-value adjusted by Holm's method over the "
+     "comparison's tests, so that an A/A comparison flags anything with a "
+     "chance below alpha) or none (each point at alpha). Default: holm for "
+     "runner ab, one file of it and launches a side; none for BASE NEW")
     ("relative",
      "compare and trend: judge each point against the common shift of its group (the "
      "methods of one suite, payload, size and ranks, 3 or more, which an "
@@ -235,6 +247,17 @@ void describe_measurement(po::options_description& desc, Options& o,
     ("plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs),
      "also load plugins from this directory (repeatable); searched after the "
      "runner's own plugin directory and MPIARENA_PLUGIN_PATH")
+    ("base-plugin-dir", po::value<std::vector<std::string>>(&o.base_plugin_dirs),
+     "runner ab: a plugin directory of the BASE build (repeatable; the "
+     "runner's own and MPIARENA_PLUGIN_PATH are not loaded)")
+    ("new-plugin-dir", po::value<std::vector<std::string>>(&o.new_plugin_dirs),
+     "runner ab: a plugin directory of the NEW build (repeatable)")
+    ("blocks", po::value<int>(&o.blocks),
+     "runner ab: measure the points anew (created, calibrated) this many "
+     "times, the builds created in turn first and second, the repetitions "
+     "spread over the blocks; 2 to --repetitions (default 5; and runner ab's "
+     "--repetitions defaults to 15: what bench/gate measured to catch a 10% "
+     "slowdown with no false alarm, docs/ci.md)")
     ("no-verify", "do not verify the data moved (the records say so)")
     ("per-rank",
      "table and markdown (run and 'report'): also print each rank's own "
@@ -262,6 +285,12 @@ Options parse_options(int argc, const char* const* argv) {
   describe_suites(desc, o, raw);
   describe_output(desc, o, raw);
   describe_measurement(desc, o, raw);
+  // compare B1 B2 -- N1 N2: Boost eats "--" (every later word positional,
+  // options included), so it is kept as a word of its own.
+  std::vector<const char*> args(argv, argv + argc);
+  for (const char*& a : args)
+    if (std::string(a) == "--") a = kSideSeparator;
+  argv = args.data();
   po::options_description hidden;
   hidden.add_options()("args", po::value<std::vector<std::string>>(), "");
   po::options_description all;

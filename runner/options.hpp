@@ -20,6 +20,7 @@ enum class Command {
   report,
   compare,
   trend,
+  ab,  // runner ab: two builds of the methods in the same rounds
   help,
   version
 };
@@ -48,6 +49,10 @@ struct Options {
   double point_timeout = 60;   // seconds; 0: no bound (watchdog.hpp)
   std::size_t max_memory = 0;  // bytes per node the run may count on; 0: all
   std::vector<std::string> plugin_dirs;
+  // runner ab: the plugin directories of each build (no default ones).
+  std::vector<std::string> base_plugin_dirs, new_plugin_dirs;
+  bool methods_given = false;  // --methods on the command line
+  int blocks = 0;              // runner ab --blocks (options_gate.cpp)
   bool verify = true;
   bool all_pairs = false;      // --pairs all (pairwise methods)
   std::string pair_placement;  // --pairs intra|inter; empty: one or all
@@ -75,9 +80,13 @@ struct Options {
   std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time
   std::vector<std::string> files;  // validate, report, compare (BASE NEW)
-  double threshold = 0.05;         // compare: relative change that matters
-  double alpha = 0.05;             // compare: significance level
-  bool relative = false;           // compare --relative (GroupShift)
+  // compare BASE1 BASE2... -- NEW1 NEW2...: NEW's launches (`files` then
+  // holds BASE's); empty otherwise.
+  std::vector<std::string> new_files;
+  double threshold = 0.05;  // compare: relative change that matters
+  double alpha = 0.05;      // compare: significance level
+  bool relative = false;    // compare --relative (GroupShift)
+  std::string correction;   // compare, ab: holm|none; empty: the default
   std::string help_text;
   std::vector<OptionSetting> settings;  // --set, in command-line order
   std::string help_method;              // --help-method NAME

@@ -14,10 +14,11 @@ namespace {
 // --threshold "5%" or "5" (percent) and --alpha: compare only.
 void parse_compare_options(Options& o, const std::string* threshold,
                            bool alpha_given) {
-  if (o.command != Command::compare && o.command != Command::trend) {
+  if (o.command != Command::compare && o.command != Command::trend &&
+      o.command != Command::ab) {
     if (threshold || alpha_given)
       throw UsageError(
-          "--threshold and --alpha apply to 'compare' and 'trend' only");
+          "--threshold and --alpha apply to 'compare', 'ab' and 'trend' only");
     return;
   }
   if (threshold) o.threshold = parse_percent("--threshold", *threshold, 1000);
@@ -82,11 +83,9 @@ void parse_command(const po::variables_map& vm, Options& o) {
             "FILE]");
     } else if (args[0] == "compare") {
       o.command = Command::compare;
-      o.files.assign(args.begin() + 1, args.end());
-      if (o.files.size() != 2)
-        throw UsageError(
-            "'compare' takes two result files: runner compare BASE NEW "
-            "[--threshold 5%] [--alpha 0.05] [--format table|markdown|json]");
+      compare_files(args, o);
+    } else if (args[0] == "ab" && args.size() == 1) {
+      o.command = Command::ab;
     } else if (args[0] == "trend") {
       o.command = Command::trend;
       o.files.assign(args.begin() + 1, args.end());
@@ -102,9 +101,10 @@ void parse_command(const po::variables_map& vm, Options& o) {
     } else if (args[0] != "run" || args.size() > 1) {
       throw UsageError(
           "unexpected argument '" +
-          args[args[0] == "run" || args[0] == "sizes" ? 1 : 0] +
+          args[args[0] == "run" || args[0] == "sizes" || args[0] == "ab" ? 1
+                                                                         : 0] +
           "'; the commands are 'run' (default), 'list', 'sizes', "
-          "'validate FILE...', 'report FILE', 'compare BASE NEW' and "
+          "'validate FILE...', 'report FILE', 'compare BASE NEW', 'ab' and "
           "'trend FILE...'. Run "
           "'runner --help'");
     }
@@ -125,8 +125,9 @@ void check_command_options(const po::variables_map& vm, Options& o) {
     reject_foreign_options(vm, "report",
                            {"format", "per-rank", "output", "log-level"});
   else if (o.command == Command::compare)
-    reject_foreign_options(vm, "compare",
-                           {"format", "threshold", "alpha", "relative"});
+    reject_foreign_options(
+        vm, "compare",
+        {"format", "threshold", "alpha", "relative", "correction"});
   else if (o.command == Command::trend)
     reject_foreign_options(
         vm, "trend", {"format", "threshold", "alpha", "relative", "output"});
@@ -139,6 +140,7 @@ void check_command_options(const po::variables_map& vm, Options& o) {
                            {"help-method", "plugin-dir", "log-level"});
   else if (o.command == Command::validate)
     reject_foreign_options(vm, "validate", {"log-level"});
+  check_ab_options(vm, o);
 }
 
 // --set, --no-verify, and the shape of the run: pairs, waiting, the size
@@ -265,6 +267,7 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
   o.per_rank = vm.count("per-rank") > 0;
 
   o.methods = split_list(raw.methods);
+  o.methods_given = !vm["methods"].defaulted();
   if (o.methods.empty())
     throw UsageError(
         "--methods is empty; give method names, suite names or 'all' "
@@ -274,15 +277,26 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
     throw UsageError("--payloads is empty; give payload names such as 1d,2d");
   parse_compare_options(o, vm.count("threshold") ? &raw.threshold : nullptr,
                         vm.count("alpha") > 0);
+  if (vm.count("correction")) {
+    if (o.command != Command::compare && o.command != Command::ab)
+      throw UsageError("--correction applies to 'compare' and 'ab' only");
+    if (o.correction != "holm" && o.correction != "none")
+      throw UsageError("--correction '" + o.correction +
+                       "' is not supported; accepted: holm, none");
+  }
+  if (vm.count("relative") && o.command == Command::ab)
+    throw UsageError(
+        "--relative does not apply to 'ab': both builds share every round, so "
+        "there is no shift between runs to take out");
   o.relative = vm.count("relative") > 0;
   if (o.relative && o.command != Command::compare &&
       o.command != Command::trend)
     throw UsageError("--relative applies to 'compare' and 'trend' only");
   const bool tabular =
       o.format == "table" || o.format == "json" || o.format == "markdown";
-  if (o.command == Command::compare && !tabular)
+  if ((o.command == Command::compare || o.command == Command::ab) && !tabular)
     throw UsageError("--format '" + o.format +
-                     "' is not supported by compare; accepted: table, "
+                     "' is not supported by compare and ab; accepted: table, "
                      "markdown, json");
   if (o.command == Command::trend && !tabular && o.format != "html")
     throw UsageError("--format '" + o.format +

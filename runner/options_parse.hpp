@@ -14,6 +14,14 @@ namespace po = boost::program_options;
 
 // The options given as text, checked and converted into Options after
 // parsing.
+// What "--" on the command line becomes before Boost parses it (compare
+// BASE... -- NEW...).
+inline constexpr const char* kSideSeparator = "\x1f--";
+
+// runner ab's defaults (docs/ci.md, "Which procedure").
+inline constexpr int kAbRepetitions = 15;
+inline constexpr int kAbBlocks = 5;
+
 struct RawOptions {
   std::string methods = "all", payloads, max_memory, threshold, pairs = "one",
               size_basis = "per-rank", interleave = "on", noise = "on",
@@ -32,6 +40,12 @@ std::vector<OptionSetting> parse_settings(
     const std::vector<std::string>& specs);
 
 // Each throws UsageError naming what was wrong and what is accepted.
+// compare's files (args[0] is "compare"): BASE NEW, one file of runner
+// ab, or launches a side around "--" (options_gate.cpp).
+void compare_files(const std::vector<std::string>& args, Options& o);
+// runner ab's options, and no build directory for another command.
+// Its defaults, the procedure bench/gate recommends: -r 15 --blocks 5.
+void check_ab_options(const po::variables_map& vm, Options& o);
 void parse_command(const po::variables_map& vm, Options& o);
 void check_command_options(const po::variables_map& vm, Options& o);
 void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw);

@@ -89,6 +89,40 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
   return out;
 }
 
+std::vector<const LoadedStrategy*> pair_builds(
+    const std::vector<const LoadedStrategy*>& methods, const Options& options,
+    std::string& error, std::vector<std::string>& warnings) {
+  auto has = [&](const std::string& name, const std::string& build) {
+    return std::any_of(methods.begin(), methods.end(), [&](const auto* s) {
+      return s->entry.info.name == name && s->build == build;
+    });
+  };
+  std::vector<const LoadedStrategy*> out;
+  std::vector<std::string> alone;
+  for (const LoadedStrategy* s : methods) {
+    const std::string other = s->build == "base" ? "new" : "base";
+    if (has(s->entry.info.name, other))
+      out.push_back(s);
+    else
+      alone.push_back(s->entry.info.name + " (" + s->build + " only)");
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
+    return a->build == "base" && b->build != "base";
+  });
+  if (!alone.empty()) {
+    const std::string what = "method(s) in one build only: " + join(alone);
+    if (options.methods_given)
+      error = what + "; runner ab measures the methods both builds have";
+    else
+      warnings.push_back(what + "; left out");
+  }
+  if (error.empty() && out.empty())
+    error =
+        "no selected method is in both builds (--base-plugin-dir, "
+        "--new-plugin-dir)";
+  return out;
+}
+
 namespace {
 
 // Every --payloads offered by some selected method; else `error` (not
@@ -225,7 +259,7 @@ Point make_point(const LoadedStrategy* s, const std::string& payload,
     if (point.skip_reason.empty()) point.skip_reason = why;
   }
   point.options = values;
-  point.label = method_label(info.name, values);
+  point.label = method_label(s->name(), values);  // "bcast@new[...]": ab
   return point;
 }
 

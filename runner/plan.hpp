@@ -81,6 +81,14 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
                                                   const Options& options,
                                                   std::string& error);
 
+// runner ab: the selected methods that both builds have (base's, then
+// new's). A method of one build only is an error when --methods named it
+// (or its suite), else a warning, and is left out; `error` too when no
+// method is in both builds.
+std::vector<const LoadedStrategy*> pair_builds(
+    const std::vector<const LoadedStrategy*>& methods, const Options& options,
+    std::string& error, std::vector<std::string>& warnings);
+
 // Collective over `world`.
 Machine survey(MPI_Comm world, std::size_t max_memory);
 

@@ -5,6 +5,7 @@
 #include <mpiarena/mpi_check.hpp>
 #include <random>
 
+#include "ab.hpp"
 #include "collective.hpp"
 #include "commands.hpp"
 #include "context.hpp"
@@ -42,6 +43,7 @@ class Agreement {
 // What the run measures, the same on every rank.
 struct RunPlan {
   Registry registry;  // the points point into it
+  std::vector<const LoadedStrategy*> methods;
   Machine machine;
   std::vector<Point> points;
   std::uint64_t seed = 0;  // of the interleaved order
@@ -82,10 +84,16 @@ bool make_plan(const Options& options, const World& world, spdlog::logger& log,
   if (!agree(options_mismatch(options, world))) return false;
 
   std::string error;
-  const auto methods = select_methods(plan.registry, options, error);
+  plan.methods = select_methods(plan.registry, options, error);
+  if (error.empty() && options.command == Command::ab) {
+    std::vector<std::string> alone;
+    plan.methods = pair_builds(plan.methods, options, error, alone);
+    if (rank == 0)
+      for (const std::string& w : alone) log.warn("{}", w);
+  }
   plan.machine = survey(world, options.max_memory);
   if (error.empty())
-    plan.points = plan_points(methods, options, plan.machine, error);
+    plan.points = plan_points(plan.methods, options, plan.machine, error);
   // Why -o cannot be written; `output` then holds its lock for the rest of
   // the run (docs/output.md).
   if (error.empty() && rank == 0 && !options.output.empty())
@@ -143,13 +151,23 @@ int command_run(const Options& options, int argc, char** argv) {
   const bool saving = world.rank() == 0 && !options.output.empty();
   if (!Agreement(world)(saving ? output.write(doc) : "")) return 2;
   RunWriter writer(doc, output, saving, *log, options.output);
-  const bool failed = measure_points(plan.points, plan.machine, options,
-                                     plan.seed, world, doc, writer, *log);
+  const bool failed =
+      options.command == Command::ab
+          ? measure_builds(plan.methods, plan.points, plan.machine, options,
+                           plan.seed, world, doc, writer, *log)
+          : measure_points(plan.points, plan.machine, options, plan.seed, world,
+                           doc, writer, *log);
 
   doc.complete = true;
   doc.context["end_time"] = iso_now();
   doc.summary = compute_summary(doc);
   const std::string final_error = bcast_string(writer.save(true), 0, world);
+  if (options.command == Command::ab) {
+    int code =
+        world.rank() == 0 ? judge_builds(doc, options, failed, final_error) : 0;
+    MPIARENA_CHECK(MPI_Bcast(&code, 1, MPI_INT, 0, world));
+    return code;
+  }
   if (world.rank() == 0) report(doc, options, failed, final_error, output);
   if (!final_error.empty()) return 2;
   return failed ? 1 : 0;

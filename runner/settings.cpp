@@ -68,6 +68,8 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--warmup", std::to_string(o.warmup)},
           {"--max-memory", std::to_string(o.max_memory)},
           {"--plugin-dir", list(o.plugin_dirs)},
+          {"--base-plugin-dir", list(o.base_plugin_dirs)},
+          {"--new-plugin-dir", list(o.new_plugin_dirs)},
           {"--no-verify", o.verify ? "no" : "yes"},
           {"--interleave", o.interleave ? "on" : "off"},
           {"--seed", o.seed_given ? std::to_string(o.seed) : "drawn"},

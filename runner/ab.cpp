@@ -1,0 +1,180 @@
+// runner ab: two blocks, crossed, merged, judged (ab.hpp).
+#include "ab.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+#include "compare.hpp"
+#include "compare_procedures.hpp"
+#include "compare_text.hpp"
+#include "files.hpp"
+#include "measure.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+template <typename T>
+void append(std::vector<T>& into, const std::vector<T>& more) {
+  into.insert(into.end(), more.begin(), more.end());
+}
+
+void merge_timing(Timing& into, const Timing& more) {
+  append(into.samples_max, more.samples_max);
+  append(into.samples_min, more.samples_min);
+  append(into.samples_avg, more.samples_avg);
+  into.time = summarize(into.samples_max);
+}
+
+template <typename Named>
+const Named* named(const std::vector<Named>& items, const std::string& name) {
+  for (const Named& item : items)
+    if (item.name == name) return &item;
+  return nullptr;
+}
+
+void merge_noise(Noise& into, const Noise& more) {
+  if (!into.recorded || !more.recorded) return;
+  append(into.steal_s, more.steal_s);
+  append(into.preemptions, more.preemptions);
+  append(into.cpu_mhz, more.cpu_mhz);
+  append(into.core_to_core_ns, more.core_to_core_ns);
+  into.retries += more.retries;
+  into.noisy_samples += more.noisy_samples;
+  if (more.noisy && !into.noisy) into.reason = more.reason;
+  into.noisy = into.noisy || more.noisy;
+}
+
+// The key of a record within one document of runner ab.
+std::string point_of(const Record& r) {
+  return r.suite + "/" + r.method + "/" + r.payload + "/" +
+         std::to_string(r.bytes) + "/" + std::to_string(r.ranks) + "/" +
+         std::to_string(r.pairs) + "/" + r.pair_placement;
+}
+
+}  // namespace
+
+void merge_record(Record& into, const Record& more) {
+  Timing head{into.samples_max, into.samples_min, into.samples_avg, into.time};
+  merge_timing(
+      head, {more.samples_max, more.samples_min, more.samples_avg, more.time});
+  into.samples_max = head.samples_max;
+  into.samples_min = head.samples_min;
+  into.samples_avg = head.samples_avg;
+  into.time = head.time;
+  into.repetitions += more.repetitions;
+  into.bandwidth =
+      into.time.median > 0 && into.payload_bytes > 0
+          ? static_cast<double>(into.payload_bytes) / into.time.median
+          : 0;
+  for (std::size_t i = 0; i < into.per_rank.size() && i < more.per_rank.size();
+       ++i)
+    into.per_rank[i] = (into.per_rank[i] + more.per_rank[i]) / 2;
+  append(into.slots, more.slots);
+  merge_noise(into.noise, more.noise);
+  for (PhaseTiming& ph : into.phases)
+    if (const auto* m = named(more.phases, ph.name)) merge_timing(ph, *m);
+  for (PartTiming& pt : into.parts)
+    if (const auto* m = named(more.parts, pt.name)) {
+      merge_timing(pt, *m);
+      for (PhaseTiming& ph : pt.phases)
+        if (const auto* mp = named(m->phases, ph.name)) merge_timing(ph, *mp);
+    }
+  for (MetricValue& mv : into.metrics)
+    if (const auto* m = named(more.metrics, mv.name)) {
+      append(mv.samples, m->samples);
+      mv.value = summarize(mv.samples).median;
+    }
+  if (more.verification == "failed" && into.verification != "failed") {
+    into.verification = "failed";
+    into.verification_message = more.verification_message;
+  }
+  if (more.inner_iterations != into.inner_iterations)
+    into.notes.push_back(
+        "runner ab: inner iterations " + std::to_string(into.inner_iterations) +
+        " in the first block, " + std::to_string(more.inner_iterations) +
+        " in the second.");
+  for (const std::string& n : more.notes)
+    if (std::find(into.notes.begin(), into.notes.end(), n) == into.notes.end())
+      into.notes.push_back(n);
+}
+
+bool measure_builds(const std::vector<const LoadedStrategy*>& methods,
+                    const std::vector<Point>& points, const Machine& machine,
+                    const Options& options, std::uint64_t seed,
+                    const World& world, Document& doc, RunWriter& writer,
+                    spdlog::logger& log) {
+  const int blocks = options.blocks > 0 ? options.blocks : options.repetitions;
+  // Odd blocks: NEW's methods first, so NEW's points are created first in
+  // every group (the plan's order is the methods' order).
+  std::vector<const LoadedStrategy*> crossed = methods;
+  std::stable_partition(
+      crossed.begin(), crossed.end(),
+      [](const LoadedStrategy* s) { return s->build == "new"; });
+  bool failed = false;
+  for (int b = 0; b < blocks; ++b) {
+    Options block_options = options;
+    // The repetitions spread over the blocks, the first ones one more.
+    block_options.repetitions =
+        options.repetitions / blocks + (b < options.repetitions % blocks);
+    if (b == 0) {
+      failed |= measure_points(points, machine, block_options, seed, world, doc,
+                               writer, log);
+      continue;
+    }
+    std::string error;
+    const std::vector<Point> block_points =
+        plan_points(b % 2 ? crossed : methods, block_options, machine, error);
+    Document block;
+    ResultFile none;
+    RunWriter quiet(block, none, false, log, "");
+    failed |= measure_points(block_points, machine, block_options,
+                             seed + static_cast<std::uint64_t>(b), world, block,
+                             quiet, log);
+    for (const Record& r : block.records) {
+      const std::string key = point_of(r);
+      auto it =
+          std::find_if(doc.records.begin(), doc.records.end(),
+                       [&](const Record& d) { return point_of(d) == key; });
+      if (it != doc.records.end())
+        merge_record(*it, r);
+      else
+        doc.records.push_back(r);  // skipped in the first block
+    }
+    writer.save();
+  }
+  return failed;
+}
+
+int judge_builds(const Document& doc, const Options& options, bool failed,
+                 const std::string& final_error) {
+  const CompareOptions o = compare_options(options, Procedure::ab_run);
+  const Comparison c =
+      compare_documents(build_part(doc, "base"), build_part(doc, "new"), o);
+  if (options.format == "json") {
+    nlohmann::json j = to_json(c);
+    j["base"] = "base build";
+    j["new"] = "new build";
+    j["results"] = options.output.empty() ? nlohmann::json()
+                                          : nlohmann::json(options.output);
+    std::cout << j.dump(1) << "\n";
+    for (const std::string& w : c.warnings)
+      std::cerr << "runner: warning: " << w << "\n";
+  } else {
+    std::cout << render_comparison(
+        c, "base build", "new build",
+        options.format == "markdown" ? Style::markdown : Style::text);
+    if (!options.output.empty() && final_error.empty())
+      std::cout << "\nresults: " << options.output << " (runner compare "
+                << options.output << " judges it again)\n";
+  }
+  if (failed)
+    std::cerr << "runner: some points failed verification or could not run\n";
+  if (!final_error.empty())
+    std::cerr << "runner: error: " << final_error << "; exit 2\n";
+  const int code = c.exit_code();
+  if (code == 2 || !final_error.empty()) return 2;
+  return failed ? std::max(code, 1) : code;
+}
+
+}  // namespace mpiarena

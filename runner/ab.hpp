@@ -1,0 +1,48 @@
+// runner ab (docs/ci.md, "A/B in one run"): two builds of the methods in
+// one launch. The run is --blocks blocks (default: one per repetition),
+// each creating, calibrating and measuring every point anew, the builds in
+// turn created first and second (a crossover): where a point's buffers and
+// communicators land moves a time by up to 20% on this project's VMs, so
+// an instance of a point, not a sample, is the unit that varies, and each
+// build gets as many instances as blocks, in both places. The blocks'
+// samples are merged per point, and the document judged as `runner
+// compare` judges one file of runner ab.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mpi_session.hpp"
+#include "options.hpp"
+#include "plan.hpp"
+#include "records.hpp"
+
+namespace spdlog {
+class logger;
+}
+
+namespace mpiarena {
+
+class RunWriter;
+
+// The samples of `more` (the same point, another block) added to `into`:
+// samples, slots, noise, phases, parts and metrics appended and their
+// summaries recomputed; a failed verification in either fails it.
+void merge_record(Record& into, const Record& more);
+
+// Measures the plan in blocks (measure_points each), the builds' order
+// crossed from one block to the next, into `doc`; whether some point
+// failed.
+// Collective over `world`.
+bool measure_builds(const std::vector<const LoadedStrategy*>& methods,
+                    const std::vector<Point>& points, const Machine& machine,
+                    const Options& options, std::uint64_t seed,
+                    const World& world, Document& doc, RunWriter& writer,
+                    spdlog::logger& log);
+
+// Rank 0: the judgement printed in --format; the exit code (compare's, or
+// 1 when a point failed and nothing regressed, 2 on a failed write).
+int judge_builds(const Document& doc, const Options& options, bool failed,
+                 const std::string& final_error);
+
+}  // namespace mpiarena

@@ -1,0 +1,77 @@
+// The options of the CI gate's commands (docs/ci.md): compare's files in
+// its three forms, and runner ab's own options (options_parse.hpp).
+#include <algorithm>
+
+#include "options_parse.hpp"
+
+namespace mpiarena {
+
+// compare's files: BASE NEW, one file of runner ab, or launches a side
+// around "--" (at least 2 a side).
+void compare_files(const std::vector<std::string>& args, Options& o) {
+  const auto sep = std::find(args.begin() + 1, args.end(), kSideSeparator);
+  if (sep == args.end()) {
+    o.files.assign(args.begin() + 1, args.end());
+    if (o.files.size() != 1 && o.files.size() != 2)
+      throw UsageError(
+          "'compare' takes two result files (runner compare BASE NEW), one "
+          "file of runner ab (runner compare AB), or launches a side (runner "
+          "compare B1 B2 B3 -- N1 N2 N3, or DIR_BASE DIR_NEW) [--threshold "
+          "5%] [--alpha 0.05] [--format table|markdown|json]");
+    return;
+  }
+  o.files.assign(args.begin() + 1, sep);
+  o.new_files.assign(sep + 1, args.end());
+  if (std::find(o.new_files.begin(), o.new_files.end(), kSideSeparator) !=
+      o.new_files.end())
+    throw UsageError("'compare' takes one '--' (BASE files -- NEW files)");
+  if (o.files.size() < 2 || o.new_files.size() < 2)
+    throw UsageError(
+        "compare across launches needs at least 2 files a side (3 or more "
+        "to judge well; docs/ci.md): BASE has " +
+        std::to_string(o.files.size()) + ", NEW has " +
+        std::to_string(o.new_files.size()) +
+        " (runner compare B1 B2 B3 -- N1 N2 N3; one file a side: runner "
+        "compare BASE NEW)");
+}
+
+// runner ab: both builds' directories, no --plugin-dir, interleaved; the
+// build directories belong to ab alone.
+void check_ab_options(const po::variables_map& vm, Options& o) {
+  const bool dirs = vm.count("base-plugin-dir") || vm.count("new-plugin-dir");
+  if (o.command != Command::ab) {
+    if (vm.count("blocks")) throw UsageError("--blocks applies to 'ab' only");
+    if (dirs)
+      throw UsageError(
+          "--base-plugin-dir and --new-plugin-dir apply to 'ab' only (mpirun "
+          "-np N runner ab --base-plugin-dir OLD --new-plugin-dir NEW)");
+    return;
+  }
+  if (o.base_plugin_dirs.empty() || o.new_plugin_dirs.empty())
+    throw UsageError(
+        "'ab' needs the plugin directories of both builds: runner ab "
+        "--base-plugin-dir OLD --new-plugin-dir NEW [run options]");
+  if (vm.count("plugin-dir"))
+    throw UsageError(
+        "--plugin-dir does not apply to 'ab': give each build's directories "
+        "with --base-plugin-dir and --new-plugin-dir");
+  // What bench/gate measured to catch a 10% slowdown in 10 of 10 gate runs
+  // with no A/A run failing (docs/results/gate.md).
+  if (vm["repetitions"].defaulted()) o.repetitions = kAbRepetitions;
+  if (!vm.count("blocks")) o.blocks = std::min(kAbBlocks, o.repetitions);
+  if (o.repetitions < 2)
+    throw UsageError(
+        "'ab' measures the builds in turn first and second, in blocks of the "
+        "repetitions; give --repetitions 2 or more");
+  if (vm.count("blocks") && (o.blocks < 2 || o.blocks > o.repetitions))
+    throw UsageError("--blocks must be between 2 and --repetitions (" +
+                     std::to_string(o.repetitions) + "), got " +
+                     std::to_string(o.blocks));
+  if (vm.count("interleave") && !vm["interleave"].defaulted() &&
+      vm["interleave"].as<std::string>() == "off")
+    throw UsageError(
+        "'ab' measures both builds in the same rounds; --interleave off is "
+        "not accepted there");
+}
+
+}  // namespace mpiarena
