@@ -131,12 +131,13 @@ def test_compare_synthetic(a):
         p = runner(a, ["compare"] + args)
         check(p.returncode == 2, f"compare {args}: exit {p.returncode}, expected 2")
         check(needle in p.stderr, f"compare {args}: stderr lacks '{needle}'")
-    for args, needle in ((["compare", base], "takes two result files"),
+    for args, needle in ((["compare", base], "not a runner ab document"),
+                         (["compare", base, new, base], "takes two result files"),
                          (["compare", base, new, "--threshold", "abc"], "not a percentage"),
                          (["compare", base, new, "--alpha", "1.5"], "--alpha must be"),
                          (["compare", base, new, "--format", "csv"], "not supported by compare"),
                          (["--threshold", "5", "--list"], "--threshold does not apply to 'list'"),
-                         (["--threshold", "5"], "apply to 'compare' and 'trend' only"),
+                         (["--threshold", "5"], "apply to 'compare', 'ab' and 'trend' only"),
                          (["report", base, "-m", "bcast"], "--methods does not apply to 'report'")):
         p = runner(a, args)
         check(p.returncode == 2 and needle in p.stderr, f"{args}: exit {p.returncode}")

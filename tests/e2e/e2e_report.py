@@ -317,8 +317,10 @@ def test_nightly(a):
         show([script, store, f"(night {night}, delay {delay} us)"], p)
         runs = sorted(os.listdir(os.path.join(store, "runs")))
         nights.append((p.returncode, runs))
-        with open(os.path.join(store, "baseline.json")) as f:
+        with open(os.path.join(store, "baseline", "new_1.json")) as f:
             baseline_start = json.load(f)["context"]["start_time"]
+        check(len(os.listdir(os.path.join(store, "baseline"))) == 3,
+              f"night {night}: the baseline holds the 3 launches of a night")
         with open(os.path.join(store, "runs", runs[-1])) as f:
             newest_start = json.load(f)["context"]["start_time"]
         check(os.path.exists(os.path.join(cwd, "trend.html")), f"night {night}: no trend.html")
@@ -338,6 +340,26 @@ def test_nightly(a):
     rings = [e for s in svgs for e in s.iter() if "flag" in (e.get("class") or "").split()]
     check(len(rings) >= 1 and all("up" in r.get("class") for r in rings),
           f"the trend page rings the slowed night: {len(rings)} rings")
+    # BASE_RUNNER: both builds' launches tonight, alternating (here the
+    # same runner: an A/A night), judged across launches.
+    store = os.path.join(a.workdir, "nightly_abab")
+    shutil.rmtree(store, ignore_errors=True)
+    p = subprocess.run([script, store] + opts, capture_output=True, text=True, cwd=cwd,
+                       env=env(dict(base, BASE_RUNNER=a.runner, LAUNCHES="2")),
+                       timeout=240)
+    show([script, store, "(BASE_RUNNER, 2 launches a side)"], p)
+    night_dir = os.path.join(store, "launches", os.listdir(os.path.join(store, "launches"))[0])
+    check(p.returncode == 0, f"A/A night: exit {p.returncode}, expected 0")
+    check(sorted(os.listdir(night_dir)) ==
+          ["base_1.json", "base_2.json", "new_1.json", "new_2.json"], os.listdir(night_dir))
+    written = sorted((os.stat(os.path.join(night_dir, f)).st_mtime_ns, f)
+                     for f in os.listdir(night_dir))
+    check([f for _, f in written] == ["base_1.json", "new_1.json", "base_2.json", "new_2.json"],
+          f"launches alternate BASE NEW BASE NEW: {written}")
+    check("2 launches of BASE against 2 of NEW" in open(os.path.join(cwd, "compare.md")).read(),
+          "compare.md names the procedure")
+    check(not os.path.exists(os.path.join(store, "baseline")),
+          "with BASE_RUNNER no baseline is kept")
 
 
 def main():

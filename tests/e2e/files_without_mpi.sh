@@ -85,7 +85,7 @@ grep -Eq "^ +$slow_point .* regressed" "$work/tool.out" ||
   { echo "FAIL: compare does not name $slow_point as regressed"; exit 1; }
 grep -q '^result: 1 regressed, 0 improved, 59 unchanged' "$work/tool.out" ||
   { echo "FAIL: compare judges more than the doubled point"; exit 1; }
-same 2 compare "$work/a.json"
+same 2 compare "$work/a.json" "$work/a.json" "$work/a.json"
 grep -q "mpiarena-files: error: 'compare' takes two result files" "$work/tool.err" ||
   { cat "$work/tool.err"; echo "FAIL: one message naming the problem"; exit 1; }
 same 0 trend "$work/a.json" "$work/slow.json"

@@ -1,0 +1,133 @@
+// The procedures of runner compare (issue 29): the incomplete beta and
+// Welch's t test on log launch medians against closed forms, Holm's
+// correction, runner ab's documents split by build, and the launches of a
+// side merged into one observation each.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "compare.hpp"
+#include "compare_procedures.hpp"
+#include "doc_fixtures.hpp"
+
+using mpiarena::compare_documents;
+using mpiarena::CompareOptions;
+using mpiarena::Document;
+using mpiarena::Outcome;
+using mpiarena::Procedure;
+using mpiarena_test::make_record;
+
+TEST(IncompleteBeta, MatchesClosedForms) {
+  for (double x : {0.01, 0.2, 0.5, 0.77, 0.99}) {
+    EXPECT_NEAR(mpiarena::incomplete_beta(1, 1, x), x, 1e-12);
+    EXPECT_NEAR(mpiarena::incomplete_beta(3, 1, x), std::pow(x, 3), 1e-12);
+    EXPECT_NEAR(mpiarena::incomplete_beta(1, 4, x), 1 - std::pow(1 - x, 4),
+                1e-12);
+  }
+  EXPECT_EQ(mpiarena::incomplete_beta(2, 3, 0), 0);
+  EXPECT_EQ(mpiarena::incomplete_beta(2, 3, 1), 1);
+}
+
+// Two values a side with the same spread: Welch's degrees of freedom are 2,
+// where the two-sided p of t is 1 - |t| / sqrt(t^2 + 2).
+TEST(WelchLogP, MatchesTheTDistributionWithTwoDegreesOfFreedom) {
+  const double a = 0.1;
+  for (double d : {0.0, 0.05, 0.2, -0.3}) {
+    const std::vector<double> x = {1, std::exp(a)},
+                              y = {std::exp(d), std::exp(d + a)};
+    const double t = d / (a / std::sqrt(2.0));
+    EXPECT_NEAR(mpiarena::welch_log_p(x, y),
+                1 - std::fabs(t) / std::sqrt(t * t + 2), 1e-9)
+        << "d = " << d;
+  }
+  // No spread: equal means are p 1, different ones p 0; too few values: 1.
+  EXPECT_EQ(mpiarena::welch_log_p({2, 2}, {2, 2}), 1);
+  EXPECT_EQ(mpiarena::welch_log_p({2, 2}, {3, 3}), 0);
+  EXPECT_EQ(mpiarena::welch_log_p({2}, {3, 3}), 1);
+}
+
+namespace {
+
+std::vector<double> around(double median, double spread = 0.01) {
+  std::vector<double> v;
+  for (int i = 0; i < 7; ++i) v.push_back(median * (1 + spread * (i - 3) / 3));
+  return v;
+}
+
+}  // namespace
+
+// Seven points a side: one clearly slower (all seven samples above: p =
+// 0.00058, 0.0041 after Holm over 7 tests), one slower with overlapping
+// samples (p = 0.019: regressed alone, too noisy after the correction).
+TEST(Holm, KeepsTheClearRegressionAndDropsTheMarginalOne) {
+  Document base, now;
+  base.context = now.context = mpiarena_test::sample_context();
+  base.complete = now.complete = true;
+  for (int i = 0; i < 5; ++i) {
+    const std::string m = "m" + std::to_string(i);
+    base.records.push_back(make_record(m, around(10e-6)));
+    now.records.push_back(make_record(m, around(10e-6)));
+  }
+  base.records.push_back(make_record("clear", around(10e-6)));
+  now.records.push_back(make_record("clear", around(13e-6)));
+  base.records.push_back(make_record("marginal", around(10e-6, 0.2)));
+  now.records.push_back(make_record("marginal", around(12.5e-6, 0.2)));
+  CompareOptions o;
+  auto verdict = [](const mpiarena::Comparison& c, const std::string& m) {
+    for (const auto& p : c.points)
+      if (p.key.method == m) return p.verdict;
+    return Outcome::unchanged;
+  };
+  const auto plain = compare_documents(base, now, o);
+  EXPECT_EQ(verdict(plain, "clear"), Outcome::regressed);
+  EXPECT_EQ(verdict(plain, "marginal"), Outcome::regressed);
+  o.holm = true;
+  const auto holm = compare_documents(base, now, o);
+  EXPECT_EQ(holm.tests, 7);
+  EXPECT_EQ(verdict(holm, "clear"), Outcome::regressed);
+  EXPECT_EQ(verdict(holm, "marginal"), Outcome::noisy);
+  for (const auto& p : holm.points) {
+    EXPECT_GE(p.p_adjusted, p.test.p);
+    if (p.key.method == "clear") {
+      EXPECT_NEAR(p.p_adjusted, 7 * p.test.p, 1e-12);
+    }
+  }
+  EXPECT_EQ(holm.exit_code(), 1);
+}
+
+TEST(Builds, SplitsADocumentOfRunnerAb) {
+  Document d;
+  d.records.push_back(make_record("bcast@base", around(10e-6)));
+  d.records.push_back(make_record("bcast@new", around(12e-6)));
+  d.records.push_back(make_record("raw@new", around(12e-6)));
+  EXPECT_EQ(mpiarena::document_builds(d),
+            (std::vector<std::string>{"base", "new"}));
+  const Document base = mpiarena::build_part(d, "base"),
+                 now = mpiarena::build_part(d, "new");
+  ASSERT_EQ(base.records.size(), 1u);
+  ASSERT_EQ(now.records.size(), 2u);
+  EXPECT_EQ(base.records[0].method, "bcast");
+  EXPECT_EQ(now.records[1].method, "raw");
+  EXPECT_TRUE(mpiarena::document_builds(base).empty());
+}
+
+TEST(Launches, EachLaunchIsOneObservation) {
+  std::vector<Document> launches(3);
+  const double medians[] = {10e-6, 12e-6, 11e-6};
+  for (int i = 0; i < 3; ++i) {
+    launches[i].complete = true;
+    launches[i].records.push_back(make_record("bcast", around(medians[i])));
+    if (i < 2) launches[i].records.push_back(make_record("raw", around(1e-6)));
+  }
+  std::vector<std::string> warnings;
+  const Document side = mpiarena::launches_document(launches, "BASE", warnings);
+  ASSERT_EQ(side.records.size(), 1u);  // raw is not in every launch
+  EXPECT_EQ(side.records[0].samples_max,
+            (std::vector<double>{10e-6, 12e-6, 11e-6}));
+  EXPECT_DOUBLE_EQ(side.records[0].time.median, 11e-6);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("1 point(s) of BASE were not measured by every "
+                             "launch"),
+            std::string::npos);
+}
