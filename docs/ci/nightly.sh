@@ -1,56 +1,86 @@
 #!/usr/bin/env bash
-# A nightly benchmark job (docs/ci.md, "Nightly results"): measure, gate
-# against the last good baseline, keep the result, draw the trend page.
+# A nightly benchmark job (docs/ci.md, "Nightly results"): measure in
+# several launches, gate across launches, keep the results, draw the trend.
 #
 #   docs/ci/nightly.sh STORE [RUNNER OPTIONS...]
 #
 # STORE is a directory kept from one night to the next (a CI cache, a
-# mounted volume, a branch checked out there): STORE/runs/ holds every
-# night's result file, STORE/baseline.json the last one that passed the
-# gate. Each night writes into the current directory, to publish as
-# artifacts: compare.md (the gate's report) and trend.html (the page of
-# every night). RUNNER OPTIONS say what to measure (default: bcast and raw
-# at small and medium). The launcher is $MPIRUN (default: mpirun -np 2),
-# the runner $RUNNER (default: ./runner), compare's options
-# $COMPARE_OPTIONS, for the gate and the trend alike (default: none, the
-# 5% threshold).
+# mounted volume, a branch checked out there). Each night measures
+# $LAUNCHES launches (default 3) of $RUNNER (default ./runner) and judges
+# them with `runner compare BASE1 BASE2 BASE3 -- NEW1 NEW2 NEW3`: each
+# launch's median is one observation, so a difference between two
+# launches' machine states is not a regression (docs/ci.md, "Which
+# procedure"). BASE is
+#   - with $BASE_RUNNER (the runner of the last good build, e.g. main's):
+#     $LAUNCHES launches of it tonight, alternating with NEW's (BASE NEW
+#     BASE NEW ...: a drift of the machine during the job hits both);
+#   - else the launches of the last good night, kept in STORE/baseline/.
+# STORE/runs/ holds one file per night (its first launch) for the trend;
+# STORE/launches/<night>/ every launch. Each night writes into the current
+# directory, to publish: compare.md (the gate's report) and trend.html.
+# RUNNER OPTIONS say what to measure (default: bcast and raw at small and
+# medium). The launcher is $MPIRUN (default: mpirun -np 2), compare's
+# options $COMPARE_OPTIONS, for the gate and the trend alike.
 #
-# Exit: 0 nothing regressed (this night is the new baseline), 1 a point
-# regressed (the baseline stays), 3 the run failed (nothing kept), 2 the
-# comparison or the trend could not be made.
+# Exit: 0 nothing regressed (without $BASE_RUNNER this night becomes the
+# baseline), 1 a point regressed (the baseline stays), 3 a run failed
+# (nothing kept), 2 the comparison or the trend could not be made.
 set -uo pipefail
 store=${1:?usage: nightly.sh STORE [RUNNER OPTIONS...]}
 shift
 [ $# -gt 0 ] || set -- --methods bcast,raw --sizes small,medium
 runner=${RUNNER:-./runner}
+launches=${LAUNCHES:-3}
 read -r -a launch <<< "${MPIRUN:-mpirun -np 2}"
-mkdir -p "$store/runs"
-
-new=$store/runs/$(date -u +%Y%m%dT%H%M%SZ).json
-"${launch[@]}" "$runner" -q "$@" -o "$new.part"
-status=$?
-if [ $status -ne 0 ]; then
-  # A failed verification (1) or a fault (3): no trend point, no baseline.
-  echo "nightly: the run failed (exit $status); nothing kept" >&2
-  rm -f "$new.part"
-  exit 3
-fi
-mv "$new.part" "$new"
-
 read -r -a options <<< "${COMPARE_OPTIONS:-}"
-if [ -e "$store/baseline.json" ]; then
-  "$runner" compare "$store/baseline.json" "$new" "${options[@]}" \
+if ! [ "$launches" -ge 2 ] 2>/dev/null; then
+  echo "nightly: LAUNCHES must be 2 or more (compare across launches), got '$launches'" >&2
+  exit 2
+fi
+night=$(date -u +%Y%m%dT%H%M%SZ)
+work=$store/launches/$night.part
+mkdir -p "$store/runs" "$work"
+
+measure() {  # measure RUNNER FILE: one launch; a failure ends the night
+  if ! "${launch[@]}" "$1" -q "${@:3}" -o "$2"; then
+    echo "nightly: a launch of $1 failed; nothing kept" >&2
+    rm -rf "$work"
+    exit 3
+  fi
+}
+for i in $(seq 1 "$launches"); do
+  [ -n "${BASE_RUNNER:-}" ] && measure "$BASE_RUNNER" "$work/base_$i.json" "$@"
+  measure "$runner" "$work/new_$i.json" "$@"
+done
+mv "$work" "$store/launches/$night"
+work=$store/launches/$night
+cp "$work/new_1.json" "$store/runs/$night.json"
+
+if [ -n "${BASE_RUNNER:-}" ]; then
+  base=("$work"/base_*.json)
+elif [ -d "$store/baseline" ]; then
+  base=("$store"/baseline/*.json)
+else
+  base=()
+fi
+if [ ${#base[@]} -gt 0 ]; then
+  "$runner" compare "${base[@]}" -- "$work"/new_*.json "${options[@]}" \
     --format markdown > compare.md
   gate=$?
 else
-  echo "First night: $new is the baseline." > compare.md
+  echo "First night: $work is the baseline." > compare.md
   gate=0
 fi
 # The baseline moves only to a night that passed the gate: a night that
-# regressed is not compared with itself tomorrow, and until a good night
-# comes every night is compared with the last good one. (A drift smaller
-# than the threshold per night passes; see docs/ci.md.)
-[ $gate -eq 0 ] && cp "$new" "$store/baseline.json"
+# regressed is not compared with itself tomorrow. (A drift smaller than
+# the threshold per night passes; see docs/ci.md.)
+if [ $gate -eq 0 ] && [ -z "${BASE_RUNNER:-}" ]; then
+  rm -rf "$store/baseline.part"
+  mkdir "$store/baseline.part"
+  cp "$work"/new_*.json "$store/baseline.part/"
+  rm -rf "$store/baseline"
+  mv "$store/baseline.part" "$store/baseline"
+fi
 "$runner" trend "$store"/runs/*.json "${options[@]}" --format html -o trend.html ||
   exit 2
 echo "nightly: gate exit $gate; $(ls "$store"/runs/*.json | wc -l) nights in trend.html"
