@@ -5,6 +5,7 @@
 // compare across launches. Built three times (P = 0, 10, 25), one
 // directory each (tests/plugins_gate/p0, p10, p25), the method name the
 // same in all three, as two builds of one plugin would be.
+#include <algorithm>
 #include <chrono>
 
 #include "bcast_strategy.hpp"
@@ -26,11 +27,14 @@ class GateBcast final : public mpiarena_test::BcastStrategy {
     // Above 100%, P% of each operation feeds back: a rank's operation
     // includes its wait for the other's spin, which it then spins P% of,
     // and the ranks wait for each other without end. There the spin is P%
-    // of the fastest operation this rank has seen.
+    // of the fastest operation this rank has seen, and of at least 10 us
+    // (a root's eager MPI_Bcast returns in a fraction of a microsecond,
+    // which P% of would not slow the point): a build far slower at any
+    // size, for the e2e tests.
     if (MPIARENA_GATE_SLOWDOWN > 100) {
       if (fastest_ == clock::duration::zero() || took < fastest_)
         fastest_ = took;
-      took = fastest_;
+      took = std::max<clock::duration>(fastest_, std::chrono::microseconds(10));
     }
     const auto until = clock::now() + took * MPIARENA_GATE_SLOWDOWN / 100;
     while (clock::now() < until) {
