@@ -27,14 +27,14 @@ class GateBcast final : public mpiarena_test::BcastStrategy {
     // Above 100%, P% of each operation feeds back: a rank's operation
     // includes its wait for the other's spin, which it then spins P% of,
     // and the ranks wait for each other without end. There the spin is P%
-    // of the fastest operation this rank has seen, and of at least 10 us
+    // of the fastest operation this rank has seen, and of at least 50 us
     // (a root's eager MPI_Bcast returns in a fraction of a microsecond,
     // which P% of would not slow the point): a build far slower at any
     // size, for the e2e tests.
     if (MPIARENA_GATE_SLOWDOWN > 100) {
       if (fastest_ == clock::duration::zero() || took < fastest_)
         fastest_ = took;
-      took = std::max<clock::duration>(fastest_, std::chrono::microseconds(10));
+      took = std::max<clock::duration>(fastest_, std::chrono::microseconds(50));
     }
     const auto until = clock::now() + took * MPIARENA_GATE_SLOWDOWN / 100;
     while (clock::now() < until) {
