@@ -276,7 +276,7 @@ constexpr GateRecord kGateRecords[] = {
      "of 10"},
     {Procedure::ab_run, 1, true,
      "with its defaults (-r 15 --blocks 5) on the changed method: A/A gate "
-     "runs failing 0 of 20, a 10% slowdown caught 10 of 10, 25% 10 of 10; "
+     "runs failing 0 of 20, a 10% slowdown caught 9 of 10, 25% 10 of 10; "
      "on every method at -r 7: 0 of 20, 1 of 10, 4 of 10"},
     {Procedure::ab_run, 1, false,
      "with its defaults (-r 15 --blocks 5) on the changed method: A/A gate "

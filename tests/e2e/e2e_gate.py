@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import add_mpi_args, check, mpirun, out_path, parse_args, run_test, runner, validate  # noqa: E402
@@ -161,6 +162,51 @@ def test_gate_bad_input(a):
         one_error(mpirun(a, a.np, args + ["-q"]), " ".join(args[:3]), expect)
 
 
+def test_ab_faults(a):
+    """A method that fails inside runner ab, on one rank, in both builds:
+    a verification that throws at 4 KiB is a failed point (exit 1, the run
+    goes on, gate_bcast judged); a hang at 4 KiB stops the run (exit 3,
+    one message), the points measured before it kept in a valid file."""
+    def faulty(name, step, kind):
+        out = out_path(a, name)
+        fault = {"MPIARENA_FAULT_STEP": step, "MPIARENA_FAULT_KIND": kind,
+                 "MPIARENA_FAULT_RANK": str(a.np - 1),
+                 "MPIARENA_FAULT_BYTES": "4096"}
+        start = time.monotonic()
+        p = mpirun(a, a.np, ["ab", "--base-plugin-dir", gate(a, 0),
+                             "--base-plugin-dir", a.fault_plugins,
+                             "--new-plugin-dir", gate(a, 0),
+                             "--new-plugin-dir", a.fault_plugins,
+                             "-m", "gate_bcast,fault", "-p", "1d",
+                             "--sizes", "64B,4KiB", "--min-time", "0.001",
+                             "--point-timeout", "2", "-q", "--threshold", "50%",
+                             "-f", "json", "-o", out], extra_env=fault)
+        return p, out, time.monotonic() - start
+
+    p, out, _ = faulty("ab_fault_verify.json", "verify", "throw")
+    check(p.returncode == 1, f"verify throws: exit {p.returncode}, expected 1")
+    check("some points failed verification" in p.stderr, p.stderr[-2000:])
+    judged = {x["name"] for x in json.loads(p.stdout)["points"]}
+    for name in ("gate_bcast/1d/64", "gate_bcast/1d/4096", "fault/1d/64"):
+        check(any(name in n for n in judged), f"{name} judged: {sorted(judged)}")
+    check(not any("fault/1d/4096" in n for n in judged), sorted(judged))
+    doc = validate(a, out)
+    skipped = {s["method"]: s["reason"] for s in doc["skipped"]}
+    check(sorted(skipped) == ["fault@base", "fault@new"] and
+          all("injected fault in verify" in r for r in skipped.values()),
+          f"the failed point of each build, with its reason: {skipped}")
+    p, out, took = faulty("ab_fault_hang.json", "execute", "hang")
+    check(p.returncode == 3, f"execute hangs: exit {p.returncode}, expected 3")
+    check(took < 60, f"the hang ended the run in {took:.0f} s, expected < 60")
+    errors = [l for l in p.stderr.splitlines() if l.startswith("runner: error:")]
+    check(len(errors) == 1 and "fault@" in errors[0] and "4096" in errors[0],
+          f"one message naming the method and the size: {errors}")
+    doc = validate(a, out)
+    kept = sorted((r["method"], r["bytes"]) for r in doc["records"])
+    check(not doc["complete"] and ("gate_bcast@base", 64) in kept and
+          ("gate_bcast@new", 64) in kept, f"the points before the hang: {kept}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -169,10 +215,12 @@ def main():
     ap.add_argument("--runner", required=True)
     ap.add_argument("--gate-plugins", required=True)
     ap.add_argument("--slow-plugins", required=True)
+    ap.add_argument("--fault-plugins", required=True)
     ap.add_argument("--workdir", required=True)
     a = parse_args(ap)
     tests = {
         "ab-builds": test_ab_builds,
+        "ab-faults": test_ab_faults,
         "compare-launches": test_compare_launches,
         "gate-bad-input": test_gate_bad_input,
     }
