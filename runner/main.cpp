@@ -10,6 +10,7 @@
 
 #include "collective.hpp"
 #include "commands.hpp"
+#include "library_algorithms.hpp"
 #include "log.hpp"
 #include "mpi_session.hpp"
 
@@ -38,6 +39,8 @@ const char* command_name(Command c) {
       return "trend";
     case Command::ab:
       return "ab";
+    case Command::algorithms:
+      return "algorithms";
     case Command::help:
       return "--help";
     case Command::version:
@@ -114,6 +117,7 @@ int dispatch(const Options& options, bool printer) {
     case Command::trend:
     case Command::run:
     case Command::ab:
+    case Command::algorithms:
       break;
   }
   return -1;
@@ -178,6 +182,10 @@ int main(int argc, char** argv) {
   // before any of them takes a path of its own. The run's own MpiSession
   // finds MPI initialised and leaves it to this one, which finalises.
   std::optional<MpiSession> env;
+  // --algorithms: what the MPI library must read at MPI_Init.
+  if (usage_error.empty() &&
+      (!options.algorithms.empty() || options.command == Command::algorithms))
+    prepare_library_algorithms();
   env.emplace(argc, argv);
   int code = agree_on_command(usage_error, options.command);
   if (code < 0) {

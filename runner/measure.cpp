@@ -5,6 +5,7 @@
 #include <memory>
 #include <mpiarena/mpi_check.hpp>
 
+#include "algorithms.hpp"
 #include "collective.hpp"
 #include "engine.hpp"
 #include "log.hpp"
@@ -213,6 +214,7 @@ GroupMember member_of(const Point& p, Strategy* strategy, MPI_Comm comm,
   m.time_scale =
       info.windowed ? info.time_scale / options.window : info.time_scale;
   m.name = point_name(p);
+  set_algorithm_hooks(p, m);
   return m;
 }
 
@@ -236,7 +238,10 @@ void create_members(const std::vector<const Point*>& group, MPI_Comm comm,
       continue;
     }
     MPI_Comm own = MPI_COMM_NULL;
-    MPIARENA_CHECK(MPI_Comm_dup(comm, &own));
+    {
+      const CreationScope algorithm(p);  // --algorithms under Open MPI
+      MPIARENA_CHECK(MPI_Comm_dup(comm, &own));
+    }
     MPIARENA_CHECK(MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
     out.comms.push_back(own);
     out.members.push_back(member_of(p, strategy.get(), own, s));
@@ -253,6 +258,7 @@ void complete_record(Record& rec, const Point& p, const GroupMember& m,
   const Options& options = s.options;
   rec.suite = info.suite;
   rec.method = p.label;  // "method[option=value,...]" (plan.hpp)
+  describe_algorithm(rec, p);
   rec.size_label = p.size.label;
   rec.moves_data = info.moves_data;
   if (info.pairwise) {
@@ -279,6 +285,7 @@ void keep_results(std::vector<GroupResult>& results, const Members& ready,
     const Point& p = *ready.points[i];
     const std::string progress = progress_of(s.points, p);
     GroupResult& r = results[i];
+    refused_by_library(p, r);
     if (r.kind == GroupResult::skipped) {
       s.doc.skipped.push_back(skip_of(p, r.reason));
       s.log.info("{}: skipped: {}", progress, r.reason);

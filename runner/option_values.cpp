@@ -1,6 +1,7 @@
 // The values of options that are more than a number or a word: a
 // percentage, --set's method options, and what a numeric option accepts
 // (options_parse.hpp).
+#include <algorithm>
 #include <sstream>
 
 #include "options_parse.hpp"
@@ -108,6 +109,32 @@ std::vector<OptionSetting> parse_settings(
                          "separated");
     out.push_back(std::move(s));
   }
+  return out;
+}
+
+std::vector<std::string> parse_algorithms(const std::string& spec, bool given) {
+  if (!given) return {};
+  const std::string shape =
+      "--algorithms '" + spec +
+      "': give all, or algorithm names of the MPI library (1 to 64 "
+      "characters of [a-z0-9_.-], comma-separated; runner algorithms lists "
+      "them)";
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t comma = spec.find(',', from);
+    const std::string v = spec.substr(
+        from, comma == std::string::npos ? std::string::npos : comma - from);
+    if (v.empty() || v.size() > 64 ||
+        v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.-") !=
+            std::string::npos)
+      throw UsageError(shape);
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  if (out.size() > 1 && std::find(out.begin(), out.end(), "all") != out.end())
+    throw UsageError("--algorithms '" + spec + "': all stands alone");
   return out;
 }
 

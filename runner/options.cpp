@@ -68,7 +68,15 @@ void describe_commands(po::options_description& desc, Options& o,
      "METHOD.OPTION=VALUE[,VALUE...]: a value of one of a method's own "
      "options (runner --help-method METHOD lists them); a list of values "
      "measures one point per value (per combination, with several --set of "
-     "one method); repeatable");
+     "one method); repeatable")
+    ("algorithms", po::value<std::string>(&raw.algorithms),
+     "all | NAME[,NAME...]: the MPI library's own algorithms of the "
+     "collectives among the methods (allreduce, coll_bcast, reduce, "
+     "allgather, alltoall, gather, scatter, barrier, reduce_scatter_block), "
+     "each a point named METHOD[algorithm=NAME] beside METHOD[algorithm="
+     "library], the library's own choice; names as the library gives them "
+     "(runner algorithms lists them). MPICH switches in one launch; Open "
+     "MPI fixes them at start-up (docs/tuning.md)");
   // clang-format on
 }
 

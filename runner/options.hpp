@@ -20,7 +20,8 @@ enum class Command {
   report,
   compare,
   trend,
-  ab,  // runner ab: two builds of the methods in the same rounds
+  ab,          // runner ab: two builds of the methods in the same rounds
+  algorithms,  // runner algorithms: the MPI library's, per collective
   help,
   version
 };
@@ -89,7 +90,11 @@ struct Options {
   std::string correction;   // compare, ab: holm|none; empty: the default
   std::string help_text;
   std::vector<OptionSetting> settings;  // --set, in command-line order
-  std::string help_method;              // --help-method NAME
+  // --algorithms: "all", or library algorithm names (and "library"), as
+  // written; empty: the library's own choice only, no option added
+  // (algorithms.hpp).
+  std::vector<std::string> algorithms;
+  std::string help_method;  // --help-method NAME
 };
 
 class UsageError : public std::invalid_argument {

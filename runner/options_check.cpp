@@ -96,6 +96,8 @@ void parse_command(const po::variables_map& vm, Options& o) {
             "[--alpha 0.05]");
     } else if (args[0] == "list") {
       o.command = Command::list;
+    } else if (args[0] == "algorithms" && args.size() == 1) {
+      o.command = Command::algorithms;
     } else if (args[0] == "sizes" && args.size() == 1) {
       o.command = Command::sizes;
     } else if (args[0] != "run" || args.size() > 1) {
@@ -104,8 +106,8 @@ void parse_command(const po::variables_map& vm, Options& o) {
           args[args[0] == "run" || args[0] == "sizes" || args[0] == "ab" ? 1
                                                                          : 0] +
           "'; the commands are 'run' (default), 'list', 'sizes', "
-          "'validate FILE...', 'report FILE', 'compare BASE NEW', 'ab' and "
-          "'trend FILE...'. Run "
+          "'validate FILE...', 'report FILE', 'compare BASE NEW', 'ab', "
+          "'algorithms' and 'trend FILE...'. Run "
           "'runner --help'");
     }
   }
@@ -133,6 +135,8 @@ void check_command_options(const po::variables_map& vm, Options& o) {
         vm, "trend", {"format", "threshold", "alpha", "relative", "output"});
   else if (o.command == Command::sizes)
     reject_foreign_options(vm, "sizes", {"sizes"});
+  else if (o.command == Command::algorithms)
+    reject_foreign_options(vm, "algorithms", {"format", "log-level"});
   else if (o.command == Command::list)
     reject_foreign_options(vm, "list", {"plugin-dir", "log-level"});
   else if (o.command == Command::help_method)
@@ -147,6 +151,7 @@ void check_command_options(const po::variables_map& vm, Options& o) {
 // basis, ranks, and the suites' own numbers.
 void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw) {
   o.settings = parse_settings(raw.set_specs);
+  o.algorithms = parse_algorithms(raw.algorithms, vm.count("algorithms") > 0);
   o.verify = vm.count("no-verify") == 0;
   if (raw.pairs != "one" && raw.pairs != "all" && raw.pairs != "intra" &&
       raw.pairs != "inter")

@@ -28,6 +28,7 @@ struct RawOptions {
               target_rse, cache = "hot", buffers = "separate",
               receive = "reuse", seed;
   std::vector<std::string> set_specs;
+  std::string algorithms;
 };
 
 // What a numeric option accepts, for the message about a value that is not
@@ -38,6 +39,10 @@ std::string accepted_values(const std::string& option);
 // meaning needs the plugins: option_variants.cpp); one method.option once.
 std::vector<OptionSetting> parse_settings(
     const std::vector<std::string>& specs);
+
+// --algorithms all | NAME[,NAME...], checked for its shape (the names the
+// library has: algorithms.cpp, after MPI_Init); empty when not `given`.
+std::vector<std::string> parse_algorithms(const std::string& spec, bool given);
 
 // Each throws UsageError naming what was wrong and what is accepted.
 // compare's files (args[0] is "compare"): BASE NEW, one file of runner

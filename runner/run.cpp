@@ -6,9 +6,11 @@
 #include <random>
 
 #include "ab.hpp"
+#include "algorithms.hpp"
 #include "collective.hpp"
 #include "commands.hpp"
 #include "context.hpp"
+#include "library_algorithms.hpp"
 #include "log.hpp"
 #include "measure.hpp"
 #include "mpi_session.hpp"
@@ -47,6 +49,9 @@ struct RunPlan {
   Machine machine;
   std::vector<Point> points;
   std::uint64_t seed = 0;  // of the interleaved order
+  // The options, with --algorithms as the --set of the option "algorithm"
+  // (algorithms.hpp): what plans the points, of every block of runner ab.
+  Options options;
 };
 
 // --seed, or one drawn by rank 0, exact in every JSON reader.
@@ -92,8 +97,15 @@ bool make_plan(const Options& options, const World& world, spdlog::logger& log,
       for (const std::string& w : alone) log.warn("{}", w);
   }
   plan.machine = survey(world, options.max_memory);
+  // --algorithms: the library's algorithms as the option "algorithm".
+  plan.options = options;
+  std::vector<std::string> notes;
   if (error.empty())
-    plan.points = plan_points(plan.methods, options, plan.machine, error);
+    error = apply_algorithms(plan.registry, plan.methods, plan.options, notes);
+  if (rank == 0)
+    for (const std::string& w : notes) log.warn("{}", w);
+  if (error.empty())
+    plan.points = plan_points(plan.methods, plan.options, plan.machine, error);
   // Why -o cannot be written; `output` then holds its lock for the rest of
   // the run (docs/output.md).
   if (error.empty() && rank == 0 && !options.output.empty())
@@ -138,7 +150,11 @@ void report(Document& doc, const Options& options, bool failed,
 }  // namespace
 
 int command_run(const Options& options, int argc, char** argv) {
+  if (!options.algorithms.empty() || options.command == Command::algorithms)
+    prepare_library_algorithms();
   MpiSession env(argc, argv);
+  if (options.command == Command::algorithms)
+    return command_algorithms(options);
   const World world;
   auto log = make_rank_logger(world.rank(), options.quiet);
   RunPlan plan;
@@ -148,13 +164,15 @@ int command_run(const Options& options, int argc, char** argv) {
   Document doc;
   doc.context = run_context(world, options, plan.machine, plan.points,
                             plan.seed, argc, argv);
+  if (!options.algorithms.empty())
+    doc.context["library_algorithms"] = algorithms_context();
   const bool saving = world.rank() == 0 && !options.output.empty();
   if (!Agreement(world)(saving ? output.write(doc) : "")) return 2;
   RunWriter writer(doc, output, saving, *log, options.output);
   const bool failed =
       options.command == Command::ab
-          ? measure_builds(plan.methods, plan.points, plan.machine, options,
-                           plan.seed, world, doc, writer, *log)
+          ? measure_builds(plan.methods, plan.points, plan.machine,
+                           plan.options, plan.seed, world, doc, writer, *log)
           : measure_points(plan.points, plan.machine, options, plan.seed, world,
                            doc, writer, *log);
 

@@ -81,7 +81,8 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--buffers", o.separate_buffers ? "separate" : "shared"},
           {"--receive", o.receive_fresh ? "fresh" : "reuse"},
           {"--iterations", std::to_string(o.iterations)},
-          {"--set", set_list(o.settings)}};
+          {"--set", set_list(o.settings)},
+          {"--algorithms", list(o.algorithms)}};
 }
 
 }  // namespace mpiarena

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "breakdown.hpp"
+#include "guidelines.hpp"
 #include "report.hpp"
 #include "report_text.hpp"
 #include "scaling.hpp"
@@ -107,8 +108,10 @@ std::string render_matrices(const Document& doc, Style style) {
 std::string render_report(const Document& doc, const nlohmann::json& summary,
                           Style style, bool per_rank) {
   std::string out = render_header(doc) + render_table(doc, style) +
-                    render_matrices(doc, style) + render_breakdown(doc, style) +
-                    render_scaling(doc, style) + render_summary(summary, style);
+                    render_matrices(doc, style) +
+                    render_guidelines(doc, style) +
+                    render_breakdown(doc, style) + render_scaling(doc, style) +
+                    render_summary(summary, style);
   if (per_rank) out += render_per_rank(doc, style);
   return out;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mpiarena/plugin.hpp>
 #include <stdexcept>
 #include <string>
@@ -100,6 +101,13 @@ struct GroupMember {
   const StrategyInfo* info = nullptr;  // null: no phases, one part
   double time_scale = 1.0;
   std::string name;
+  // Called on every rank right before each call into the strategy
+  // (prepare, a warm-up, a timed loop after its barrier and before its
+  // clock starts, the verification, release) and right after it: what the
+  // point needs of the process while its own calls run, and nothing else
+  // (the engine's own collectives run without it), e.g. the MPI library's
+  // algorithm of a collective (library_algorithms.hpp). Empty: nothing.
+  std::function<void()> enter{}, leave{};
 };
 
 // What became of a member: its record, or why it was skipped or failed.
@@ -114,12 +122,13 @@ struct GroupResult {
 // than one member: every member is prepared, warmed up and calibrated,
 // then the samples run in rounds, one sample of each member (each of its
 // parts, each after `warmup` untimed operations that undo what the
-// previous member's sample did to the caches) per round, in an order drawn from (`seed`, `group`) and recorded
-// in each record (Record::slots); a member that has its samples leaves the
-// rounds; then each is verified and released. Without interleaving, each
-// member is measured whole in turn (as measure_point). A member whose
-// prepare, sample or verification fails on some rank is released and
-// reported (kind failed or skipped) on every rank alike; the others go on.
+// previous member's sample did to the caches) per round, in an order drawn from
+// (`seed`, `group`) and recorded in each record (Record::slots); a member that
+// has its samples leaves the rounds; then each is verified and released.
+// Without interleaving, each member is measured whole in turn (as
+// measure_point). A member whose prepare, sample or verification fails on some
+// rank is released and reported (kind failed or skipped) on every rank alike;
+// the others go on.
 std::vector<GroupResult> measure_group(std::vector<GroupMember>& members,
                                        const MeasureOptions& options,
                                        MPI_Comm harness, std::uint64_t seed,

@@ -78,6 +78,8 @@ PointRun::PointRun(GroupMember& m, const MeasureOptions& opt, MPI_Comm harness)
               "",
               nullptr} {
   ctx_.phases = &timer_;
+  runner_.enter = &m_.enter;
+  runner_.leave = &m_.leave;
   ctx_.part_index = &part_index_;
   ctx_.part_seconds = part_medians_.data();
   headline_ = info_.headline.empty() ? parts_.front() : info_.headline;
@@ -97,9 +99,8 @@ PointRun::PointRun(GroupMember& m, const MeasureOptions& opt, MPI_Comm harness)
 
 void PointRun::prepare() {
   enter();
-  collective_step(
-      "prepare", [&] { m_.strategy->prepare(ctx_); }, harness_, ctx_.rank,
-      timeout());
+  plugin_step(
+      "prepare", [&] { m_.strategy->prepare(ctx_); }, timeout());
   prepared_ = true;
 }
 
@@ -112,12 +113,12 @@ void PointRun::calibrate() {
     pr.warm = part_step("warm-up", parts_[pi]);
     pr.calib = part_step("calibration", parts_[pi]);
     pr.timed = part_step("timed loop", parts_[pi]);
-    collective_step(
+    plugin_step(
         pr.warm.c_str(),
         [&] {
           for (int i = 0; i < opt_.warmup; ++i) m_.strategy->execute();
         },
-        harness_, ctx_.rank, timeout());
+        timeout());
     Sample s;
     std::int64_t iters = opt_.iterations;
     if (iters > 0) {
@@ -180,12 +181,12 @@ void PointRun::sample(int slot, NoiseProbe* probe, CoreProbe* state,
     // whose buffers took the caches: --warmup untimed operations give
     // this member back the state a sample of its own would have left.
     if (rewarm && opt_.warmup > 0)
-      collective_step(
+      plugin_step(
           pr.warm.c_str(),
           [&] {
             for (int i = 0; i < opt_.warmup; ++i) m_.strategy->execute();
           },
-          harness_, ctx_.rank, runner_.bound(pr.expected));
+          runner_.bound(pr.expected));
     runner_.noise = probe;
     runner_.state = state;
     Sample s;
@@ -275,16 +276,16 @@ Record PointRun::finish() {
       // The agreement after poison() is the barrier before the verified
       // operation (no harness call may sit inside a plugin step: a rank
       // whose step throws would enter a different collective).
-      collective_step(
+      plugin_step(
           part_step("poison", part).c_str(), [&] { m_.strategy->poison(); },
-          harness_, ctx_.rank, timeout());
-      collective_step(
+          timeout());
+      plugin_step(
           what.c_str(),
           [&] {
             m_.strategy->execute();
             verdict = m_.strategy->verify();
           },
-          harness_, ctx_.rank, runner_.bound(pr.expected));
+          runner_.bound(pr.expected));
       auto [first, message] =
           first_failure(!verdict.ok, verdict.message, harness_, ctx_.rank);
       if (first != kNobody) {
@@ -331,9 +332,8 @@ void PointRun::release() {
   prepared_ = false;
   sampling_ = false;
   enter();
-  collective_step(
-      "release", [&] { m_.strategy->release(); }, harness_, ctx_.rank,
-      timeout());
+  plugin_step(
+      "release", [&] { m_.strategy->release(); }, timeout());
 }
 
 PartRun& PointRun::headline_run() {

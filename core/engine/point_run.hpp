@@ -59,6 +59,18 @@ class PointRun {
 
  private:
   void enter() { Watchdog::instance().set_point(m_.name); }
+  // A step of the strategy's code (timing::collective_step) between the
+  // member's enter and leave (GroupMember).
+  template <class F>
+  void plugin_step(const char* what, F&& step, double bound) {
+    timing::collective_step(
+        what,
+        [&] {
+          const timing::InStrategy in(&m_.enter, &m_.leave);
+          step();
+        },
+        harness_, ctx_.rank, bound);
+  }
   PartRun& headline_run();
 
   GroupMember& m_;

@@ -162,6 +162,13 @@ const LoadedStrategy* Registry::find(const std::string& name,
   return nullptr;
 }
 
+LoadedStrategy* Registry::find(const std::string& name,
+                               const std::string& build) {
+  for (LoadedStrategy& s : strategies_)
+    if (s.entry.info.name == name && s.build == build) return &s;
+  return nullptr;
+}
+
 std::vector<std::string> Registry::names() const {
   std::vector<std::string> out;
   for (const LoadedStrategy& s : strategies_) out.push_back(s.name());

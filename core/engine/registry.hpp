@@ -60,6 +60,9 @@ class Registry {
   const std::vector<LoadedStrategy>& strategies() const { return strategies_; }
   const LoadedStrategy* find(const std::string& name,
                              const std::string& build = "") const;
+  // The same, to amend its declaration after load (runner --algorithms
+  // adds an option).
+  LoadedStrategy* find(const std::string& name, const std::string& build = "");
   // Each method's name() ("bcast", "bcast@base"), in load order.
   std::vector<std::string> names() const;
 

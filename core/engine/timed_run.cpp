@@ -84,6 +84,7 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
     timer.reset();
     std::uint64_t c0 = 0, c1 = 0;
     error = run_caught([&] {
+      const InStrategy scope(enter, leave);
       c0 = PhaseTimer::now();
       const double t0 = MPI_Wtime();
       for (std::int64_t i = 0; i < iters; ++i) s.execute();

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <mpiarena/plugin.hpp>
 #include <string>
 #include <vector>
@@ -51,6 +52,28 @@ void throw_first(const char* what, const StepError& local, MPI_Comm harness,
 void agree(const char* what, const StepError& local, MPI_Comm harness, int rank,
            double bound);
 
+// GroupMember::enter before plugin code and its leave after it, also when
+// the code throws (a leave that throws is ignored).
+class InStrategy {
+ public:
+  InStrategy(const std::function<void()>* enter,
+             const std::function<void()>* leave)
+      : leave_(leave) {
+    if (enter && *enter) (*enter)();
+  }
+  ~InStrategy() {
+    try {
+      if (leave_ && *leave_) (*leave_)();
+    } catch (...) {
+    }
+  }
+  InStrategy(const InStrategy&) = delete;
+  InStrategy& operator=(const InStrategy&) = delete;
+
+ private:
+  const std::function<void()>* leave_;
+};
+
 // A step of plugin code on every rank, under the watchdog, then agreement.
 template <class F>
 void collective_step(const char* what, F&& step, MPI_Comm harness, int rank,
@@ -90,6 +113,9 @@ struct Runner {
   std::string part_label;
   NoiseProbe* noise = nullptr;  // null: no noise record
   CoreProbe* state = nullptr;   // null: no core-to-core probe
+  // GroupMember::enter and leave, around the loop, outside its clock.
+  const std::function<void()>* enter = nullptr;
+  const std::function<void()>* leave = nullptr;
 
   // A step that runs `seconds_expected` (0: unknown) is bounded by the
   // timeout plus ten times that.

@@ -183,6 +183,11 @@ json to_json(const Record& r) {
   }
   if (!r.plugin_version.empty()) j["plugin"]["version"] = r.plugin_version;
   if (!r.plugin_build.empty()) j["plugin"]["build"] = r.plugin_build;
+  if (!r.algorithm.variable.empty())
+    j["algorithm"] = {{"library", r.algorithm.library},
+                      {"variable", r.algorithm.variable},
+                      {"value", r.algorithm.value},
+                      {"name", r.algorithm.name}};
   if (size_is_per_rank(r.suite)) {
     j["size_basis"] = r.size_total ? "total" : "per-rank";
     j["total_bytes"] =
@@ -306,6 +311,12 @@ Record record_from_json(const json& j) {
   r.time_scale = j.value("time_scale", 1.0);
   r.pairs = j.value("pairs", 0);
   r.pair_placement = j.value("pair_placement", "");
+  if (j.contains("algorithm")) {
+    const json& a = j.at("algorithm");
+    r.algorithm = {a.at("library").get<std::string>(),
+                   a.at("variable").get<std::string>(),
+                   a.at("name").get<std::string>(), a.at("value").get<int>()};
+  }
   if (j.contains("pair_ranks"))
     r.pair_ranks = j.at("pair_ranks").get<std::vector<std::array<int, 2>>>();
   r.size_total = j.value("size_basis", "per-rank") == "total";

@@ -110,6 +110,14 @@ struct Record {
   // runner ab: the build the plugin came from ("base" or "new"; the method
   // is then "name@build"); empty otherwise.
   std::string plugin_build;
+  // runner --algorithms (issue 30): the MPI library's algorithm of the
+  // collective the point ran under: the library ("MPICH", "Open MPI"),
+  // its control variable, value and name ("auto"/"ignore": the library's
+  // own choice). Empty variable: not recorded.
+  struct Algorithm {
+    std::string library, variable, name;
+    int value = 0;
+  } algorithm;
   // Contract v4: phases of the headline part (declared order), every part
   // when the strategy declares parts (the headline one is also the
   // record's time), and the metrics.

@@ -17,6 +17,15 @@ StrategyInfo collective_info(std::string suite, std::string name,
   return info;
 }
 
+StrategyInfo mockup_info(const std::string& collective,
+                         const std::string& guideline, std::string name,
+                         std::string summary, int payload_copies) {
+  StrategyInfo info = collective_info("collective", std::move(name),
+                                      std::move(summary), payload_copies);
+  info.params = {{"collective", collective}, {"guideline", guideline}};
+  return info;
+}
+
 int distribution_value(std::size_t index) {
   return static_cast<int>(index % 1000003) + 1;
 }

@@ -1,4 +1,5 @@
 // Checks of a StrategyInfo at load (suite_info.hpp).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <set>
@@ -228,6 +229,13 @@ std::string check_params(const StrategyInfo& info) {
 
 }  // namespace
 
+const std::vector<std::string>& library_collectives() {
+  static const std::vector<std::string> names{
+      "allreduce", "bcast",   "reduce",  "allgather",           "alltoall",
+      "gather",    "scatter", "barrier", "reduce_scatter_block"};
+  return names;
+}
+
 std::string check_strategy_info(const StrategyInfo& info) {
   if (!valid_name(info.name))
     return "name '" + info.name +
@@ -244,6 +252,16 @@ std::string check_strategy_info(const StrategyInfo& info) {
   if (info.version.size() > 64)
     return who + "version is longer than 64 characters";
   if (std::string e = check_options(info); !e.empty()) return who + e;
+  const auto& colls = library_collectives();
+  if (!info.library_collective.empty() &&
+      std::find(colls.begin(), colls.end(), info.library_collective) ==
+          colls.end())
+    return who + "library_collective '" + info.library_collective +
+           "' is not accepted: one of " + join(colls);
+  for (const OptionInfo& o : info.options)
+    if (!info.library_collective.empty() && o.name == "algorithm")
+      return who + "declares the option 'algorithm', which the runner adds " +
+             "to a method with a library_collective";
   return {};
 }
 

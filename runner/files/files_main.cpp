@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
     case Command::help_method:
     case Command::sizes:
     case Command::ab:
+    case Command::algorithms:
       break;
   }
   return unsupported("that command is not a file command");

@@ -26,6 +26,7 @@
 #include <mpiarena/buffer.hpp>
 #include <mpiarena/plugin.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpiarena {
@@ -37,6 +38,26 @@ namespace mpiarena {
 StrategyInfo collective_info(std::string suite, std::string name,
                              std::string summary, int payload_copies = 2,
                              int min_ranks = 2);
+
+// `info` of a method whose execute() is one call of the MPI collective
+// `collective`, whose algorithm the MPI library chooses
+// (StrategyInfo::library_collective: runner --algorithms); recorded as the
+// param "collective", which the report's guideline view reads.
+inline StrategyInfo chosen_by_library(std::string collective,
+                                      StrategyInfo info) {
+  info.params.emplace_back("collective", collective);
+  info.library_collective = std::move(collective);
+  return info;
+}
+
+// A guideline mock-up (ReproMPI's self-consistent performance guidelines):
+// method `name` does what `collective` does with other collectives
+// (`guideline`, e.g. "reduce_bcast"), and should never beat the library's
+// own `collective`; the report lists where it does (Guideline
+// violations). Params "collective" and "guideline".
+StrategyInfo mockup_info(const std::string& collective,
+                         const std::string& guideline, std::string name,
+                         std::string summary, int payload_copies = 2);
 
 // Element `index` of the distributed array (positive, below 2^20).
 int distribution_value(std::size_t index);
@@ -91,6 +112,12 @@ class CollectiveStrategy : public Strategy {
   // Ints over every rank: count() x ranks(), or under --size-basis total
   // the size / sizeof(int) (which ranks() may not divide).
   std::size_t total() const { return total_; }
+  // count() rounded up to a multiple of ranks(), over ranks(): the block
+  // of a mock-up that splits count() ints over the ranks (the last padded).
+  std::size_t block() const {
+    return (count_ + static_cast<std::size_t>(ctx_.size) - 1) /
+           static_cast<std::size_t>(ctx_.size);
+  }
   // This rank's count() partial values (partial_value), and the check of
   // every rank's block of them gathered in rank order.
   Ints own_partials() const;

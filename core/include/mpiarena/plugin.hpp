@@ -38,7 +38,7 @@ namespace mpiarena {
 // params and matrix axes, MetricInput::pairs. 7: RunContext::receive_fresh
 // (issue 26), page-aligned collective buffers (buffer.hpp). 8: a method's
 // own options (OptionInfo, StrategyInfo::options, RunContext::option).
-inline constexpr std::uint32_t kAbiVersion = 8;
+inline constexpr std::uint32_t kAbiVersion = 9;
 
 // ---------------------------------------------------------------- metrics
 // What a metric formula sees: per-operation times in seconds of every part
@@ -182,6 +182,15 @@ struct StrategyInfo {
   // Contract v8 --------------------------------------------------------
   // The method's own options (OptionInfo above); at most 8.
   std::vector<OptionInfo> options;
+  // Contract v9 --------------------------------------------------------
+  // The MPI collective whose algorithm the MPI library chooses inside one
+  // execute() ("allreduce", "bcast", "reduce", "allgather", "alltoall",
+  // "gather", "scatter", "barrier", "reduce_scatter_block"); empty: none.
+  // runner --algorithms then measures the method once per algorithm the
+  // running library offers for it (docs/tuning.md), as the option
+  // "algorithm" the runner adds; the method declares no option of that
+  // name.
+  std::string library_collective;
 };
 
 // Thrown by prepare() (or setup()) on EVERY rank alike when a point cannot

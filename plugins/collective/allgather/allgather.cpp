@@ -23,7 +23,9 @@ class Allgather final : public mpiarena::CollectiveStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Allgather>(mpiarena::collective_info(
-    "collective", "allgather",
-    "MPI_Allgather of count ints per rank; every rank checks every block",
-    /*payload_copies=*/9)))
+MPIARENA_PLUGIN(mpiarena::make_entry<Allgather>(mpiarena::chosen_by_library(
+    "allgather",
+    mpiarena::collective_info(
+        "collective", "allgather",
+        "MPI_Allgather of count ints per rank; every rank checks every block",
+        /*payload_copies=*/9))))

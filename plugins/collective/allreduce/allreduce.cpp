@@ -23,7 +23,9 @@ class Allreduce final : public mpiarena::CollectiveStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Allreduce>(mpiarena::collective_info(
-    "collective", "allreduce",
-    "MPI_Allreduce (MPI_SUM) of count ints per rank; every rank's sum "
-    "checked")))
+MPIARENA_PLUGIN(mpiarena::make_entry<Allreduce>(mpiarena::chosen_by_library(
+    "allreduce",
+    mpiarena::collective_info(
+        "collective", "allreduce",
+        "MPI_Allreduce (MPI_SUM) of count ints per rank; every rank's sum "
+        "checked"))))

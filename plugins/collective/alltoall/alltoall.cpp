@@ -24,8 +24,10 @@ class Alltoall final : public mpiarena::CollectiveStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Alltoall>(mpiarena::collective_info(
-    "collective", "alltoall",
-    "MPI_Alltoall of count ints from every rank to every rank; each block "
-    "checked",
-    /*payload_copies=*/16)))
+MPIARENA_PLUGIN(mpiarena::make_entry<Alltoall>(mpiarena::chosen_by_library(
+    "alltoall",
+    mpiarena::collective_info(
+        "collective", "alltoall",
+        "MPI_Alltoall of count ints from every rank to every rank; each block "
+        "checked",
+        /*payload_copies=*/16))))

@@ -17,6 +17,7 @@ mpiarena::StrategyInfo barrier_info() {
       "collective", "barrier", "MPI_Barrier: no payload, latency only",
       /*payload_copies=*/0);
   info.moves_data = false;
+  info.library_collective = "barrier";
   return info;
 }
 

@@ -28,7 +28,9 @@ class Bcast final : public mpiarena::CollectiveStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Bcast>(mpiarena::collective_info(
-    "collective", "coll_bcast",
-    "MPI_Bcast of count ints from rank 0 (per-rank size, as OSU and IMB); "
-    "every rank checks")))
+MPIARENA_PLUGIN(mpiarena::make_entry<Bcast>(mpiarena::chosen_by_library(
+    "bcast",
+    mpiarena::collective_info(
+        "collective", "coll_bcast",
+        "MPI_Bcast of count ints from rank 0 (per-rank size, as OSU and IMB); "
+        "every rank checks"))))

@@ -25,8 +25,10 @@ class Gather final : public mpiarena::CollectiveStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Gather>(mpiarena::collective_info(
-    "collective", "gather",
-    "MPI_Gather of count ints per rank to rank 0; the root checks every "
-    "block",
-    /*payload_copies=*/9)))
+MPIARENA_PLUGIN(mpiarena::make_entry<Gather>(mpiarena::chosen_by_library(
+    "gather",
+    mpiarena::collective_info(
+        "collective", "gather",
+        "MPI_Gather of count ints per rank to rank 0; the root checks every "
+        "block",
+        /*payload_copies=*/9))))

@@ -15,7 +15,9 @@ class Reduce final : public mpiarena::CombinationStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Reduce>(mpiarena::collective_info(
-    "collective", "reduce",
-    "MPI_Reduce (MPI_SUM) of count ints per rank to rank 0; the root's sum "
-    "checked")))
+MPIARENA_PLUGIN(mpiarena::make_entry<Reduce>(mpiarena::chosen_by_library(
+    "reduce",
+    mpiarena::collective_info(
+        "collective", "reduce",
+        "MPI_Reduce (MPI_SUM) of count ints per rank to rank 0; the root's sum "
+        "checked"))))

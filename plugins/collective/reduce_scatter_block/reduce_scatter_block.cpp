@@ -33,8 +33,10 @@ class ReduceScatterBlock final : public mpiarena::CollectiveStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(
-    mpiarena::make_entry<ReduceScatterBlock>(mpiarena::collective_info(
-        "collective", "reduce_scatter_block",
-        "MPI_Reduce_scatter_block (MPI_SUM): count ints of the sum to each "
-        "rank; every block checked",
-        /*payload_copies=*/9)))
+    mpiarena::make_entry<ReduceScatterBlock>(mpiarena::chosen_by_library(
+        "reduce_scatter_block",
+        mpiarena::collective_info(
+            "collective", "reduce_scatter_block",
+            "MPI_Reduce_scatter_block (MPI_SUM): count ints of the sum to each "
+            "rank; every block checked",
+            /*payload_copies=*/9))))

@@ -15,7 +15,9 @@ class Scatter final : public mpiarena::DistributionStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Scatter>(mpiarena::collective_info(
-    "collective", "scatter",
-    "MPI_Scatter of count ints to each rank from rank 0; every block checked",
-    /*payload_copies=*/9)))
+MPIARENA_PLUGIN(mpiarena::make_entry<Scatter>(mpiarena::chosen_by_library(
+    "scatter",
+    mpiarena::collective_info("collective", "scatter",
+                              "MPI_Scatter of count ints to each rank from "
+                              "rank 0; every block checked",
+                              /*payload_copies=*/9))))

@@ -1,0 +1,299 @@
+// The MPI library's algorithms through MPI_T (library_algorithms.hpp).
+#include "library_algorithms.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace mpiarena {
+
+namespace {
+
+bool identifier_char(char c) {
+  return std::islower(static_cast<unsigned char>(c)) ||
+         std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(c));
+  return s;
+}
+
+// The MPI_T index of control variable `name`, or -1.
+int cvar_index(const std::string& name) {
+  int index = -1;
+  if (MPI_T_cvar_get_index(name.c_str(), &index) != MPI_SUCCESS) return -1;
+  return index;
+}
+
+std::string cvar_description(int index, MPI_T_enum& enumtype) {
+  char name[256], desc[8192];
+  int name_len = sizeof name, desc_len = sizeof desc, verbosity = 0, bind = 0,
+      scope = 0;
+  MPI_Datatype type;
+  if (MPI_T_cvar_get_info(index, name, &name_len, &verbosity, &type, &enumtype,
+                          desc, &desc_len, &bind, &scope) != MPI_SUCCESS)
+    return "";
+  return desc;
+}
+
+// The variable's int value; false when it cannot be read.
+bool cvar_read(int index, int& value) {
+  MPI_T_cvar_handle handle;
+  int count = 0;
+  if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) != MPI_SUCCESS)
+    return false;
+  const bool ok = count == 1 && MPI_T_cvar_read(handle, &value) == MPI_SUCCESS;
+  MPI_T_cvar_handle_free(&handle);
+  return ok;
+}
+
+int cvar_write(int index, int value) {
+  MPI_T_cvar_handle handle;
+  int count = 0;
+  int err = MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count);
+  if (err != MPI_SUCCESS) return err;
+  err = MPI_T_cvar_write(handle, &value);
+  MPI_T_cvar_handle_free(&handle);
+  return err;
+}
+
+std::vector<LibraryAlgorithm> enum_items(MPI_T_enum e) {
+  std::vector<LibraryAlgorithm> out;
+  int n = 0, len = 256;
+  char name[256];
+  if (MPI_T_enum_get_info(e, &n, name, &len) != MPI_SUCCESS) return out;
+  for (int i = 0; i < n; ++i) {
+    int value = 0;
+    len = sizeof name;
+    if (MPI_T_enum_get_item(e, i, &value, name, &len) == MPI_SUCCESS)
+      out.push_back({value, name});
+  }
+  return out;
+}
+
+std::string name_of(const std::vector<LibraryAlgorithm>& items, int value) {
+  for (const LibraryAlgorithm& a : items)
+    if (a.value == value) return a.name;
+  return std::to_string(value);
+}
+
+// Open MPI's coll/tuned: the enumeration, the launch's forced value when
+// its dynamic rules are on.
+void open_mpi(CollectiveAlgorithms& c) {
+  c.variable = "coll_tuned_" + c.collective + "_algorithm";
+  const int index = cvar_index(c.variable);
+  MPI_T_enum e = MPI_T_ENUM_NULL;
+  if (index < 0 || (cvar_description(index, e), e == MPI_T_ENUM_NULL)) {
+    c.why_none = "Open MPI has no control variable " + c.variable +
+                 " with an enumeration (is coll/tuned built?)";
+    return;
+  }
+  const std::vector<LibraryAlgorithm> items = enum_items(e);
+  for (const LibraryAlgorithm& a : items)
+    if (a.value != 0) c.algorithms.push_back(a);
+  int value = 0, dynamic = 0;
+  const int rules = cvar_index("coll_tuned_use_dynamic_rules");
+  if (cvar_read(index, value) && rules >= 0 && cvar_read(rules, dynamic) &&
+      dynamic)
+    c.launch_value = value;
+  c.launch_name = name_of(items, c.launch_value);
+  c.own_choice = name_of(items, 0);
+  // Written after MPI_Init, the variable holds for the communicators
+  // created after the write, and only with the dynamic rules on.
+  c.at_creation = true;
+  c.writable = dynamic && cvar_write(index, value) == MPI_SUCCESS;
+  if (!dynamic)
+    c.why_fixed = "coll_tuned_use_dynamic_rules is off in this launch";
+}
+
+void mpich(CollectiveAlgorithms& c) {
+  c.variable = "MPIR_CVAR_" + upper(c.collective) + "_INTRA_ALGORITHM";
+  const int index = cvar_index(c.variable);
+  if (index < 0) {
+    c.why_none = "MPICH has no control variable " + c.variable;
+    return;
+  }
+  MPI_T_enum e = MPI_T_ENUM_NULL;
+  std::string why;
+  const std::vector<LibraryAlgorithm> items =
+      parse_mpich_algorithms(cvar_description(index, e), why);
+  if (items.empty() || items[0].name != "auto") {
+    c.why_none = "the description of " + c.variable + " does not list its " +
+                 "values as expected (" +
+                 (why.empty() ? "no 'auto' first" : why) + ")";
+    return;
+  }
+  int value = 0;
+  if (!cvar_read(index, value) || value < 0 ||
+      value >= static_cast<int>(items.size())) {
+    c.why_none = c.variable + " cannot be read, or holds a value its " +
+                 "description does not list";
+    return;
+  }
+  for (const LibraryAlgorithm& a : items)
+    if (a.value != 0) c.algorithms.push_back(a);
+  c.launch_value = value;
+  c.launch_name = name_of(items, value);
+  c.own_choice = items[0].name;
+  c.writable = cvar_write(index, value) == MPI_SUCCESS;
+  if (!c.writable) c.why_fixed = "MPICH refuses to write " + c.variable;
+}
+
+}  // namespace
+
+void prepare_library_algorithms() {
+  setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0);
+}
+
+std::string mpi_library_name() {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(version, &len);
+  const std::string v(version, static_cast<std::size_t>(len));
+  if (v.find("Open MPI") != std::string::npos) return "Open MPI";
+  if (v.find("MPICH") != std::string::npos) return "MPICH";
+  return "other";
+}
+
+std::vector<LibraryAlgorithm> parse_mpich_algorithms(
+    const std::string& description, std::string& why) {
+  // The separators: "- " after at least one space; the first item's name
+  // is glued to the heading ("...algorithmauto - ").
+  std::vector<std::size_t> seps;
+  for (std::size_t p = description.find(" - "); p != std::string::npos;
+       p = description.find(" - ", p + 1))
+    seps.push_back(p + 1);
+  const std::string heading = "algorithm";
+  // The first item's name: the identifier before its separator, less a
+  // glued heading.
+  std::size_t end = seps.empty() ? 0 : seps[0];
+  while (end > 0 && description[end - 1] == ' ') --end;
+  std::size_t begin = end;
+  while (begin > 0 && identifier_char(description[begin - 1])) --begin;
+  std::string first = description.substr(begin, end - begin);
+  if (first.size() > heading.size() &&
+      first.compare(0, heading.size(), heading) == 0)
+    first.erase(0, heading.size());
+  if (first.empty()) {
+    why = "no first item 'name - text'";
+    return {};
+  }
+  std::vector<LibraryAlgorithm> out{{0, first}};
+  // The names after the first are left-aligned in a column: its width is
+  // the smallest of (padding + the identifier before it, less a glued
+  // "algorithm" ending the previous item's text). The second item follows
+  // ")" (the first item's text), so one at least is exact.
+  std::size_t width = std::string::npos;
+  for (std::size_t i = 1; i < seps.size(); ++i) {
+    std::size_t p = seps[i];
+    std::size_t pad = 0;
+    while (p > 0 && description[p - 1] == ' ') --p, ++pad;
+    std::size_t start = p;
+    while (start > 0 && identifier_char(description[start - 1])) --start;
+    std::string run = description.substr(start, p - start);
+    if (run.size() > heading.size() &&
+        run.compare(0, heading.size(), heading) == 0)
+      run.erase(0, heading.size());
+    if (!run.empty()) width = std::min(width, pad + run.size());
+  }
+  for (std::size_t i = 1; i < seps.size(); ++i) {
+    if (width == std::string::npos || seps[i] < width) {
+      why = "no column of names";
+      return {};
+    }
+    std::string field = description.substr(seps[i] - width, width);
+    field.erase(field.find_last_not_of(' ') + 1);
+    if (field.empty() ||
+        !std::all_of(field.begin(), field.end(), identifier_char)) {
+      why = "item " + std::to_string(i) + " is not 'name - text'";
+      return {};
+    }
+    out.push_back({static_cast<int>(i), field});
+  }
+  return out;
+}
+
+// MPICH: an algorithm that cannot run with the call's arguments raises an
+// error (the point fails with the library's reason) instead of falling
+// back silently to the library's choice, which would be measured under the
+// forced algorithm's name.
+void mpich_fallback_error() {
+  const std::string variable = "MPIR_CVAR_COLLECTIVE_FALLBACK";
+  const int index = cvar_index(variable);
+  if (index < 0) return;
+  MPI_T_enum e = MPI_T_ENUM_NULL;
+  std::string why;
+  for (const LibraryAlgorithm& item :
+       parse_mpich_algorithms(cvar_description(index, e), why))
+    if (item.name == "error") cvar_write(index, item.value);
+}
+
+std::vector<CollectiveAlgorithms> discover_algorithms() {
+  int provided = 0;
+  const std::string library = mpi_library_name();
+  std::vector<CollectiveAlgorithms> out;
+  const bool mpit =
+      MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
+  for (const std::string& name : library_collectives()) {
+    CollectiveAlgorithms c;
+    c.collective = name;
+    if (!mpit)
+      c.why_none = "the MPI tool interface (MPI_T) could not be initialised";
+    else if (library == "Open MPI")
+      open_mpi(c);
+    else if (library == "MPICH")
+      mpich(c);
+    else
+      c.why_none = "mpiarena reads the algorithms of Open MPI and MPICH only";
+    out.push_back(c);
+  }
+  if (mpit && library == "MPICH") mpich_fallback_error();
+  return out;
+}
+
+AlgorithmSelector& AlgorithmSelector::instance() {
+  static AlgorithmSelector selector;
+  return selector;
+}
+
+void AlgorithmSelector::init(const std::vector<CollectiveAlgorithms>& found) {
+  vars_.clear();
+  for (const CollectiveAlgorithms& c : found)
+    if (!c.variable.empty() && !c.algorithms.empty())
+      vars_.push_back({c.collective, c.variable, cvar_index(c.variable),
+                       c.launch_value, c.launch_value, c.writable});
+}
+
+void AlgorithmSelector::write(Var& v, int value) {
+  if (v.current == value) return;
+  if (!v.writable || v.index < 0)
+    throw std::runtime_error(v.name + " cannot be changed after MPI_Init");
+  const int err = cvar_write(v.index, value);
+  if (err != MPI_SUCCESS)
+    throw std::runtime_error("the MPI library refused " + v.name + " = " +
+                             std::to_string(value) + " (MPI_T error " +
+                             std::to_string(err) + ")");
+  v.current = value;
+}
+
+void AlgorithmSelector::select(const std::string& collective, int value) {
+  for (Var& v : vars_)
+    if (v.collective != collective) write(v, v.launch);
+  for (Var& v : vars_)
+    if (v.collective == collective) write(v, value);
+}
+
+void AlgorithmSelector::restore() noexcept {
+  for (Var& v : vars_) {
+    try {
+      write(v, v.launch);
+    } catch (const std::exception&) {
+    }
+  }
+}
+
+}  // namespace mpiarena

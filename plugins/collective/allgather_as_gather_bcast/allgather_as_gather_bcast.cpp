@@ -1,0 +1,33 @@
+// allgather_as_gather_bcast: the guideline mock-up of MPI_Allgather as
+// MPI_Gather to rank 0 then MPI_Bcast of the whole; every rank checks every
+// block.
+#include <mpiarena/collective_suite.hpp>
+#include <mpiarena/mpi_check.hpp>
+
+namespace {
+
+class Mockup final : public mpiarena::CollectiveStrategy {
+  void build() override {
+    send_ = own_partials();
+    poison();
+  }
+  void execute() override {
+    MPIARENA_CHECK(MPI_Gather(send_.data(), icount(), MPI_INT, recv_.data(),
+                              icount(), MPI_INT, root(), comm()));
+    MPIARENA_CHECK(
+        MPI_Bcast(recv_.data(), icount() * ranks(), MPI_INT, root(), comm()));
+  }
+  void poison() override {
+    recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
+  }
+  mpiarena::Verdict verify() override { return check_gathered(recv_); }
+  mpiarena::Ints send_, recv_;
+};
+
+}  // namespace
+
+MPIARENA_PLUGIN(mpiarena::make_entry<Mockup>(mpiarena::mockup_info(
+    "allgather", "gather_bcast", "allgather_as_gather_bcast",
+    "allgather as MPI_Gather + MPI_Bcast (guideline mock-up); every rank "
+    "checks every block",
+    /*payload_copies=*/9)))

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""runner --algorithms end to end (issue 30, docs/tuning.md): the MPI
+library's own algorithms of the collectives, found through MPI_T, as points.
+
+    discovery      the names and values found are the library's: each name,
+                   given to the library in the launch's environment (which
+                   the library itself parses), reads back as the value
+                   discovery gave it; under Open MPI, the same set as
+                   `ompi_info --param coll tuned --level 9 --parsable`
+    effect         a forced algorithm really runs: the test plugins
+                   fingerprint (allreduce) and fingerprint_rsb
+                   (reduce_scatter_block) count the calls of their
+                   user-defined sum, which differ between algorithms; the
+                   library's own choice within --algorithms leaves the same
+                   fingerprint as a run without it (the default restored)
+    every          every algorithm of the 9 collectives and the 9 guideline
+                   mock-ups at 8 B and 64 KiB: verified, or (an algorithm)
+                   skipped with the library's refusal
+    wrong          a wrong reduction fails verification under every
+                   algorithm (exit 1), never taken for a refusal
+    bad-input      a bad --algorithms: exit 2, one message naming what is
+                   accepted
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import add_mpi_args, check, env, launch, parse_args, run_test, validate  # noqa: E402
+
+COLLECTIVES = "allreduce,coll_bcast,reduce,allgather,alltoall,gather,scatter,barrier,reduce_scatter_block"
+MOCKUPS = ("allreduce_as_reduce_bcast,allreduce_as_rsb_allgather,allgather_as_gather_bcast,"
+           "allgather_as_alltoall,bcast_as_scatter_allgather,reduce_as_rsb_gather,"
+           "scatter_as_bcast,gather_as_allgather,barrier_as_allreduce")
+FAST = ["--min-time", "0.001", "-r", "2", "-q"]
+
+
+def run(a, args, extra_env=None, np=None):
+    cmd = launch(a, np) + [a.runner, "--plugin-dir", a.plugins,
+                           "--plugin-dir", a.fingerprint_plugins] + args
+    e = env(extra_env)
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=280, env=e)
+    print(p.stdout[-3000:])
+    print(p.stderr[-3000:], file=sys.stderr)
+    return p
+
+
+def library_of(a):
+    return "Open MPI" if a.launcher == "openmpi" else "MPICH"
+
+
+def found(a, extra_env=None, np=None):
+    """What `runner algorithms -f json` lists (no collective is called: a
+    forced algorithm that cannot run at this rank count does not matter)."""
+    cmd = launch(a, np) + [a.runner, "algorithms", "-f", "json"]
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
+                       env=env(extra_env))
+    print(p.stderr[-3000:], file=sys.stderr)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    return json.loads(p.stdout)
+
+
+def forced_env(a, collective, name):
+    if a.launcher == "openmpi":
+        return {"OMPI_MCA_coll_tuned_use_dynamic_rules": "1",
+                f"OMPI_MCA_coll_tuned_{collective}_algorithm": name}
+    return {f"MPIR_CVAR_{collective.upper()}_INTRA_ALGORITHM": name}
+
+
+def test_discovery(a):
+    lib = found(a)
+    check(lib["library"] == library_of(a), lib["library"])
+    # A run's context holds the same.
+    p = run(a, ["-m", "barrier", "--algorithms", "library", "--sizes", "8B",
+                "-f", "json"] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    check(json.loads(p.stdout)["context"]["library_algorithms"] == lib,
+          "the run's context lists what runner algorithms does")
+    colls = {c["collective"]: c for c in lib["collectives"]}
+    check(sorted(colls) == sorted(COLLECTIVES.replace("coll_bcast", "bcast").split(",")),
+          sorted(colls))
+    for c in colls.values():
+        check(len(c["algorithms"]) >= 2 and c["switchable"],
+              f"{c['collective']}: algorithms and switchable: {c}")
+    if a.launcher == "openmpi":
+        out = subprocess.run(["ompi_info", "--param", "coll", "tuned", "--level", "9",
+                              "--parsable"], capture_output=True, text=True).stdout
+        for name, c in colls.items():
+            key = f":coll_tuned_{name}_algorithm:enumerator:value:"
+            listed = {(int(l.split(key)[1].split(":")[0]), l.split(key)[1].split(":", 1)[1])
+                      for l in out.splitlines() if key in l}
+            listed = {x for x in listed if x[0] != 0}
+            ours = {(x["value"], x["name"]) for x in c["algorithms"]}
+            check(ours == listed, f"{name}: ompi_info lists {sorted(listed)}, "
+                  f"discovery {sorted(ours)}")
+    # Each name, given to the library by the launch's environment, reads back
+    # as its value: k-th algorithm of every collective at once, per launch.
+    rounds = max(len(c["algorithms"]) for c in colls.values())
+    for k in range(rounds):
+        extra, want = {}, {}
+        for name, c in colls.items():
+            algo = c["algorithms"][k % len(c["algorithms"])]
+            extra.update(forced_env(a, name, algo["name"]))
+            want[name] = algo
+        got = {c["collective"]: c["launch"] for c in found(a, extra, 1)["collectives"]}
+        for name, algo in want.items():
+            check(got[name] == {"value": algo["value"], "name": algo["name"]},
+                  f"{name}={algo['name']} in the environment reads back as "
+                  f"{got[name]}, discovery said {algo}")
+
+
+def fingerprints(a, path, args, extra_env=None):
+    if os.path.exists(path):
+        os.remove(path)
+    e = {"MPIARENA_FINGERPRINT_FILE": path}
+    e.update(extra_env or {})
+    p = run(a, ["--sizes", "16KiB"] + FAST + args, e)
+    by = {}
+    if os.path.exists(path):
+        for line in open(path):
+            algorithm, rank, calls, elements = line.split()
+            by.setdefault(algorithm, {})[int(rank)] = (int(calls), int(elements))
+    return p, by
+
+
+def test_effect(a):
+    # The two methods write to one file; run them apart.
+    distinct_best = 0
+    for method in ("fingerprint", "fingerprint_rsb"):
+        path = os.path.join(a.workdir, f"{method}.txt")
+        plain_path = os.path.join(a.workdir, f"{method}_plain.txt")
+        p, by = fingerprints(a, path, ["-m", method, "--algorithms", "all",
+                                       "-o", os.path.join(a.workdir, f"{method}.json")])
+        check(p.returncode == 0, f"{method} --algorithms all: exit {p.returncode}")
+        p, plain = fingerprints(a, plain_path, ["-m", method])
+        check(p.returncode == 0 and "-" in plain, f"{method} plain: {plain}")
+        check("library" in by and by["library"] == plain["-"],
+              f"{method}: the library's choice under --algorithms {by.get('library')} "
+              f"is not the default's {plain['-']}")
+        distinct = {tuple(sorted(v.items())) for v in by.values()}
+        print(f"{method}: {len(distinct)} distinct fingerprints over {len(by)} algorithms: {by}")
+        distinct_best = max(distinct_best, len(distinct))
+        doc = validate(a, os.path.join(a.workdir, f"{method}.json"))
+        for r in doc["records"]:
+            alg = r["algorithm"]
+            want = r["options"]["algorithm"]
+            check(alg["library"] == library_of(a) and
+                  (alg["name"] == want or (want == "library" and alg["value"] == 0)),
+                  f"{r['method']}: recorded algorithm {alg}")
+    # Open MPI's allreduce algorithms differ at 3 ranks on a user-defined
+    # sum; MPICH refuses most of them that operation, but its
+    # reduce_scatter_block ones differ (pairwise, recursive doubling).
+    check(distinct_best >= 3, f"at most {distinct_best} distinct fingerprints: "
+          "the forced algorithms did not all run")
+
+
+def test_every(a):
+    out = os.path.join(a.workdir, "every.json")
+    p = run(a, ["-m", COLLECTIVES + "," + MOCKUPS, "--algorithms", "all",
+                "--sizes", "8B,64KiB", "-o", out] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    lib = doc["context"]["library_algorithms"]
+    want = 2 * len(MOCKUPS.split(","))  # the mock-ups: once a size
+    for c in lib["collectives"]:
+        want += 2 * (len(c["algorithms"]) + 1)
+    got = len(doc["records"]) + len(doc["skipped"])
+    check(got == want, f"{got} points, expected {want} (every algorithm, the "
+          "library's choice and the mock-ups, 2 sizes)")
+    mocked = {r["method"] for r in doc["records"] if "guideline" in r.get("params", {})}
+    check(mocked == set(MOCKUPS.split(",")), f"every mock-up measured: {sorted(mocked)}")
+    check(all(r["verification"]["status"] == "passed" for r in doc["records"]),
+          "every measured algorithm verified")
+    for s in doc["skipped"]:
+        check(s["reason"].startswith(library_of(a) + " refused "),
+              f"{s['method']}: skipped for another reason: {s['reason'][:200]}")
+    check(len(doc["records"]) > len(doc["skipped"]), "most algorithms ran")
+
+
+def test_wrong(a):
+    path = os.path.join(a.workdir, "wrong.txt")
+    out = os.path.join(a.workdir, "wrong.json")
+    p, by = fingerprints(a, path, ["-m", "fingerprint_rsb", "--algorithms", "all",
+                                   "-o", out], {"MPIARENA_FINGERPRINT_WRONG": "1"})
+    check(p.returncode == 1, f"a wrong reduction: exit {p.returncode}, expected 1")
+    doc = validate(a, out)
+    check(len(doc["records"]) >= 2 and
+          all(r["verification"]["status"] == "failed" for r in doc["records"]),
+          "every algorithm's wrong result failed verification")
+    check(not any("refused" in s["reason"] for s in doc["skipped"]
+                  if "verification" in s["reason"]), doc["skipped"])
+
+
+def one_error(p, expect):
+    lines = [l for l in p.stderr.splitlines() if "error:" in l]
+    check(p.returncode == 2, f"exit {p.returncode}, expected 2")
+    check(len(lines) == 1 and expect in lines[0], f"one message with {expect!r}: {lines}")
+
+
+def test_bad_input(a):
+    p = run(a, ["-m", "allreduce", "--algorithms", "no_such_algorithm"] + FAST)
+    one_error(p, "accepted: all, library; allreduce: ")
+    p = run(a, ["-m", "allreduce", "--algorithms", "Ring!"] + FAST)
+    one_error(p, "--algorithms 'Ring!'")
+    p = run(a, ["-m", "pingpong_isend", "--algorithms", "all"] + FAST)
+    one_error(p, "none of the selected methods is an MPI collective")
+    p = run(a, ["-m", "allreduce", "--algorithms", "all,ring"] + FAST)
+    one_error(p, "all stands alone")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    ap.add_argument("--np", type=int, default=3)
+    add_mpi_args(ap)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--plugins", required=True)
+    ap.add_argument("--fingerprint-plugins", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = parse_args(ap)
+    tests = {"discovery": test_discovery, "effect": test_effect, "every": test_every,
+             "wrong": test_wrong, "bad-input": test_bad_input}
+    return run_test(tests[a.test], a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
