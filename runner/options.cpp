@@ -36,6 +36,9 @@ const char* kUsage =
     "                                    A/B in one run: both builds' methods in the\n"
     "                                    same rounds, judged as compare does (exit\n"
     "                                    0/1/2); -o keeps the run (docs/ci.md)\n"
+    "  runner algorithms [-f json]       the MPI library's own algorithms of each\n"
+    "                                    collective (MPI_T), which --algorithms\n"
+    "                                    measures (docs/tuning.md)\n"
     "  runner trend FILE...              each point's median across runs in time\n"
     "                                    order, the spread of each run, and where\n"
     "                                    compare's test flags a change against the\n"
@@ -75,8 +78,8 @@ void describe_commands(po::options_description& desc, Options& o,
      "allgather, alltoall, gather, scatter, barrier, reduce_scatter_block), "
      "each a point named METHOD[algorithm=NAME] beside METHOD[algorithm="
      "library], the library's own choice; names as the library gives them "
-     "(runner algorithms lists them). MPICH switches in one launch; Open "
-     "MPI fixes them at start-up (docs/tuning.md)");
+     "(runner algorithms lists them); one launch switches them, under Open "
+     "MPI with its dynamic rules, which the runner turns on (docs/tuning.md)");
   // clang-format on
 }
 

@@ -4,10 +4,12 @@
 //
 // Open MPI (coll/tuned): the control variable coll_tuned_<collective>_
 // algorithm and its MPI_T enumeration (0 = "ignore": the library's
-// decision). It cannot be written after MPI_Init (MPI_T_ERR_CVAR_SET_NEVER):
-// a launch forces one algorithm a collective through the environment
-// (OMPI_MCA_coll_tuned_use_dynamic_rules=1, OMPI_MCA_coll_tuned_<c>_
-// algorithm=N), which discovery reads back as the launch's value.
+// decision). Written after MPI_Init, it holds for the communicators created
+// after the write, and only when coll_tuned_use_dynamic_rules was on at
+// MPI_Init, which only the environment can set
+// (prepare_library_algorithms). A launch may also force one algorithm a
+// collective through its environment (OMPI_MCA_coll_tuned_<c>_algorithm),
+// which discovery reads back as the launch's value.
 //
 // MPICH (4.x): MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM, without an MPI_T
 // enumeration: its values are the items of the variable's description in
