@@ -8,6 +8,7 @@
 #include <set>
 
 #include "library_algorithms.hpp"
+#include "selection_table.hpp"
 
 namespace mpiarena {
 
@@ -239,7 +240,16 @@ nlohmann::json algorithms_context() {
     if (!c.why_fixed.empty()) j["why_fixed"] = c.why_fixed;
     list.push_back(j);
   }
-  return {{"library", found().library}, {"collectives", list}};
+  nlohmann::json out = {{"library", found().library}, {"collectives", list}};
+  if (found().library == "MPICH") {
+    // runner tune writes MPICH's winners into a copy of this table.
+    static const SelectionTable table = mpich_selection_table();
+    if (table.text.empty())
+      out["selection_table_missing"] = table.why_none;
+    else
+      out["selection_table"] = {{"source", table.source}, {"text", table.text}};
+  }
+  return out;
 }
 
 int command_algorithms(const Options& options) {

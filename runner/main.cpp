@@ -37,6 +37,8 @@ const char* command_name(Command c) {
       return "compare";
     case Command::trend:
       return "trend";
+    case Command::tune:
+      return "tune";
     case Command::ab:
       return "ab";
     case Command::algorithms:
@@ -115,6 +117,7 @@ int dispatch(const Options& options, bool printer) {
     case Command::report:
     case Command::compare:
     case Command::trend:
+    case Command::tune:
     case Command::run:
     case Command::ab:
     case Command::algorithms:
@@ -144,6 +147,9 @@ int file_command(const Options& options, bool launched) {
       break;
     case Command::trend:
       command = command_trend;
+      break;
+    case Command::tune:
+      command = command_tune;
       break;
     default:
       return -1;

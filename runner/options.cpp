@@ -39,6 +39,11 @@ const char* kUsage =
     "  runner algorithms [-f json]       the MPI library's own algorithms of each\n"
     "                                    collective (MPI_T), which --algorithms\n"
     "                                    measures (docs/tuning.md)\n"
+    "  runner tune FILE... [-o FILE]     the winners of --algorithms runs (U test\n"
+    "                                    against the library's own choice, Holm,\n"
+    "                                    --alpha, --threshold) as the file the\n"
+    "                                    library loads: Open MPI's dynamic rules or\n"
+    "                                    MPICH's selection JSON, and their table\n"
     "  runner trend FILE...              each point's median across runs in time\n"
     "                                    order, the spread of each run, and where\n"
     "                                    compare's test flags a change against the\n"
@@ -204,7 +209,8 @@ void describe_output(po::options_description& desc, Options& o,
     ("output,o", po::value<std::string>(&o.output),
      "write the JSON result document here (rewritten after every point, so "
      "an interrupted run keeps what it measured); with 'report' and "
-     "'trend': write what they print to this file instead of stdout")
+     "'trend': write what they print to this file instead of stdout; with "
+     "'tune': the library's tuning file (and its table as FILE.md)")
     ("format,f", po::value<std::string>(&o.format)->default_value("table"),
      "what rank 0 prints on stdout at the end: table, summary (the fastest "
      "method per size and where it changes, in a few lines), markdown, json "
@@ -214,11 +220,11 @@ void describe_output(po::options_description& desc, Options& o,
      "'compare': table, markdown or json; with 'report' and 'trend' also "
      "html (one self-contained page of SVG charts and tables)")
     ("threshold", po::value<std::string>(&raw.threshold),
-     "compare and trend: how far apart two medians must be to count, in percent, as "
+     "compare, trend and tune: how far apart two medians must be to count, in percent, as "
      "a factor between the better and the worse (5%: slower or faster by "
      "more than 1.05x; default 5%)")
     ("alpha", po::value<double>(&o.alpha),
-     "compare and trend: significance level of the two-sided U test "
+     "compare, trend and tune: significance level of the two-sided U test "
      "(default 0.05)")
     ("correction", po::value<std::string>(&o.correction),
      "compare and ab: holm (every p-value adjusted by Holm's method over the "

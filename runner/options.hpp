@@ -20,6 +20,7 @@ enum class Command {
   report,
   compare,
   trend,
+  tune,        // runner tune: the winners of --algorithms as the library's file
   ab,          // runner ab: two builds of the methods in the same rounds
   algorithms,  // runner algorithms: the MPI library's, per collective
   help,

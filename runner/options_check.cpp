@@ -15,10 +15,11 @@ namespace {
 void parse_compare_options(Options& o, const std::string* threshold,
                            bool alpha_given) {
   if (o.command != Command::compare && o.command != Command::trend &&
-      o.command != Command::ab) {
+      o.command != Command::ab && o.command != Command::tune) {
     if (threshold || alpha_given)
       throw UsageError(
-          "--threshold and --alpha apply to 'compare', 'ab' and 'trend' only");
+          "--threshold and --alpha apply to 'compare', 'ab', 'trend' and "
+          "'tune' only");
     return;
   }
   if (threshold) o.threshold = parse_percent("--threshold", *threshold, 1000);
@@ -94,6 +95,14 @@ void parse_command(const po::variables_map& vm, Options& o) {
             "'trend' needs at least one result file: runner trend FILE... "
             "[--format table|markdown|json|html] [-o FILE] [--threshold 5%] "
             "[--alpha 0.05]");
+    } else if (args[0] == "tune") {
+      o.command = Command::tune;
+      o.files.assign(args.begin() + 1, args.end());
+      if (o.files.empty())
+        throw UsageError(
+            "'tune' needs at least one result file of runner --algorithms: "
+            "runner tune FILE... [-o FILE] [--format table|markdown] "
+            "[--threshold 5%] [--alpha 0.05]");
     } else if (args[0] == "list") {
       o.command = Command::list;
     } else if (args[0] == "algorithms" && args.size() == 1) {
@@ -107,7 +116,7 @@ void parse_command(const po::variables_map& vm, Options& o) {
                                                                          : 0] +
           "'; the commands are 'run' (default), 'list', 'sizes', "
           "'validate FILE...', 'report FILE', 'compare BASE NEW', 'ab', "
-          "'algorithms' and 'trend FILE...'. Run "
+          "'algorithms', 'trend FILE...' and 'tune FILE...'. Run "
           "'runner --help'");
     }
   }
@@ -133,6 +142,9 @@ void check_command_options(const po::variables_map& vm, Options& o) {
   else if (o.command == Command::trend)
     reject_foreign_options(
         vm, "trend", {"format", "threshold", "alpha", "relative", "output"});
+  else if (o.command == Command::tune)
+    reject_foreign_options(vm, "tune",
+                           {"format", "threshold", "alpha", "output"});
   else if (o.command == Command::sizes)
     reject_foreign_options(vm, "sizes", {"sizes"});
   else if (o.command == Command::algorithms)
@@ -303,6 +315,11 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
     throw UsageError("--format '" + o.format +
                      "' is not supported by compare and ab; accepted: table, "
                      "markdown, json");
+  if (o.command == Command::tune && o.format != "table" &&
+      o.format != "markdown")
+    throw UsageError("--format '" + o.format +
+                     "' is not supported by tune; accepted: table, markdown "
+                     "(-o FILE writes the library's file)");
   if (o.command == Command::trend && !tabular && o.format != "html")
     throw UsageError("--format '" + o.format +
                      "' is not supported by trend; accepted: table, "

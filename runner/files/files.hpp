@@ -1,4 +1,4 @@
-// The file commands: validate, report, compare and trend read result files
+// The file commands: validate, report, compare, trend and tune read result files
 // and print. They need no MPI, so the runner and mpiarena-files (a tool for
 // machines without MPI, files_main.cpp) both run them.
 #pragma once
@@ -47,5 +47,6 @@ int command_validate(const Options& options);
 int command_report(const Options& options);
 int command_compare(const Options& options);
 int command_trend(const Options& options);
+int command_tune(const Options& options);
 
 }  // namespace mpiarena

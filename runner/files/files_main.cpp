@@ -1,5 +1,5 @@
 // mpiarena-files: the runner's file commands (validate, report, compare,
-// trend) as a tool that needs no MPI library at build or run time, so a CI
+// trend, tune) as a tool that needs no MPI library at build or run time, so a CI
 // job on a machine without MPI can gate on two result files. The same
 // options and exit codes as `runner <command>`.
 #include <iostream>
@@ -29,6 +29,10 @@ constexpr const char* kUsage =
     "DIR_BASE DIR_NEW)\n"
     "  mpiarena-files trend FILE...              each point's median across "
     "runs\n"
+    "  mpiarena-files tune FILE... [-o FILE]     the winners of runner "
+    "--algorithms\n"
+    "                                            as the MPI library's tuning "
+    "file\n"
     "\n"
     "The options are the runner's for the same command (--format, -o,\n"
     "--threshold, --alpha, --relative, --per-rank, --log-level); "
@@ -37,7 +41,7 @@ constexpr const char* kUsage =
 
 int unsupported(const std::string& what) {
   std::cerr << "mpiarena-files: error: " << what
-            << "; mpiarena-files runs validate, report, compare and trend "
+            << "; mpiarena-files runs validate, report, compare, trend and tune "
                "(measuring needs the runner). Run 'mpiarena-files --help'.\n";
   return 2;
 }
@@ -72,6 +76,8 @@ int main(int argc, char** argv) {
       return command_compare(options);
     case Command::trend:
       return command_trend(options);
+    case Command::tune:
+      return command_tune(options);
     case Command::run:
       return unsupported(argc < 2 ? "no command given"
                                   : "measuring is not a file command");

@@ -20,6 +20,13 @@ library's own algorithms of the collectives, found through MPI_T, as points.
                    algorithm (exit 1), never taken for a refusal
     bad-input      a bad --algorithms: exit 2, one message naming what is
                    accepted
+    tune           the loop closed: runner tune's file (Open MPI's dynamic
+                   rules, MPICH's selection JSON), loaded by the library in
+                   a launch without --algorithms, makes the point run the
+                   declared winner (its fingerprint, not the default's);
+                   the winner is made certain by scaling its samples in a
+                   copy of a real --algorithms run; tune refuses a file
+                   without algorithms (exit 2)
 """
 import argparse
 import json
@@ -195,6 +202,97 @@ def test_wrong(a):
                   if "verification" in s["reason"]), doc["skipped"])
 
 
+def load_env(a, path):
+    """What makes the library load runner tune's file."""
+    if a.launcher == "openmpi":
+        return {"OMPI_MCA_coll_tuned_use_dynamic_rules": "1",
+                "OMPI_MCA_coll_tuned_dynamic_rules_filename": path}
+    return {"MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE": path}
+
+
+def tune(a, args):
+    cmd = [a.runner, "tune"] + args
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env())
+    print(p.stdout[-3000:])
+    print(p.stderr[-3000:], file=sys.stderr)
+    return p
+
+
+def test_tune(a):
+    # Open MPI's allreduce and MPICH's reduce_scatter_block algorithms leave
+    # distinct fingerprints at 3 ranks (see effect).
+    method = "fingerprint" if a.launcher == "openmpi" else "fingerprint_rsb"
+    sized = ["-m", method, "--sizes", "16KiB", "--min-time", "0.001", "-r", "8", "-q"]
+    measured = os.path.join(a.workdir, "tune_measured.json")
+    path = os.path.join(a.workdir, "tune_algorithms.txt")
+    if os.path.exists(path):
+        os.remove(path)
+    p = run(a, sized + ["--algorithms", "all", "-o", measured],
+            {"MPIARENA_FINGERPRINT_FILE": path})
+    check(p.returncode == 0, f"--algorithms all: exit {p.returncode}")
+    by = {}
+    for line in open(path):
+        algorithm, rank, calls, elements = line.split()
+        by.setdefault(algorithm, {})[int(rank)] = (int(calls), int(elements))
+    doc = validate(a, measured)
+    names = {r["algorithm"]["name"] for r in doc["records"]
+             if r["algorithm"]["value"] != 0}
+    targets = sorted(n for n in names if n in by and by[n] != by["library"])
+    check(targets, f"an algorithm whose fingerprint differs from the library's: {by}")
+    target = targets[0]
+    # The winner made certain: its samples a tenth of what was measured.
+    for r in doc["records"]:
+        if r["algorithm"]["name"] == target:
+            value = r["algorithm"]["value"]
+            for k in r["samples_s"]:
+                r["samples_s"][k] = [x / 10 for x in r["samples_s"][k]]
+            for k, v in r["time_s"].items():
+                if isinstance(v, float):
+                    r["time_s"][k] = v / 10
+    certain = os.path.join(a.workdir, "tune_certain.json")
+    with open(certain, "w") as f:
+        json.dump(doc, f)
+    rules = os.path.join(a.workdir, "tune_rules" +
+                         (".txt" if a.launcher == "openmpi" else ".json"))
+    p = tune(a, [certain, "-o", rules])
+    check(p.returncode == 0, f"tune: exit {p.returncode}")
+    check(f" {target} " in p.stdout and "1 of 1 points have a winner" in p.stdout,
+          f"tune declares {target} the winner")
+    text = open(rules).read()
+    if a.launcher == "openmpi":
+        check(f"49152 {value} 0 0  # {target}" not in text and
+              f"16384 {value} 0 0  # {target}" in text,
+              f"Open MPI's rule for {target} (value {value}) at 16384 B: {text}")
+    else:
+        check(f"_intra_{target}\"" in text or f"_allcomm_{target}\"" in text,
+              f"MPICH's container of {target} in the file")
+        check(open(rules).read().count("collective=") >= 14,
+              "MPICH's file keeps every collective of the library's table")
+    # The loop: the library loads the file; the plain point runs the winner.
+    loaded = os.path.join(a.workdir, "tune_loaded.txt")
+    if os.path.exists(loaded):
+        os.remove(loaded)
+    extra = {"MPIARENA_FINGERPRINT_FILE": loaded}
+    extra.update(load_env(a, rules))
+    p = run(a, sized, extra)
+    check(p.returncode == 0, f"the launch with the file loaded: exit {p.returncode}")
+    got = {}
+    for line in open(loaded):
+        algorithm, rank, calls, elements = line.split()
+        got[int(rank)] = (int(calls), int(elements))
+    check(got == by[target] and got != by["library"],
+          f"with the file loaded the point ran {got}: {target} leaves "
+          f"{by[target]}, the library's choice {by['library']}")
+    # The measured file as it is: tune decides whatever it decides, exit 0.
+    check(tune(a, [measured]).returncode == 0, "tune on the measured file")
+    # A file without algorithms: exit 2, one message.
+    plain = os.path.join(a.workdir, "tune_plain.json")
+    p = run(a, sized + ["-o", plain])
+    check(p.returncode == 0, f"plain run: exit {p.returncode}")
+    one_error(tune(a, [plain]), "measure with runner --algorithms")
+
+
 def one_error(p, expect):
     lines = [l for l in p.stderr.splitlines() if "error:" in l]
     check(p.returncode == 2, f"exit {p.returncode}, expected 2")
@@ -223,7 +321,7 @@ def main():
     ap.add_argument("--workdir", required=True)
     a = parse_args(ap)
     tests = {"discovery": test_discovery, "effect": test_effect, "every": test_every,
-             "wrong": test_wrong, "bad-input": test_bad_input}
+             "wrong": test_wrong, "bad-input": test_bad_input, "tune": test_tune}
     return run_test(tests[a.test], a)
 
 

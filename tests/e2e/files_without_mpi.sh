@@ -91,9 +91,12 @@ grep -q "mpiarena-files: error: 'compare' takes two result files" "$work/tool.er
 same 0 trend "$work/a.json" "$work/slow.json"
 "$tool" trend "$work/a.json" "$work/slow.json" --format html -o "$work/trend.html"
 grep -q '<svg' "$work/trend.html" || { echo "FAIL: trend --format html"; exit 1; }
+same 2 tune "$work/a.json"
+grep -q "tune: no point holds both the library's own choice" "$work/tool.err" ||
+  { cat "$work/tool.err"; echo "FAIL: tune of a run without --algorithms"; exit 1; }
 set +e
 "$tool" --methods pingpong > /dev/null 2> "$work/run.err"; code=$?
 set -e
 [ "$code" = 2 ] && grep -q 'measuring needs the runner' "$work/run.err" ||
   { cat "$work/run.err"; echo "FAIL: a run asked of mpiarena-files: exit $code"; exit 1; }
-echo "mpiarena-files: built and run without MPI; validate, report, compare and trend agree with the runner"
+echo "mpiarena-files: built and run without MPI; validate, report, compare, trend and tune agree with the runner"

@@ -1,0 +1,76 @@
+// runner tune (issue 30): from the records of runner --algorithms, the
+// winning algorithm of the MPI library per collective, communicator size
+// and message size, declared only where it beats the library's own choice
+// significantly (U test of the samples, Holm over the algorithms of the
+// point, and faster by at least the threshold); everywhere else the
+// library's choice stays. Written as the file the library itself loads:
+// Open MPI's dynamic rules file (coll_tuned_dynamic_rules_filename) or
+// MPICH's collective selection JSON
+// (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE).
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "records.hpp"
+#include "report.hpp"
+
+namespace mpiarena {
+
+struct TuningPoint {
+  std::string collective, method, size_label;
+  int ranks = 0;
+  std::size_t block = 0;   // bytes of the method's count (per rank or whole)
+  std::string own_choice;  // the library's own choice as recorded
+  double library_s = 0;    // median of the library's own choice
+  int compared = 0;        // algorithms measured against it
+  // The winner; empty name: the library's choice stays.
+  std::string winner;
+  int value = 0;
+  double winner_s = 0, factor = 1, p = 1;  // p after Holm
+  std::string why;  // why no winner, or why a winner was set aside
+};
+
+struct Tuning {
+  std::string library;              // "Open MPI" or "MPICH"
+  std::vector<TuningPoint> points;  // by collective, ranks, block
+  // MPICH: the selection table the run's library held (the context's
+  // library_algorithms.selection_table), the base the winners are written
+  // into; null when the runs did not record it.
+  std::string library_table, library_table_source;
+};
+
+struct TuneOptions {
+  double alpha = 0.05;
+  double threshold = 0.05;  // a winner is at least this much faster
+};
+
+// Every point with the library's own choice and at least one forced
+// algorithm, over all `docs` (samples of the same point in several files
+// are pooled). Throws std::invalid_argument when the documents hold no such
+// point, or points of two libraries.
+Tuning tune(const std::vector<Document>& docs, const TuneOptions& options);
+
+// The library's message size of a point, as its decision code computes it
+// for its dynamic rules or selection table: the whole buffer for allreduce,
+// bcast and reduce, the count times the communicator size for the others.
+std::size_t library_message_size(const std::string& library,
+                                 const TuningPoint& p);
+
+// Open MPI's dynamic rules file (text), or throws std::invalid_argument
+// when a collective has no id in Open MPI's file format.
+std::string openmpi_rules(const Tuning& t);
+// MPICH's selection JSON: the library's own table with the winners put in
+// front, per communicator size and message size, guarded by what was
+// measured (a built-in commutative operation, not in place); gather and
+// scatter keep the library's choice (MPICH 4.0 sizes them in elements).
+// Throws std::invalid_argument without the library's table.
+std::string mpich_selection(const Tuning& t);
+
+// The human-readable table of the decisions.
+std::string render_tuning(const Tuning& t, Style style,
+                          const TuneOptions& options);
+
+}  // namespace mpiarena

@@ -1,0 +1,80 @@
+// MPICH's selection table of the running library (selection_table.hpp).
+#include "selection_table.hpp"
+
+#include <dlfcn.h>
+#include <mpi.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+namespace mpiarena {
+
+namespace {
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  out.assign(std::istreambuf_iterator<char>(in), {});
+  return true;
+}
+
+bool parses(const std::string& text) {
+  return !nlohmann::ordered_json::parse(text, nullptr, false).is_discarded();
+}
+
+// The longest NUL-terminated string of `binary` that starts with
+// {"collective= and names an MPIR_ algorithm.
+std::string compiled_table(const std::string& binary) {
+  static const std::string kStart = "{\"collective=";
+  std::string best;
+  for (std::size_t at = binary.find(kStart); at != std::string::npos;
+       at = binary.find(kStart, at + 1)) {
+    const std::size_t end = binary.find('\0', at);
+    if (end == std::string::npos) break;
+    const std::string s = binary.substr(at, end - at);
+    if (s.size() > best.size() &&
+        s.find("\"algorithm=MPIR_") != std::string::npos)
+      best = s;
+  }
+  return best;
+}
+
+}  // namespace
+
+SelectionTable mpich_selection_table() {
+  SelectionTable t;
+  const char* given = std::getenv("MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE");
+  if (given && *given) {
+    if (!read_file(given, t.text) || !parses(t.text)) {
+      t.text.clear();
+      t.why_none = std::string("the launch's selection file ") + given +
+                   " cannot be read as JSON";
+      return t;
+    }
+    t.source = given;
+    return t;
+  }
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&MPI_Init), &info) || !info.dli_fname) {
+    t.why_none = "the MPI library's file was not found (dladdr)";
+    return t;
+  }
+  std::string binary;
+  if (!read_file(info.dli_fname, binary)) {
+    t.why_none = std::string("cannot read ") + info.dli_fname;
+    return t;
+  }
+  t.text = compiled_table(binary);
+  if (t.text.empty() || !parses(t.text)) {
+    t.text.clear();
+    t.why_none =
+        std::string("no MPIR selection table found in ") + info.dli_fname;
+    return t;
+  }
+  t.source = info.dli_fname;
+  return t;
+}
+
+}  // namespace mpiarena

@@ -1,0 +1,188 @@
+// runner tune (issue 30): a winner only where a forced algorithm beats the
+// library's own choice significantly (Holm over the point's algorithms)
+// and by the threshold; the files each library loads: Open MPI's dynamic
+// rules (ids, communicator and message-size rules from 0 upwards, the
+// library's choice outside what was measured) and MPICH's selection JSON
+// (the library's table in its own key order, the winner under guards).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "doc_fixtures.hpp"
+#include "tuning.hpp"
+
+using mpiarena::Document;
+using mpiarena::Record;
+using mpiarena::Tuning;
+using mpiarena_test::make_record;
+
+namespace {
+
+std::vector<double> around(double v) {
+  return {v, v * 1.01, v * 0.99, v * 1.02, v * 0.98,
+          v, v * 1.01, v * 0.99, v * 1.02, v * 0.98};
+}
+
+Record point(const std::string& library, const std::string& collective,
+             const std::string& name, int value, std::size_t bytes, int ranks,
+             double seconds) {
+  Record r = make_record(collective + "[algorithm=" +
+                             (value ? name : std::string("library")) + "]",
+                         around(seconds), bytes);
+  r.suite = "collective";
+  r.ranks = ranks;
+  r.size_label = std::to_string(bytes);
+  std::string upper = collective;
+  for (char& c : upper) c = static_cast<char>(std::toupper(c));
+  r.algorithm = {library,
+                 library == "MPICH" ? "MPIR_CVAR_" + upper + "_INTRA_ALGORITHM"
+                                    : "coll_tuned_" + collective + "_algorithm",
+                 value ? name : (library == "MPICH" ? "auto" : "ignore"),
+                 value};
+  return r;
+}
+
+mpiarena::TuneOptions defaults() { return {}; }
+
+// A small MPICH table of the shape MPICH 4.0 compiles in, its keys out of
+// alphabetical order on purpose.
+const char* kTable = R"({"collective=reduce_scatter_block":{"comm_type=intra":
+{"is_commutative=yes":{"algorithm=MPIR_Reduce_scatter_block_intra_recursive_halving":{}},
+"is_commutative=no":{"algorithm=MPIR_Reduce_scatter_block_intra_recursive_doubling":{}}},
+"comm_type=inter":{"algorithm=MPIR_Reduce_scatter_block_inter_remote_reduce_local_scatter":{}}},
+"collective=barrier":{"comm_type=intra":{"algorithm=MPIR_Barrier_intra_dissemination":{}}}})";
+
+}  // namespace
+
+TEST(Tuning, WinnerOnlyWhenSignificantAndAboveTheThreshold) {
+  Document d;
+  // 4 KiB at 3 ranks: ring 30% faster in every sample, linear 2% faster.
+  d.records.push_back(point("Open MPI", "allreduce", "", 0, 4096, 3, 10e-6));
+  d.records.push_back(point("Open MPI", "allreduce", "ring", 4, 4096, 3, 7e-6));
+  d.records.push_back(
+      point("Open MPI", "allreduce", "linear", 1, 4096, 3, 9.8e-6));
+  // 64 KiB: nothing faster beyond 2%.
+  d.records.push_back(point("Open MPI", "allreduce", "", 0, 65536, 3, 50e-6));
+  d.records.push_back(
+      point("Open MPI", "allreduce", "ring", 4, 65536, 3, 49e-6));
+  const Tuning t = mpiarena::tune({d}, defaults());
+  ASSERT_EQ(t.points.size(), 2u);
+  EXPECT_EQ(t.library, "Open MPI");
+  EXPECT_EQ(t.points[0].winner, "ring");
+  EXPECT_EQ(t.points[0].value, 4);
+  EXPECT_NEAR(t.points[0].factor, 10.0 / 7.0, 1e-9);
+  EXPECT_LT(t.points[0].p, 0.05);
+  EXPECT_EQ(t.points[0].compared, 2);
+  EXPECT_TRUE(t.points[1].winner.empty());
+  EXPECT_NE(t.points[1].why.find("threshold"), std::string::npos)
+      << t.points[1].why;
+}
+
+TEST(Tuning, RefusesFilesWithoutAlgorithmsOrOfTwoLibraries) {
+  Document none;
+  none.records.push_back(make_record("allreduce", around(1e-6), 64));
+  EXPECT_THROW(mpiarena::tune({none}, defaults()), std::invalid_argument);
+  Document a, b;
+  a.records.push_back(point("Open MPI", "allreduce", "", 0, 64, 2, 1e-6));
+  a.records.push_back(point("Open MPI", "allreduce", "ring", 4, 64, 2, 1e-6));
+  b.records.push_back(point("MPICH", "allreduce", "", 0, 64, 2, 1e-6));
+  EXPECT_THROW(mpiarena::tune({a, b}, defaults()), std::invalid_argument);
+}
+
+TEST(Tuning, OpenMpiRulesFromZeroUpwardsPerCommunicatorSize) {
+  Document d;
+  for (std::size_t bytes : {4096u, 65536u}) {
+    d.records.push_back(point("Open MPI", "alltoall", "", 0, bytes, 4, 10e-6));
+    d.records.push_back(
+        point("Open MPI", "alltoall", "pairwise", 2, bytes, 4, 5e-6));
+  }
+  // Another collective with no winner is left out of the file.
+  d.records.push_back(point("Open MPI", "bcast", "", 0, 64, 4, 1e-6));
+  d.records.push_back(point("Open MPI", "bcast", "chain", 2, 64, 4, 2e-6));
+  const std::string rules = mpiarena::openmpi_rules(mpiarena::tune({d}, {}));
+  // One collective (alltoall, id 3); sizes 1 (library), 4 (rules), 5
+  // (library again); alltoall's message size is the count x ranks:
+  // 16384 B for 4 KiB at 4 ranks, merged with 64 KiB's same winner.
+  EXPECT_NE(rules.find("\n1  # collectives\n3  # alltoall\n3  # communicator "
+                       "sizes\n1  # communicator size\n1  # message sizes\n"
+                       "0 0 0 0"),
+            std::string::npos)
+      << rules;
+  EXPECT_NE(rules.find("4  # communicator size\n3  # message sizes\n0 0 0 0  "
+                       "# library's choice from 0 B\n16384 2 0 0  # pairwise "
+                       "from 16384 B\n262145 0 0 0"),
+            std::string::npos)
+      << rules;
+  EXPECT_NE(rules.find("5  # communicator size\n1  # message sizes\n0 0 0 0"),
+            std::string::npos)
+      << rules;
+  EXPECT_EQ(rules.find("# bcast"), std::string::npos) << rules;
+}
+
+TEST(Tuning, MpichSelectionKeepsTheTableOrderAndGuardsTheWinner) {
+  Document d;
+  d.context["library_algorithms"] = {
+      {"library", "MPICH"},
+      {"collectives", nlohmann::json::array()},
+      {"selection_table", {{"source", "test"}, {"text", kTable}}}};
+  d.records.push_back(
+      point("MPICH", "reduce_scatter_block", "", 0, 16384, 3, 10e-6));
+  d.records.push_back(
+      point("MPICH", "reduce_scatter_block", "pairwise", 3, 16384, 3, 5e-6));
+  const std::string text = mpiarena::mpich_selection(mpiarena::tune({d}, {}));
+  const auto json = nlohmann::ordered_json::parse(text);
+  // The collectives stay in the table's order (not alphabetical).
+  EXPECT_EQ(json.begin().key(), "collective=reduce_scatter_block");
+  const auto& intra =
+      json["collective=reduce_scatter_block"]["comm_type=intra"];
+  std::vector<std::string> keys;
+  for (auto it = intra.begin(); it != intra.end(); ++it)
+    keys.push_back(it.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"comm_size<=2", "comm_size<=3",
+                                            "comm_size=any"}));
+  // 16 KiB a rank at 3 ranks is 49152 B in all (total_msg_size).
+  const auto& at3 = intra["comm_size<=3"];
+  keys.clear();
+  for (auto it = at3.begin(); it != at3.end(); ++it) keys.push_back(it.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"total_msg_size<=49151",
+                                            "total_msg_size<=49152",
+                                            "total_msg_size=any"}));
+  EXPECT_TRUE(at3["total_msg_size<=49152"]["is_commutative=yes"].contains(
+      "algorithm=MPIR_Reduce_scatter_block_intra_pairwise"));
+  // Elsewhere: the library's own branch, unchanged.
+  EXPECT_EQ(at3["total_msg_size=any"],
+            nlohmann::ordered_json::parse(
+                kTable)["collective=reduce_scatter_block"]["comm_type=intra"]);
+  EXPECT_EQ(json["collective=barrier"],
+            nlohmann::ordered_json::parse(kTable)["collective=barrier"]);
+}
+
+TEST(Tuning, MpichNeedsTheLibrarysTable) {
+  Document d;
+  d.records.push_back(point("MPICH", "allreduce", "", 0, 64, 2, 10e-6));
+  d.records.push_back(
+      point("MPICH", "allreduce", "recursive_doubling", 1, 64, 2, 5e-6));
+  EXPECT_THROW(mpiarena::mpich_selection(mpiarena::tune({d}, {})),
+               std::invalid_argument);
+}
+
+TEST(Tuning, DisagreeingMethodsKeepTheLibrarysChoice) {
+  Document d;
+  for (const char* method : {"allreduce", "fingerprint"}) {
+    Record lib = point("Open MPI", "allreduce", "", 0, 64, 2, 10e-6);
+    Record a = point("Open MPI", "allreduce",
+                     std::string(method) == "allreduce" ? "ring" : "linear",
+                     std::string(method) == "allreduce" ? 4 : 1, 64, 2, 5e-6);
+    lib.method = std::string(method) + "[algorithm=library]";
+    a.method = std::string(method) + "[algorithm=x]";
+    d.records.push_back(lib);
+    d.records.push_back(a);
+  }
+  const Tuning t = mpiarena::tune({d}, {});
+  ASSERT_EQ(t.points.size(), 2u);
+  for (const auto& p : t.points) {
+    EXPECT_TRUE(p.winner.empty());
+    EXPECT_NE(p.why.find("disagree"), std::string::npos) << p.why;
+  }
+}
