@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <set>
 
@@ -126,6 +127,15 @@ std::string apply_algorithms(Registry& registry,
              ".algorithm: give the library's "
              "algorithms with --algorithms only";
   found() = {mpi_library_name(), discover_algorithms()};
+  // Open MPI applies a rules file before a forced algorithm (coll_tuned's
+  // dynamic decision), so a point would not run the algorithm it names.
+  const char* rules = std::getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
+  if (found().library == "Open MPI" && rules && *rules)
+    return "--algorithms: this launch loads Open MPI's dynamic rules file '" +
+           std::string(rules) +
+           "' (coll_tuned_dynamic_rules_filename), whose rules Open MPI "
+           "applies before a forced algorithm; measure the algorithms "
+           "without it";
   std::vector<const CollectiveAlgorithms*> used;
   for (const LoadedStrategy* l : methods)
     if (const auto* c = collective(l->entry.info.library_collective))

@@ -101,7 +101,7 @@ void parse_command(const po::variables_map& vm, Options& o) {
       if (o.files.empty())
         throw UsageError(
             "'tune' needs at least one result file of runner --algorithms: "
-            "runner tune FILE... [-o FILE] [--format table|markdown] "
+            "runner tune FILE... [-o FILE] [--format table|markdown|json] "
             "[--threshold 5%] [--alpha 0.05]");
     } else if (args[0] == "list") {
       o.command = Command::list;
@@ -315,11 +315,10 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
     throw UsageError("--format '" + o.format +
                      "' is not supported by compare and ab; accepted: table, "
                      "markdown, json");
-  if (o.command == Command::tune && o.format != "table" &&
-      o.format != "markdown")
+  if (o.command == Command::tune && !tabular)
     throw UsageError("--format '" + o.format +
-                     "' is not supported by tune; accepted: table, markdown "
-                     "(-o FILE writes the library's file)");
+                     "' is not supported by tune; accepted: table, markdown, "
+                     "json (-o FILE writes the library's file)");
   if (o.command == Command::trend && !tabular && o.format != "html")
     throw UsageError("--format '" + o.format +
                      "' is not supported by trend; accepted: table, "

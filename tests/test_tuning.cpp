@@ -72,6 +72,10 @@ TEST(Tuning, WinnerOnlyWhenSignificantAndAboveTheThreshold) {
   EXPECT_EQ(t.points[0].winner, "ring");
   EXPECT_EQ(t.points[0].value, 4);
   EXPECT_NEAR(t.points[0].factor, 10.0 / 7.0, 1e-9);
+  // The claim is the lower end of the ratio's interval: below the medians'
+  // ratio, above the worst pair's (9.8 / 7.14).
+  EXPECT_LT(t.points[0].claimed, t.points[0].factor);
+  EXPECT_GT(t.points[0].claimed, 9.8e-6 / 7.14e-6);
   EXPECT_LT(t.points[0].p, 0.05);
   EXPECT_EQ(t.points[0].compared, 2);
   EXPECT_TRUE(t.points[1].winner.empty());
@@ -156,6 +160,28 @@ TEST(Tuning, MpichSelectionKeepsTheTableOrderAndGuardsTheWinner) {
                 kTable)["collective=reduce_scatter_block"]["comm_type=intra"]);
   EXPECT_EQ(json["collective=barrier"],
             nlohmann::ordered_json::parse(kTable)["collective=barrier"]);
+}
+
+TEST(Tuning, EachLibrarysMessageSize) {
+  mpiarena::TuningPoint p;
+  p.ranks = 4;
+  p.block = 1024;
+  for (const char* c : {"allreduce", "bcast", "reduce"}) {
+    p.collective = c;
+    EXPECT_EQ(mpiarena::library_message_size("Open MPI", p), 1024u) << c;
+    EXPECT_EQ(mpiarena::library_message_size("MPICH", p), 1024u) << c;
+  }
+  for (const char* c :
+       {"allgather", "gather", "scatter", "reduce_scatter_block"}) {
+    p.collective = c;
+    EXPECT_EQ(mpiarena::library_message_size("Open MPI", p), 4096u) << c;
+    EXPECT_EQ(mpiarena::library_message_size("MPICH", p), 4096u) << c;
+  }
+  p.collective = "alltoall";
+  EXPECT_EQ(mpiarena::library_message_size("Open MPI", p), 4096u);
+  EXPECT_EQ(mpiarena::library_message_size("MPICH", p), 1024u);
+  p.collective = "barrier";
+  EXPECT_EQ(mpiarena::library_message_size("Open MPI", p), 0u);
 }
 
 TEST(Tuning, MpichNeedsTheLibrarysTable) {

@@ -30,6 +30,11 @@ struct TuningPoint {
   std::string winner;
   int value = 0;
   double winner_s = 0, factor = 1, p = 1;  // p after Holm
+  // The margin the file claims: the lower end of the 1 - alpha confidence
+  // interval of library / winner (the pairwise ratios of their samples,
+  // cut where the U test's normal approximation cuts), below `factor`,
+  // which the choice of the fastest of several algorithms inflates.
+  double claimed = 1;
   std::string why;  // why no winner, or why a winner was set aside
 };
 
@@ -55,7 +60,8 @@ Tuning tune(const std::vector<Document>& docs, const TuneOptions& options);
 
 // The library's message size of a point, as its decision code computes it
 // for its dynamic rules or selection table: the whole buffer for allreduce,
-// bcast and reduce, the count times the communicator size for the others.
+// bcast and reduce, the count times the communicator size for the others
+// (but MPICH's alltoall: the bytes to each rank), none for a barrier.
 std::size_t library_message_size(const std::string& library,
                                  const TuningPoint& p);
 

@@ -23,6 +23,36 @@ std::string how_to_load(const std::string& library, const std::string& file) {
          file + ")";
 }
 
+nlohmann::json decisions_json(const Tuning& t, const TuneOptions& o) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const TuningPoint& p : t.points) {
+    nlohmann::json j = {
+        {"collective", p.collective},
+        {"method", p.method},
+        {"ranks", p.ranks},
+        {"size", p.size_label},
+        {"bytes", p.block},
+        {"library_message_size", library_message_size(t.library, p)},
+        {"own_choice", p.own_choice},
+        {"library_s", p.library_s},
+        {"compared", p.compared}};
+    if (p.winner.empty()) {
+      j["why"] = p.why;
+    } else {
+      j["winner"] = {{"name", p.winner}, {"value", p.value}};
+      j["winner_s"] = p.winner_s;
+      j["factor"] = p.factor;
+      j["claimed"] = p.claimed;
+      j["p_holm"] = p.p;
+    }
+    points.push_back(j);
+  }
+  return {{"library", t.library},
+          {"alpha", o.alpha},
+          {"threshold", o.threshold},
+          {"points", points}};
+}
+
 }  // namespace
 
 int command_tune(const Options& options) {
@@ -50,23 +80,26 @@ int command_tune(const Options& options) {
     std::cerr << program_name() << ": error: tune: " << e.what() << "\n";
     return 2;
   }
-  const Style style =
-      options.format == "markdown" ? Style::markdown : Style::text;
-  const std::string table = render_tuning(t, style, o);
-  std::cout << table;
+  if (options.format == "json")
+    std::cout << decisions_json(t, o).dump(1) << "\n";
+  else
+    std::cout << render_tuning(
+        t, options.format == "markdown" ? Style::markdown : Style::text, o);
   if (options.output.empty()) {
-    std::cout << "\n(no -o FILE: the " << t.library
-              << " tuning file is not written)\n";
+    if (options.format != "json")
+      std::cout << "\n(no -o FILE: the " << t.library
+                << " tuning file is not written)\n";
     return 0;
   }
   if (!write_output(options.output, file_text) ||
       !write_output(options.output + ".md",
                     render_tuning(t, Style::markdown, o)))
     return 2;
-  std::cout << "\n"
-            << t.library << " tuning file written to " << options.output
-            << " (its table: " << options.output << ".md); load it with\n  "
-            << how_to_load(t.library, options.output) << "\n";
+  (options.format == "json" ? std::cerr : std::cout)
+      << "\n"
+      << t.library << " tuning file written to " << options.output
+      << " (its table: " << options.output << ".md); load it with\n  "
+      << how_to_load(t.library, options.output) << "\n";
   return 0;
 }
 

@@ -284,6 +284,10 @@ def test_tune(a):
     check(got == by[target] and got != by["library"],
           f"with the file loaded the point ran {got}: {target} leaves "
           f"{by[target]}, the library's choice {by['library']}")
+    if a.launcher == "openmpi":
+        # Open MPI applies the file before a forced algorithm: refused.
+        one_error(run(a, sized + ["--algorithms", "all"], load_env(a, rules)),
+                  "loads Open MPI's dynamic rules file")
     # The measured file as it is: tune decides whatever it decides, exit 0.
     check(tune(a, [measured]).returncode == 0, "tune on the measured file")
     # A file without algorithms: exit 2, one message.
