@@ -14,15 +14,9 @@ namespace mpiarena {
 
 namespace {
 
-std::string param(const Record& r, const std::string& key) {
-  for (const auto& [k, v] : r.params)
-    if (k == key) return v;
-  return "";
-}
-
 // The library's own choice: neither a mock-up nor a forced algorithm.
 bool library_choice(const Record& r) {
-  return param(r, "guideline").empty() &&
+  return r.param("guideline").empty() &&
          (r.algorithm.variable.empty() || r.algorithm.value == 0);
 }
 
@@ -35,7 +29,7 @@ std::vector<GuidelineViolation> guideline_violations(const Document& doc,
   std::map<Key, const Record*> library;
   std::map<Key, std::vector<const Record*>> others;
   for (const Record& r : doc.records) {
-    const std::string collective = param(r, "collective");
+    const std::string collective = r.param("collective");
     if (collective.empty() || r.verification == "failed" ||
         r.samples_max.empty())
       continue;

@@ -18,12 +18,6 @@ namespace mpiarena {
 
 namespace {
 
-std::string param(const Record& r, const std::string& key) {
-  for (const auto& [k, v] : r.params)
-    if (k == key) return v;
-  return "";
-}
-
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
@@ -47,7 +41,7 @@ std::string collective_of(const Record& r) {
     for (char& c : v) c = static_cast<char>(std::tolower(c));
     return v;
   }
-  return param(r, "collective");
+  return r.param("collective");
 }
 
 // One algorithm at one point, its samples pooled over the files.
@@ -68,7 +62,7 @@ void pool_document(const Document& doc, Pool& pool) {
   for (const Record& r : doc.records) {
     const std::string collective = collective_of(r);
     if (collective.empty() || r.algorithm.variable.empty() ||
-        !param(r, "guideline").empty() || r.verification == "failed" ||
+        !r.param("guideline").empty() || r.verification == "failed" ||
         r.samples_max.empty())
       continue;
     if (pool.library.empty()) pool.library = r.algorithm.library;
