@@ -212,3 +212,16 @@ TEST(Tuning, DisagreeingMethodsKeepTheLibrarysChoice) {
     EXPECT_NE(p.why.find("disagree"), std::string::npos) << p.why;
   }
 }
+
+TEST(Tuning, MpichTableThatIsNotJsonIsAnErrorNotACrash) {
+  Document d;
+  d.context["library_algorithms"] = {
+      {"library", "MPICH"},
+      {"collectives", nlohmann::json::array()},
+      {"selection_table", {{"source", "test"}, {"text", "{\"collective="}}}};
+  d.records.push_back(point("MPICH", "allreduce", "", 0, 64, 2, 10e-6));
+  d.records.push_back(
+      point("MPICH", "allreduce", "recursive_doubling", 1, 64, 2, 5e-6));
+  EXPECT_THROW(mpiarena::mpich_selection(mpiarena::tune({d}, {})),
+               std::exception);
+}

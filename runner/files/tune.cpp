@@ -56,7 +56,11 @@ nlohmann::json decisions_json(const Tuning& t, const TuneOptions& o) {
 }  // namespace
 
 int command_tune(const Options& options) {
-  if (!output_usable(options)) return 2;
+  // -o FILE writes FILE and its table FILE.md: both checked before either
+  // is written, so a refusal leaves nothing half done.
+  Options table_output = options;
+  if (!options.output.empty()) table_output.output += ".md";
+  if (!output_usable(options) || !output_usable(table_output)) return 2;
   std::vector<Document> docs;
   for (const std::string& file : options.files) {
     nlohmann::json json;
@@ -76,7 +80,7 @@ int command_tune(const Options& options) {
   try {
     t = tune(docs, o);
     file_text = t.library == "MPICH" ? mpich_selection(t) : openmpi_rules(t);
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::exception& e) {  // also a selection table not JSON
     std::cerr << program_name() << ": error: tune: " << e.what() << "\n";
     return 2;
   }

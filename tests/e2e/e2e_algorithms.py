@@ -288,6 +288,14 @@ def test_tune(a):
         # Open MPI applies the file before a forced algorithm: refused.
         one_error(run(a, sized + ["--algorithms", "all"], load_env(a, rules)),
                   "loads Open MPI's dynamic rules file")
+    # -o whose table (FILE.md) cannot be written: exit 2, nothing written.
+    blocked = os.path.join(a.workdir, "tune_blocked.rules")
+    for leftover in (blocked,):
+        if os.path.exists(leftover):
+            os.remove(leftover)
+    os.makedirs(blocked + ".md", exist_ok=True)
+    one_error(tune(a, [certain, "-o", blocked]), "it is a directory")
+    check(not os.path.exists(blocked), "nothing written when FILE.md is refused")
     # The measured file as it is: tune decides whatever it decides, exit 0.
     check(tune(a, [measured]).returncode == 0, "tune on the measured file")
     # A file without algorithms: exit 2, one message.
