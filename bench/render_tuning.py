@@ -5,6 +5,7 @@ import itertools
 import json
 import math
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -54,6 +55,20 @@ def p_greater(a, b):
     return hits / total
 
 
+def envelope(controls, alpha=0.05):
+    """The A/A control's upper bound for one point's median F/D: the
+    set-up's median C/D, on a log scale, mean + z * sd with z the normal
+    quantile at 1 - alpha / points (Bonferroni: under no change, some point
+    of the set-up crosses it with probability alpha at most)."""
+    logs = [math.log(c) for c in controls if c > 0]
+    if len(logs) < 2:
+        return float("nan")
+    mean = sum(logs) / len(logs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
+    z = statistics.NormalDist().inv_cdf(1 - alpha / len(logs))
+    return math.exp(mean + z * sd)
+
+
 METHOD_OF = {"bcast": "coll_bcast"}
 
 
@@ -76,6 +91,8 @@ def setup_rows(d):
     r = ratios(launches)
     won = winners(decisions)
     control = max((median(c) for f, c in r.values()), default=float("nan"))
+    bound = envelope([median(c) for f, c in r.values()])
+    beyond = []
     rows, slower, met_claim, met_threshold = [], [], 0, 0
     worse, worse_won, better_won = [], 0, 0
     for point in sorted(r, key=lambda p: (p.split("|")[0], int(p.split("|")[1])
@@ -83,9 +100,11 @@ def setup_rows(d):
         f, c = r[point]
         mf, mc = median(f), median(c)
         lo, hi = quartiles(f)
-        if mf > control:
-            slower.append(point)
         hit = won.get(point) or won.get(point.split("|")[0] + "|*")
+        if mf > control:
+            slower.append(point + (" (winner)" if hit else ""))
+        if mf > bound:
+            beyond.append(point + (" (winner)" if hit else ""))
         if p_greater(f, c) < 0.05:
             worse.append(point)
             worse_won += bool(hit)
@@ -97,7 +116,7 @@ def setup_rows(d):
             met_threshold += (1 / mf) >= 1 + decisions["threshold"]
             rows.append((point, name, claimed, mf, lo, hi, mc))
     return (meta, decisions, r, control, slower, rows, met_claim,
-            met_threshold, worse, worse_won, better_won)
+            met_threshold, worse, worse_won, better_won, bound, beyond)
 
 
 def fmt(x, d=2):
@@ -115,33 +134,50 @@ def main():
         "figure comes from the files under `docs/results/tuning/`.",
         "",
         "Per set-up: one tuning launch (`runner --algorithms all`, the nine "
-        "collectives, 8 B to 1 MiB), `runner tune` on it, then rounds of three "
-        "launches in a shuffled order: D (the library's default), F (the file "
-        "loaded) and C (the default again, the A/A control). A launch's "
-        "median of a point is one observation; F/D and C/D are taken per "
-        "round and their median over the rounds is reported.",
+        "collectives, 8 B to 1 MiB) and `runner tune` on it (the candidate "
+        "file); then the confirmation: rounds of two launches without "
+        "`--algorithms` in a shuffled order, the library's default and the "
+        "candidate loaded, and `runner tune` on the sweep and those launches "
+        "(docs/tuning.md, \"Confirming a file with launches\"), which keeps "
+        "a winner only where the launches' lower bound of default / file is "
+        "at least 1.05x and claims that bound. Then, apart from all that, "
+        "the evaluation: rounds of three launches in a shuffled order, D "
+        "(the library's default), F (the confirmed file loaded) and C (the "
+        "default again, the A/A control). A launch's median of a point is one "
+        "observation; F/D and C/D are taken per round and their median over "
+        "the rounds is reported.",
         "",
-        "**Goals** (issue 30): no point slower with the file than the A/A "
-        "control ever is (median F/D at most the largest median C/D of the "
-        "set-up), and every declared winner faster by the margin the file "
-        "claimed (its factor in the tuning run) — at least by tune's 5% "
-        "threshold. Beside it, per point, the exact one-sided U test of the "
-        "rounds' F/D against their C/D (p < 0.05): with 5 rounds it can flag "
-        "a point only when all 5 F/D lie above all 5 C/D or nearly so, and "
-        "about 1 point in 20 is flagged by chance.",
+        "**Goals** (issue 30): no point slower with the file than the "
+        "default beyond the A/A control, and every declared winner faster in "
+        "the evaluation by at least the margin the file claimed. \"Beyond "
+        "the A/A control\" is judged two ways. (a) The control's envelope: "
+        "the set-up's median C/D on a log scale, mean + z sd, z at 1 - "
+        "0.05/points (Bonferroni): with no change at all, some point of a "
+        "set-up crosses it with probability 5% at most. (b) Strictly: above "
+        "the largest median C/D of the set-up; a point with no winner runs "
+        "the library's own choice under F too, a second A/A control, so "
+        "under no change at all one of the 72 F/D is the largest of the 144 "
+        "ratios about half the time: (b) fails by chance. Beside them, per "
+        "point, the exact one-sided U test of the rounds' F/D against their "
+        "C/D (p < 0.05, no correction: about 1 point in 20 is flagged by "
+        "chance).",
         "",
-        "| set-up | ranks | oversubscribed | tuning launch | points | winners declared (points they cover) | A/A control: largest C/D | points with F/D above it | points F significantly slower than C (of them under a winner) | winner points at their claimed factor | winner points at least 5% faster | winner points F significantly faster than C |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| set-up | ranks | oversubscribed | tuning launch | points | candidates of the sweep | winners confirmed (points they cover) | A/A envelope | (a) points with F/D beyond it | A/A control: largest C/D | (b) points with F/D above it | points F significantly slower than C (of them under a winner) | winner points at their claimed margin | winner points at least 5% faster | winner points F significantly faster than C |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     details = []
     for n in names:
         (meta, decisions, r, control, slower, rows, claim, thr, worse,
-         worse_won, better_won) = setup_rows(os.path.join(src, n))
+         worse_won, better_won, bound, beyond) = setup_rows(os.path.join(src, n))
         nwin = sum("winner" in p for p in decisions["points"])
+        ncand = sum("confirmation" in p or "winner" in p
+                    for p in decisions["points"])
         lines.append(
             f"| {n} | {meta['ranks']}{' (2 nodes)' if meta['cluster'] else ''} | "
             f"{'yes' if meta['oversubscribed'] or meta['cluster'] else 'no'} | "
-            f"{meta['tuning_run_s']:.0f} s | {len(r)} | {nwin} ({len(rows)}) | "
+            f"{meta['tuning_run_s']:.0f} s | {len(r)} | {ncand} | "
+            f"{nwin} ({len(rows)}) | {fmt(bound)} | "
+            f"{len(beyond)}{': ' + ', '.join(beyond) if beyond else ''} | "
             f"{fmt(control)} | "
             f"{len(slower)}{': ' + ', '.join(slower) if slower else ''} | "
             f"{len(worse)} ({worse_won}) | "
@@ -149,11 +185,12 @@ def main():
             f"{better_won} of {len(rows)} |")
         if rows:
             details += ["", f"### {n}: the declared winners", "",
-                        "| point | winner | claimed factor | F/D median | F/D quartiles | C/D median |",
+                        "| point | winner | claimed margin (confirmation's lower bound) | D/F median | F/D median | F/D quartiles | C/D median |",
                         "|---|---|---|---|---|---|"]
             for point, name, claimed, mf, lo, hi, mc in rows:
                 details.append(f"| {point.replace('|', ' ')} | {name} | "
-                               f"{claimed:.2f}x | {mf:.3f} | {lo:.3f}-{hi:.3f} | "
+                               f"{claimed:.2f}x | {1 / mf:.2f}x | {mf:.3f} | "
+                               f"{lo:.3f}-{hi:.3f} | "
                                f"{mc:.3f} |")
     st = [s for _, s in vmstat(src)]
     lines += ["", f"Steal (`vmstat 1`, column st) during the bench: median "

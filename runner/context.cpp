@@ -11,10 +11,12 @@
 #include <set>
 
 #include "collective.hpp"
+#include "library_algorithms.hpp"
 #include "memory.hpp"
 #include "noise.hpp"
 #include "placement.hpp"
 #include "records.hpp"
+#include "selection_table.hpp"
 
 namespace mpiarena {
 
@@ -193,6 +195,7 @@ nlohmann::json run_context(const World& world, const Options& options,
       labels.push_back(p.size.label);
   context["options"]["sizes"] = labels;
   context["sub_communicator"] = "first_ranks_of_world";
+  context["tuning_file"] = loaded_tuning_file(mpi_library_name());
   return context;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "digest.hpp"
 #include "doc_fixtures.hpp"
 #include "tuning.hpp"
 
@@ -224,4 +225,96 @@ TEST(Tuning, MpichTableThatIsNotJsonIsAnErrorNotACrash) {
       point("MPICH", "allreduce", "recursive_doubling", 1, 64, 2, 5e-6));
   EXPECT_THROW(mpiarena::mpich_selection(mpiarena::tune({d}, {})),
                std::exception);
+}
+
+namespace {
+
+// A launch without --algorithms: the plain method's point, its samples
+// around `seconds`.
+Document launch(const std::string& collective, std::size_t bytes, int ranks,
+                double seconds) {
+  Document d;
+  Record r = make_record(collective, around(seconds), bytes);
+  r.suite = "collective";
+  r.ranks = ranks;
+  d.records.push_back(r);
+  return d;
+}
+
+Tuning two_winners() {
+  Document d;
+  for (std::size_t bytes : {4096u, 65536u}) {
+    d.records.push_back(
+        point("Open MPI", "allreduce", "", 0, bytes, 3, 10e-6 * bytes));
+    d.records.push_back(
+        point("Open MPI", "allreduce", "ring", 4, bytes, 3, 6e-6 * bytes));
+  }
+  return mpiarena::tune({d}, defaults());
+}
+
+}  // namespace
+
+TEST(Tuning, LaunchesConfirmAWinnerOrSetItAside) {
+  Tuning t = two_winners();
+  ASSERT_EQ(t.points.size(), 2u);
+  ASSERT_EQ(t.points[0].winner, "ring");
+  ASSERT_EQ(t.points[1].winner, "ring");
+  // Alone, ring is 1.5x faster at 4 KiB, no faster at 64 KiB. Each launch's
+  // level moves (launch to launch noise); the file's launches alternate.
+  std::vector<Document> d, f;
+  const double noise[] = {1.0, 1.03, 0.98, 1.02, 0.99};
+  for (double k : noise) {
+    Document dd = launch("allreduce", 4096, 3, 30e-3 * k);
+    dd.records.push_back(launch("allreduce", 65536, 3, 0.5 * k).records[0]);
+    Document ff = launch("allreduce", 4096, 3, 20e-3 * k);
+    ff.records.push_back(launch("allreduce", 65536, 3, 0.5 * k).records[0]);
+    d.push_back(dd);
+    f.push_back(ff);
+  }
+  EXPECT_TRUE(mpiarena::is_plain_launch(d[0]));
+  mpiarena::confirm(t, d, f, defaults());
+  EXPECT_EQ(t.default_launches, 5);
+  EXPECT_EQ(t.points[0].winner, "ring");
+  EXPECT_NEAR(t.points[0].launch_factor, 1.5, 0.01);
+  // The claim is now the launches' lower bound: above the threshold, below
+  // the launches' factor.
+  EXPECT_EQ(t.points[0].claimed, t.points[0].launch_claimed);
+  EXPECT_GE(t.points[0].claimed, 1.05);
+  EXPECT_LT(t.points[0].claimed, 1.5);
+  EXPECT_TRUE(t.points[1].winner.empty());
+  EXPECT_EQ(t.points[1].value, 0);
+  EXPECT_EQ(t.points[1].candidate, "ring");
+  EXPECT_NE(t.points[1].why.find("not confirmed: ring 1.00x"),
+            std::string::npos)
+      << t.points[1].why;
+  // The file written after: the confirmed rule only.
+  const std::string rules = mpiarena::openmpi_rules(t);
+  EXPECT_NE(rules.find("4096 4 0 0"), std::string::npos) << rules;
+  EXPECT_EQ(rules.find("65536 4 0 0"), std::string::npos) << rules;
+}
+
+TEST(Tuning, ConfirmingNeedsLaunchesOfBothKindsAtThePoint) {
+  Tuning t = two_winners();
+  std::vector<Document> one = {launch("allreduce", 4096, 3, 1e-3)};
+  EXPECT_THROW(mpiarena::confirm(t, one, one, defaults()),
+               std::invalid_argument);
+  // Launches of another rank count do not measure the winners' points.
+  std::vector<Document> other = {launch("allreduce", 4096, 2, 1e-3),
+                                 launch("allreduce", 4096, 2, 1e-3)};
+  mpiarena::confirm(t, other, other, defaults());
+  for (const auto& p : t.points) {
+    EXPECT_TRUE(p.winner.empty());
+    EXPECT_NE(p.why.find("measured by 0 default and 0 loaded launches"),
+              std::string::npos)
+        << p.why;
+  }
+  Document sweep;
+  sweep.records.push_back(point("Open MPI", "allreduce", "", 0, 8, 2, 1e-6));
+  EXPECT_FALSE(mpiarena::is_plain_launch(sweep));
+}
+
+TEST(Tuning, TextDigestIsFnv1a) {
+  // FNV-1a 64's published values: "" and "a".
+  EXPECT_EQ(mpiarena::text_digest(""), "cbf29ce484222325");
+  EXPECT_EQ(mpiarena::text_digest("a"), "af63dc4c8601ec8c");
 }

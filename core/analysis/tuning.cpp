@@ -73,10 +73,7 @@ void pool_document(const Document& doc, Pool& pool) {
           "); a tuning file is for one library: tune each library's files "
           "apart");
     // A barrier moves nothing: its sizes are one point.
-    const std::size_t block = !r.moves_data || collective == "barrier" ? 0
-                              : r.size_total && r.ranks > 0
-                                  ? r.bytes / static_cast<std::size_t>(r.ranks)
-                                  : r.bytes;
+    const std::size_t block = collective == "barrier" ? 0 : tuning_block(r);
     const PointId id{collective, r.method.substr(0, r.method.find('[')),
                      r.ranks, block};
     const std::string name =
@@ -89,31 +86,6 @@ void pool_document(const Document& doc, Pool& pool) {
     p.samples.insert(p.samples.end(), r.samples_max.begin(),
                      r.samples_max.end());
   }
-}
-
-// The lower end of the 1 - alpha confidence interval of a / b's ratio: the
-// pairwise ratios sorted, the k smallest dropped, k where the U test's
-// normal approximation puts the critical value (Hodges-Lehmann's interval
-// on the logarithms).
-double ratio_lower_bound(const std::vector<double>& a,
-                         const std::vector<double>& b, double alpha) {
-  std::vector<double> r;
-  for (double x : a)
-    for (double y : b)
-      if (y > 0) r.push_back(x / y);
-  if (r.empty()) return 1;
-  std::sort(r.begin(), r.end());
-  double lo = 0, hi = 10;  // z with P(|Z| > z) = alpha, by bisection
-  for (int i = 0; i < 100; ++i) {
-    const double mid = (lo + hi) / 2;
-    (std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
-  }
-  const double n = static_cast<double>(a.size()),
-               m = static_cast<double>(b.size());
-  const double k =
-      std::floor(n * m / 2 - lo * std::sqrt(n * m * (n + m + 1) / 12));
-  const std::size_t drop = k > 0 ? static_cast<std::size_t>(k) : 0;
-  return r[std::min(drop, r.size() - 1)];
 }
 
 // Holm's step-down adjustment of `p`, in place.
@@ -214,6 +186,34 @@ bool times_comm_size(const std::string& collective) {
 }
 
 }  // namespace
+
+double ratio_lower_bound(const std::vector<double>& a,
+                         const std::vector<double>& b, double alpha) {
+  std::vector<double> r;
+  for (double x : a)
+    for (double y : b)
+      if (y > 0) r.push_back(x / y);
+  if (r.empty()) return 1;
+  std::sort(r.begin(), r.end());
+  double lo = 0, hi = 10;  // z with P(|Z| > z) = alpha, by bisection
+  for (int i = 0; i < 100; ++i) {
+    const double mid = (lo + hi) / 2;
+    (std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
+  }
+  const double n = static_cast<double>(a.size()),
+               m = static_cast<double>(b.size());
+  const double k =
+      std::floor(n * m / 2 - lo * std::sqrt(n * m * (n + m + 1) / 12));
+  const std::size_t drop = k > 0 ? static_cast<std::size_t>(k) : 0;
+  return r[std::min(drop, r.size() - 1)];
+}
+
+std::size_t tuning_block(const Record& r) {
+  if (!r.moves_data) return 0;
+  return r.size_total && r.ranks > 0
+             ? r.bytes / static_cast<std::size_t>(r.ranks)
+             : r.bytes;
+}
 
 Tuning tune(const std::vector<Document>& docs, const TuneOptions& options) {
   Pool pool;
@@ -344,37 +344,6 @@ std::string openmpi_rules(const Tuning& t) {
             << " B\n";
     }
   }
-  return out.str();
-}
-
-std::string render_tuning(const Tuning& t, Style style,
-                          const TuneOptions& options) {
-  std::ostringstream out;
-  Table table({"collective", "method", ">ranks", ">size", "library's choice",
-               ">median", "winner", ">median", ">factor", ">at least", ">p",
-               "why"});
-  int won = 0;
-  for (const TuningPoint& p : t.points) {
-    won += !p.winner.empty();
-    table.add({p.collective, p.method, std::to_string(p.ranks),
-               size_text(p.size_label, p.block), p.own_choice,
-               format_seconds(p.library_s),
-               p.winner.empty() ? "(library's)" : p.winner,
-               p.winner.empty() ? "" : format_seconds(p.winner_s),
-               p.winner.empty() ? "" : fixed(p.factor, 2, "x"),
-               p.winner.empty() ? "" : fixed(p.claimed, 2, "x"),
-               p.winner.empty() ? "" : fixed(p.p, 4), p.why});
-  }
-  out << heading(t.library + ": the winner of each point", style)
-      << table.render(style) << won << " of " << t.points.size()
-      << " points have a winner (U test against the library's own choice, "
-         "Holm over the point's algorithms, p < "
-      << fixed(options.alpha, 2) << ", at least "
-      << fixed(100 * options.threshold, 0, "%")
-      << " faster); elsewhere the library's choice stays. factor: the "
-         "medians' ratio; at least: the lower end of its "
-      << fixed(100 * (1 - options.alpha), 0, "%")
-      << " confidence interval, the margin the file claims\n";
   return out.str();
 }
 

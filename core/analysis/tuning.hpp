@@ -36,6 +36,11 @@ struct TuningPoint {
   // which the choice of the fastest of several algorithms inflates.
   double claimed = 1;
   std::string why;  // why no winner, or why a winner was set aside
+  // Confirmed by launches (confirm): the candidate's figures there, its
+  // name kept when the launches set it aside.
+  bool confirming = false;
+  std::string candidate;
+  double launch_factor = 1, launch_claimed = 1, launch_p = 1;
 };
 
 struct Tuning {
@@ -45,6 +50,8 @@ struct Tuning {
   // library_algorithms.selection_table), the base the winners are written
   // into; null when the runs did not record it.
   std::string library_table, library_table_source;
+  // confirm: the launches of the library's default and with the file.
+  int default_launches = 0, file_launches = 0;
 };
 
 struct TuneOptions {
@@ -57,6 +64,35 @@ struct TuneOptions {
 // are pooled). Throws std::invalid_argument when the documents hold no such
 // point, or points of two libraries.
 Tuning tune(const std::vector<Document>& docs, const TuneOptions& options);
+
+// Whether `doc` is a launch without --algorithms (none of its records
+// forces an algorithm): for tune, a launch that confirms a file.
+bool is_plain_launch(const Document& doc);
+
+// The winners of `t` (from tune) put to launches without --algorithms
+// (docs/tuning.md, "Confirming a file"): `defaults`, launches of the
+// library's default, and `loaded`, launches that loaded the file tune
+// wrote from the same runs. Each launch's median of a winner's point (the
+// samples of all its sizes for a barrier) is one observation; a winner
+// stays only where the lower end of the 1 - alpha confidence interval of
+// default / file over the launches (ratio_lower_bound) is at least
+// 1 + threshold, and that lower end becomes the margin the file claims.
+// Winners elsewhere go back to the library's choice, with the reason.
+// Launches of the sweeps' ranks only count. Throws std::invalid_argument
+// with fewer than 2 launches of either kind.
+void confirm(Tuning& t, const std::vector<Document>& defaults,
+             const std::vector<Document>& loaded, const TuneOptions& options);
+
+// The lower end of the 1 - alpha confidence interval of the ratio a / b:
+// the pairwise ratios sorted, cut where the U test's normal approximation
+// cuts (Hodges-Lehmann's interval on the logarithms).
+double ratio_lower_bound(const std::vector<double>& a,
+                         const std::vector<double>& b, double alpha);
+
+// The bytes that key a record's point in tune: a method's count (per rank,
+// or the whole buffer under --size-basis total), 0 for a record that moves
+// no data.
+std::size_t tuning_block(const Record& r);
 
 // The library's message size of a point, as its decision code computes it
 // for its dynamic rules or selection table: the whole buffer for allreduce,

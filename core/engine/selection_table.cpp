@@ -4,10 +4,13 @@
 #include <dlfcn.h>
 #include <mpi.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+
+#include "digest.hpp"
 
 namespace mpiarena {
 
@@ -75,6 +78,32 @@ SelectionTable mpich_selection_table() {
   }
   t.source = info.dli_fname;
   return t;
+}
+
+nlohmann::json loaded_tuning_file(const std::string& library) {
+  const auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  std::string variable;
+  if (library == "Open MPI") {
+    std::string on = env("OMPI_MCA_coll_tuned_use_dynamic_rules");
+    for (char& c : on) c = static_cast<char>(std::tolower(c));
+    if (on == "1" || on == "true" || on == "yes" || on == "on" ||
+        on == "enabled")
+      variable = "coll_tuned_dynamic_rules_filename";
+  } else if (library == "MPICH") {
+    variable = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE";
+  }
+  const std::string path =
+      variable.empty()     ? ""
+      : library == "MPICH" ? env(variable.c_str())
+                           : env("OMPI_MCA_coll_tuned_dynamic_rules_filename");
+  if (path.empty()) return nullptr;
+  std::string text;
+  return {{"variable", variable},
+          {"path", path},
+          {"digest", read_file(path, text) ? text_digest(text) : ""}};
 }
 
 }  // namespace mpiarena

@@ -8,6 +8,7 @@
 // table and a collective it leaves out aborts.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace mpiarena {
@@ -20,5 +21,14 @@ struct SelectionTable {
 
 // Call under MPICH only, after MPI_Init.
 SelectionTable mpich_selection_table();
+
+// The tuning file the launch makes `library` ("Open MPI", "MPICH") load,
+// as the context's tuning_file: {variable, path, digest (text_digest of
+// its text; "" when it cannot be read)}; null when the launch loads none.
+// Read from the environment (mpirun --mca sets it too): Open MPI's
+// coll_tuned_dynamic_rules_filename with coll_tuned_use_dynamic_rules on,
+// MPICH's MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE. runner tune confirms
+// a file with launches that loaded it (docs/tuning.md).
+nlohmann::json loaded_tuning_file(const std::string& library);
 
 }  // namespace mpiarena

@@ -2,7 +2,9 @@
 // the file the MPI library loads (core/analysis/tuning.hpp), and the table
 // of decisions. Needs no MPI.
 #include <iostream>
+#include <stdexcept>
 
+#include "digest.hpp"
 #include "files.hpp"
 #include "tuning.hpp"
 
@@ -23,6 +25,35 @@ std::string how_to_load(const std::string& library, const std::string& file) {
          file + ")";
 }
 
+std::string library_file(const Tuning& t) {
+  return t.library == "MPICH" ? mpich_selection(t) : openmpi_rules(t);
+}
+
+// The confirming launches are of the sweeps' library, and those with a
+// file loaded loaded the one the sweeps give.
+void check_launches(const Tuning& t, const std::vector<Document>& defaults,
+                    const std::vector<Document>& loaded,
+                    const std::vector<std::string>& names,
+                    const std::string& file_text) {
+  for (const auto* group : {&defaults, &loaded})
+    for (const Document& d : *group) {
+      const std::string lib = d.context.value("mpi_library", "");
+      if (lib.find(t.library) == std::string::npos)
+        throw std::invalid_argument("a launch of " + lib +
+                                    " confirms no file of " + t.library);
+    }
+  const std::string want = text_digest(file_text);
+  for (std::size_t i = 0; i < loaded.size(); ++i) {
+    const nlohmann::json& f = loaded[i].context["tuning_file"];
+    if (f.value("digest", "") != want)
+      throw std::invalid_argument(
+          names[i] + " loaded " + f.value("path", "?") +
+          ", not the file these runs of --algorithms give (with the same "
+          "--alpha and --threshold): write it with runner tune RUNS... -o "
+          "FILE, and launch with that FILE loaded");
+  }
+}
+
 nlohmann::json decisions_json(const Tuning& t, const TuneOptions& o) {
   nlohmann::json points = nlohmann::json::array();
   for (const TuningPoint& p : t.points) {
@@ -36,6 +67,11 @@ nlohmann::json decisions_json(const Tuning& t, const TuneOptions& o) {
         {"own_choice", p.own_choice},
         {"library_s", p.library_s},
         {"compared", p.compared}};
+    if (p.confirming)
+      j["confirmation"] = {{"candidate", p.candidate},
+                           {"factor", p.launch_factor},
+                           {"at_least", p.launch_claimed},
+                           {"p", p.launch_p}};
     if (p.winner.empty()) {
       j["why"] = p.why;
     } else {
@@ -48,6 +84,8 @@ nlohmann::json decisions_json(const Tuning& t, const TuneOptions& o) {
     points.push_back(j);
   }
   return {{"library", t.library},
+          {"launches",
+           {{"default", t.default_launches}, {"file", t.file_launches}}},
           {"alpha", o.alpha},
           {"threshold", o.threshold},
           {"points", points}};
@@ -61,13 +99,22 @@ int command_tune(const Options& options) {
   Options table_output = options;
   if (!options.output.empty()) table_output.output += ".md";
   if (!output_usable(options) || !output_usable(table_output)) return 2;
-  std::vector<Document> docs;
+  std::vector<Document> sweeps, defaults, loaded;
+  std::vector<std::string> loaded_names;
   for (const std::string& file : options.files) {
     nlohmann::json json;
     int status = 0;
     if (!read_results(file, json, status, 2)) return status;
     try {
-      docs.push_back(document_from_json(json));
+      Document d = document_from_json(json);
+      if (!is_plain_launch(d)) {
+        sweeps.push_back(std::move(d));
+      } else if (d.context.value("tuning_file", nlohmann::json()).is_object()) {
+        loaded.push_back(std::move(d));
+        loaded_names.push_back(file);
+      } else {
+        defaults.push_back(std::move(d));
+      }
     } catch (const std::exception& e) {
       std::cerr << program_name() << ": error: " << file
                 << ": invalid: " << e.what() << "\n";
@@ -78,8 +125,18 @@ int command_tune(const Options& options) {
   Tuning t;
   std::string file_text;
   try {
-    t = tune(docs, o);
-    file_text = t.library == "MPICH" ? mpich_selection(t) : openmpi_rules(t);
+    if (sweeps.empty())
+      throw std::invalid_argument(
+          "no run of runner --algorithms among the files: measure with "
+          "runner --algorithms; launches without it only confirm its winners "
+          "(docs/tuning.md)");
+    t = tune(sweeps, o);
+    file_text = library_file(t);
+    if (!defaults.empty() || !loaded.empty()) {
+      check_launches(t, defaults, loaded, loaded_names, file_text);
+      confirm(t, defaults, loaded, o);
+      file_text = library_file(t);
+    }
   } catch (const std::exception& e) {  // also a selection table not JSON
     std::cerr << program_name() << ": error: tune: " << e.what() << "\n";
     return 2;

@@ -279,7 +279,8 @@ def test_tune(a):
         os.remove(loaded)
     extra = {"MPIARENA_FINGERPRINT_FILE": loaded}
     extra.update(load_env(a, rules))
-    p = run(a, sized, extra)
+    loaded_doc = os.path.join(a.workdir, "tune_loaded_1.json")
+    p = run(a, sized + ["-o", loaded_doc], extra)
     check(p.returncode == 0, f"the launch with the file loaded: exit {p.returncode}")
     got = {}
     for line in open(loaded):
@@ -288,6 +289,7 @@ def test_tune(a):
     check(got == by[target] and got != by["library"],
           f"with the file loaded the point ran {got}: {target} leaves "
           f"{by[target]}, the library's choice {by['library']}")
+    test_confirm(a, sized, certain, rules, loaded_doc, target)
     if a.launcher == "openmpi":
         # Open MPI applies the file before a forced algorithm: refused.
         one_error(run(a, sized + ["--algorithms", "all"], load_env(a, rules)),
@@ -307,6 +309,54 @@ def test_tune(a):
     p = run(a, sized + ["-o", plain])
     check(p.returncode == 0, f"plain run: exit {p.returncode}")
     one_error(tune(a, [plain]), "measure with runner --algorithms")
+
+
+def fnv1a(data):
+    h = 14695981039346656037
+    for c in data:
+        h = ((h ^ c) * 1099511628211) % 2**64
+    return f"{h:016x}"
+
+
+def test_confirm(a, sized, certain, rules, loaded_doc, target):
+    """tune SWEEP + launches: the winner confirmed or set aside by them."""
+    ctx = json.load(open(loaded_doc))["context"]["tuning_file"]
+    check(ctx and ctx["path"] == rules and
+          ctx["digest"] == fnv1a(open(rules, "rb").read()),
+          f"the loaded launch's context names the file and its digest: {ctx}")
+    docs = {"d1": None, "f2": load_env(a, rules), "d2": None}
+    names = [loaded_doc]
+    for name, extra in docs.items():
+        out = os.path.join(a.workdir, f"tune_confirm_{name}.json")
+        p = run(a, sized + ["-o", out], extra)
+        check(p.returncode == 0, f"confirming launch {name}: exit {p.returncode}")
+        recorded = json.load(open(out))["context"]["tuning_file"]
+        check((recorded is None) == (extra is None),
+              f"{name}: tuning_file recorded only when a file is loaded")
+        names.append(out)
+    confirmed = rules + ".confirmed"
+    p = tune(a, [certain] + names + ["-o", confirmed])
+    check(p.returncode == 0, f"tune with launches: exit {p.returncode}")
+    check("confirmed by 2 launches of the library's default and 2 with the "
+          "file loaded" in p.stdout, "tune says what confirmed the file")
+    kept = "1 of 1 points have a winner" in p.stdout
+    check(kept or f"not confirmed: {target} " in p.stdout,
+          f"{target} kept or set aside with the launches' figures")
+    decisions = tune(a, [certain] + names + ["--format", "json"])
+    point = json.loads(decisions.stdout)["points"][0]
+    check(point["confirmation"]["candidate"] == target and
+          ("winner" in point) == kept and
+          (not kept or point["claimed"] == point["confirmation"]["at_least"]),
+          f"the decision holds the launches' figures: {point}")
+    # A launch that loaded another file confirms nothing: exit 2.
+    other = json.load(open(loaded_doc))
+    other["context"]["tuning_file"]["digest"] = "0" * 16
+    forged = os.path.join(a.workdir, "tune_confirm_other.json")
+    json.dump(other, open(forged, "w"))
+    one_error(tune(a, [certain, names[1], names[3], forged, names[2]]),
+              "not the file these runs of --algorithms give")
+    # One launch of each kind is too few: exit 2.
+    one_error(tune(a, [certain, names[0], names[1]]), "at least 2 launches")
 
 
 def one_error(p, expect):

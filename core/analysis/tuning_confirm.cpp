@@ -1,0 +1,91 @@
+// runner tune's winners put to launches with the file and without it
+// (tuning.hpp, confirm).
+#include <algorithm>
+#include <stdexcept>
+
+#include "compare.hpp"
+#include "report_text.hpp"
+#include "tuning.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+bool same_point(const Record& r, const TuningPoint& p) {
+  if (r.method.substr(0, r.method.find('[')) != p.method ||
+      r.ranks != p.ranks || r.verification == "failed" || r.samples_max.empty())
+    return false;
+  return p.collective == "barrier" || tuning_block(r) == p.block;
+}
+
+// One observation per launch: the median of the point's samples in it.
+std::vector<double> launch_medians(const std::vector<Document>& launches,
+                                   const TuningPoint& p) {
+  std::vector<double> out;
+  for (const Document& d : launches) {
+    std::vector<double> samples;
+    for (const Record& r : d.records)
+      if (same_point(r, p))
+        samples.insert(samples.end(), r.samples_max.begin(),
+                       r.samples_max.end());
+    if (!samples.empty()) out.push_back(median_of(samples));
+  }
+  return out;
+}
+
+}  // namespace
+
+bool is_plain_launch(const Document& doc) {
+  return std::none_of(
+      doc.records.begin(), doc.records.end(),
+      [](const Record& r) { return !r.algorithm.variable.empty(); });
+}
+
+void confirm(Tuning& t, const std::vector<Document>& defaults,
+             const std::vector<Document>& loaded, const TuneOptions& o) {
+  if (defaults.size() < 2 || loaded.size() < 2)
+    throw std::invalid_argument(
+        "confirming a file takes at least 2 launches of the library's "
+        "default and 2 with the file loaded (given: " +
+        std::to_string(defaults.size()) + " and " +
+        std::to_string(loaded.size()) + "); alternate them (docs/tuning.md)");
+  t.default_launches = static_cast<int>(defaults.size());
+  t.file_launches = static_cast<int>(loaded.size());
+  for (TuningPoint& p : t.points) {
+    if (p.winner.empty()) continue;
+    p.confirming = true;
+    p.candidate = p.winner;
+    const std::vector<double> d = launch_medians(defaults, p),
+                              f = launch_medians(loaded, p);
+    const auto set_aside = [&p](const std::string& why) {
+      p.why = "not confirmed: " + p.winner + " " + why;
+      p.winner.clear();
+      p.value = 0;
+    };
+    if (d.size() < 2 || f.size() < 2) {
+      set_aside("measured by " + std::to_string(d.size()) + " default and " +
+                std::to_string(f.size()) +
+                " loaded launches (at least 2 each)");
+      continue;
+    }
+    p.launch_factor = median_of(d) / median_of(f);
+    p.launch_claimed = ratio_lower_bound(d, f, o.alpha);
+    p.launch_p = mann_whitney(f, d).p;
+    if (p.launch_claimed >= 1 + o.threshold) {
+      p.claimed = p.launch_claimed;
+      continue;
+    }
+    set_aside(fixed(p.launch_factor, 2, "x") + " over " +
+              std::to_string(d.size()) + "+" + std::to_string(f.size()) +
+              " launches, at least " + fixed(p.launch_claimed, 2, "x") +
+              " (needs " + fixed(1 + o.threshold, 2, "x") + ")");
+  }
+}
+
+}  // namespace mpiarena
