@@ -92,7 +92,7 @@ same 0 trend "$work/a.json" "$work/slow.json"
 "$tool" trend "$work/a.json" "$work/slow.json" --format html -o "$work/trend.html"
 grep -q '<svg' "$work/trend.html" || { echo "FAIL: trend --format html"; exit 1; }
 same 2 tune "$work/a.json"
-grep -q "tune: no point holds both the library's own choice" "$work/tool.err" ||
+grep -q "tune: no run of runner --algorithms among the files" "$work/tool.err" ||
   { cat "$work/tool.err"; echo "FAIL: tune of a run without --algorithms"; exit 1; }
 set +e
 "$tool" --methods pingpong > /dev/null 2> "$work/run.err"; code=$?
