@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <mpiarena/stats.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -17,12 +18,6 @@
 namespace mpiarena {
 
 namespace {
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 // The collective of a record of runner --algorithms, from the library's
 // variable (coll_tuned_<c>_algorithm, MPIR_CVAR_<C>_INTRA_ALGORITHM), else
@@ -112,7 +107,7 @@ TuningPoint decide(const PointId& id, const std::map<std::string, Pooled>& algs,
   std::tie(t.collective, t.method, t.ranks, t.block) = id;
   t.size_label = lib.size_label;
   t.own_choice = lib.name;
-  t.library_s = median_of(lib.samples);
+  t.library_s = summarize(lib.samples).median;
   std::vector<const Pooled*> rivals;
   std::vector<double> p;
   for (const auto& [name, a] : algs) {
@@ -126,7 +121,7 @@ TuningPoint decide(const PointId& id, const std::map<std::string, Pooled>& algs,
   double fastest_s = 0, fastest_p = 1;
   const Pooled* best = nullptr;
   for (std::size_t i = 0; i < rivals.size(); ++i) {
-    const double m = median_of(rivals[i]->samples);
+    const double m = summarize(rivals[i]->samples).median;
     if (!fastest || m < fastest_s) {
       fastest = rivals[i];
       fastest_s = m;

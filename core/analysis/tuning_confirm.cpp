@@ -1,6 +1,7 @@
 // runner tune's winners put to launches with the file and without it
 // (tuning.hpp, confirm).
 #include <algorithm>
+#include <mpiarena/stats.hpp>
 #include <stdexcept>
 
 #include "compare.hpp"
@@ -10,12 +11,6 @@
 namespace mpiarena {
 
 namespace {
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 bool same_point(const Record& r, const TuningPoint& p) {
   if (r.method.substr(0, r.method.find('[')) != p.method ||
@@ -34,7 +29,7 @@ std::vector<double> launch_medians(const std::vector<Document>& launches,
       if (same_point(r, p))
         samples.insert(samples.end(), r.samples_max.begin(),
                        r.samples_max.end());
-    if (!samples.empty()) out.push_back(median_of(samples));
+    if (!samples.empty()) out.push_back(summarize(samples).median);
   }
   return out;
 }
@@ -74,7 +69,7 @@ void confirm(Tuning& t, const std::vector<Document>& defaults,
                 " loaded launches (at least 2 each)");
       continue;
     }
-    p.launch_factor = median_of(d) / median_of(f);
+    p.launch_factor = summarize(d).median / summarize(f).median;
     p.launch_claimed = ratio_lower_bound(d, f, o.alpha);
     p.launch_p = mann_whitney(f, d).p;
     if (p.launch_claimed >= 1 + o.threshold) {
