@@ -123,6 +123,15 @@ def fmt(x, d=2):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{d}f}"
 
 
+def passes(decisions):
+    """The confirmation's passes: their winners, and whether the last kept
+    them all (settled)."""
+    p = decisions.get("passes", [])
+    steps = " → ".join([str(p[0]["candidates"])] + [str(q["kept"]) for q in p]) if p else "-"
+    return (f"{len(p)}: {steps}, "
+            f"{'settled' if decisions.get('settled') else 'not settled'}")
+
+
 def main():
     src, out, command = sys.argv[1:4]
     names = sorted(n for n in os.listdir(src)
@@ -140,7 +149,11 @@ def main():
         "candidate loaded, and `runner tune` on the sweep and those launches "
         "(docs/tuning.md, \"Confirming a file with launches\"), which keeps "
         "a winner only where the launches' lower bound of default / file is "
-        "at least 1.05x and claims that bound. Then, apart from all that, "
+        "at least 1.05x and claims that bound. Setting a winner aside "
+        "changes the file, and with it what else runs in a launch, so the "
+        "next pass confirms the new file the same way, until a pass keeps "
+        "every winner (settled: the claims come from launches of the very "
+        "file evaluated) or 3 passes. Then, apart from all that, "
         "the evaluation: rounds of three launches in a shuffled order, D "
         "(the library's default), F (the confirmed file loaded) and C (the "
         "default again, the A/A control). A launch's median of a point is one "
@@ -162,8 +175,8 @@ def main():
         "C/D (p < 0.05, no correction: about 1 point in 20 is flagged by "
         "chance).",
         "",
-        "| set-up | ranks | oversubscribed | tuning launch | points | candidates of the sweep | winners confirmed (points they cover) | A/A envelope | (a) points with F/D beyond it | A/A control: largest C/D | (b) points with F/D above it | points F significantly slower than C (of them under a winner) | winner points at their claimed margin | winner points at least 5% faster | winner points F significantly faster than C |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| set-up | ranks | oversubscribed | tuning launch | points | candidates of the sweep | confirmation passes | winners confirmed (points they cover) | A/A envelope | (a) points with F/D beyond it | A/A control: largest C/D | (b) points with F/D above it | points F significantly slower than C (of them under a winner) | winner points at their claimed margin | winner points at least 5% faster | winner points F significantly faster than C |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     details = []
     for n in names:
@@ -176,6 +189,7 @@ def main():
             f"| {n} | {meta['ranks']}{' (2 nodes)' if meta['cluster'] else ''} | "
             f"{'yes' if meta['oversubscribed'] or meta['cluster'] else 'no'} | "
             f"{meta['tuning_run_s']:.0f} s | {len(r)} | {ncand} | "
+            f"{passes(decisions)} | "
             f"{nwin} ({len(rows)}) | {fmt(bound)} | "
             f"{len(beyond)}{': ' + ', '.join(beyond) if beyond else ''} | "
             f"{fmt(control)} | "
@@ -186,7 +200,7 @@ def main():
         if rows:
             details += ["", f"### {n}: the declared winners", "",
                         "| point | winner | claimed margin (confirmation's lower bound) | D/F median | F/D median | F/D quartiles | C/D median |",
-                        "|---|---|---|---|---|---|"]
+                        "|---|---|---|---|---|---|---|"]
             for point, name, claimed, mf, lo, hi, mc in rows:
                 details.append(f"| {point.replace('|', ' ')} | {name} | "
                                f"{claimed:.2f}x | {1 / mf:.2f}x | {mf:.3f} | "

@@ -15,6 +15,7 @@
 
 using mpiarena::Document;
 using mpiarena::Record;
+using mpiarena::TuneOptions;
 using mpiarena::Tuning;
 using mpiarena_test::make_record;
 
@@ -311,6 +312,74 @@ TEST(Tuning, ConfirmingNeedsLaunchesOfBothKindsAtThePoint) {
   Document sweep;
   sweep.records.push_back(point("Open MPI", "allreduce", "", 0, 8, 2, 1e-6));
   EXPECT_FALSE(mpiarena::is_plain_launch(sweep));
+}
+
+namespace {
+
+// Launches of the two points (4096 and 65536 B) at `at4096` and `at65536`
+// seconds, with the file of digest `digest` loaded (none: empty).
+std::vector<Document> launches(double at4096, double at65536,
+                               const std::string& digest) {
+  std::vector<Document> out;
+  for (double k : {1.0, 1.03, 0.98, 1.02, 0.99}) {
+    Document d = launch("allreduce", 4096, 3, at4096 * k);
+    d.records.push_back(launch("allreduce", 65536, 3, at65536 * k).records[0]);
+    if (!digest.empty())
+      d.context["tuning_file"] = {
+          {"variable", "v"}, {"path", "f"}, {"digest", digest}};
+    out.push_back(d);
+  }
+  return out;
+}
+
+std::string file_digest(const Tuning& t) {
+  return mpiarena::text_digest(mpiarena::tuning_file_text(t));
+}
+
+}  // namespace
+
+TEST(Tuning, ASetAsideChangesTheFileSoItsLaunchesConfirmAgain) {
+  const TuneOptions o = defaults();
+  // Pass 1 (the candidate loaded): ring 1.5x faster at 4 KiB, no faster at
+  // 64 KiB, so the file changes: not settled.
+  const std::vector<Document> d = launches(30e-3, 0.5, "");
+  Tuning t = two_winners();
+  const std::string candidate = file_digest(t);
+  mpiarena::confirm_pass(t, d, launches(20e-3, 0.5, candidate), o);
+  ASSERT_EQ(t.passes.size(), 1u);
+  EXPECT_EQ(t.passes[0].digest, candidate);
+  EXPECT_EQ(t.passes[0].candidates, 2);
+  EXPECT_EQ(t.passes[0].kept, 1);
+  EXPECT_FALSE(t.settled);
+  EXPECT_NE(
+      mpiarena::render_tuning(t, mpiarena::Style::text, o).find("Not settled"),
+      std::string::npos);
+  // Pass 2: tune on the sweep again, pass 1's decisions put back, and
+  // launches of the file they give: ring only 1.2x faster there.
+  const nlohmann::json pass1 = mpiarena::tuning_decisions(t, o);
+  Tuning t2 = two_winners();
+  mpiarena::carry_decisions(t2, pass1);
+  EXPECT_EQ(file_digest(t2), file_digest(t));
+  EXPECT_NE(file_digest(t2), candidate);
+  EXPECT_EQ(t2.points[1].candidate, "ring");
+  EXPECT_TRUE(t2.points[1].winner.empty());
+  mpiarena::confirm_pass(t2, d, launches(25e-3, 0.5, file_digest(t2)), o);
+  ASSERT_EQ(t2.passes.size(), 2u);
+  EXPECT_EQ(t2.passes[1].candidates, 1);
+  EXPECT_EQ(t2.passes[1].kept, 1);
+  EXPECT_TRUE(t2.settled);
+  // The claim is pass 2's: below its 1.2x, not pass 1's 1.5x.
+  EXPECT_NEAR(t2.points[0].launch_factor, 1.2, 0.01);
+  EXPECT_LT(t2.points[0].claimed, 1.2);
+  EXPECT_GE(t2.points[0].claimed, 1.05);
+  // Decisions of other runs are refused.
+  nlohmann::json other = pass1;
+  other["points"][0]["winner"]["name"] = "linear";
+  Tuning t3 = two_winners();
+  EXPECT_THROW(mpiarena::carry_decisions(t3, other), std::invalid_argument);
+  other = pass1;
+  other["points"].erase(1);
+  EXPECT_THROW(mpiarena::carry_decisions(t3, other), std::invalid_argument);
 }
 
 TEST(Tuning, TextDigestIsFnv1a) {

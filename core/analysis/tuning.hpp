@@ -43,6 +43,13 @@ struct TuningPoint {
   double launch_factor = 1, launch_claimed = 1, launch_p = 1;
 };
 
+// One pass of the confirmation (confirm_pass): the launches that loaded
+// one file, and its winners before and after.
+struct ConfirmPass {
+  std::string digest;  // the file's (text_digest)
+  int launches = 0, candidates = 0, kept = 0;
+};
+
 struct Tuning {
   std::string library;              // "Open MPI" or "MPICH"
   std::vector<TuningPoint> points;  // by collective, ranks, block
@@ -52,6 +59,11 @@ struct Tuning {
   std::string library_table, library_table_source;
   // confirm: the launches of the library's default and with the file.
   int default_launches = 0, file_launches = 0;
+  // confirm_pass: the passes, and whether the file tune writes is the one
+  // the last pass's launches loaded (or claims nothing): only then do its
+  // claims come from launches of that very file.
+  std::vector<ConfirmPass> passes;
+  bool settled = true;
 };
 
 struct TuneOptions {
@@ -82,6 +94,31 @@ bool is_plain_launch(const Document& doc);
 // with fewer than 2 launches of either kind.
 void confirm(Tuning& t, const std::vector<Document>& defaults,
              const std::vector<Document>& loaded, const TuneOptions& options);
+
+// One pass of the confirmation (docs/tuning.md, "Confirming a file with
+// launches"): confirm, on launches that loaded the file `t` gives
+// (tuning_file_text), recorded in t.passes. Setting a winner aside changes
+// the file, and with it what else runs in a launch (on this VM a winner's
+// factor moved from 1.58x to 1.18x when other winners of the file were set
+// aside), so a winner's claim holds for the file its launches loaded:
+// t.settled says whether the file `t` now gives is that file (or claims
+// nothing). If not, the next pass: launches of the new file, and tune on
+// the sweeps, these decisions (carry_decisions) and those launches.
+void confirm_pass(Tuning& t, const std::vector<Document>& defaults,
+                  const std::vector<Document>& loaded,
+                  const TuneOptions& options);
+
+// Puts the decisions of an earlier pass (tuning_decisions' JSON, from the
+// same sweeps) back into `t` (tune's, from the sweeps): the winners it set
+// aside, its confirmations' figures and its passes. Throws
+// std::invalid_argument when they are not decisions of these sweeps.
+void carry_decisions(Tuning& t, const nlohmann::json& previous);
+
+// The decisions as JSON (runner tune --format json; docs/formats.md).
+nlohmann::json tuning_decisions(const Tuning& t, const TuneOptions& options);
+
+// The file the library loads: Open MPI's rules or MPICH's selection JSON.
+std::string tuning_file_text(const Tuning& t);
 
 // The lower end of the 1 - alpha confidence interval of the ratio a / b:
 // the pairwise ratios sorted, cut where the U test's normal approximation

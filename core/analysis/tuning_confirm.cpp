@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "compare.hpp"
+#include "digest.hpp"
 #include "report_text.hpp"
 #include "tuning.hpp"
 
@@ -34,7 +35,72 @@ std::vector<double> launch_medians(const std::vector<Document>& launches,
   return out;
 }
 
+int winners(const Tuning& t) {
+  return static_cast<int>(
+      std::count_if(t.points.begin(), t.points.end(),
+                    [](const TuningPoint& p) { return !p.winner.empty(); }));
+}
+
 }  // namespace
+
+std::string tuning_file_text(const Tuning& t) {
+  return t.library == "MPICH" ? mpich_selection(t) : openmpi_rules(t);
+}
+
+void confirm_pass(Tuning& t, const std::vector<Document>& defaults,
+                  const std::vector<Document>& loaded, const TuneOptions& o) {
+  const std::string digest = text_digest(tuning_file_text(t));
+  ConfirmPass pass{digest, static_cast<int>(loaded.size()), winners(t), 0};
+  confirm(t, defaults, loaded, o);
+  pass.kept = winners(t);
+  t.passes.push_back(pass);
+  t.settled = pass.kept == 0 || text_digest(tuning_file_text(t)) == digest;
+}
+
+void carry_decisions(Tuning& t, const nlohmann::json& previous) {
+  const auto not_these = [](const std::string& why) {
+    return std::invalid_argument(
+        "the decisions given are not runner tune's of these runs of "
+        "--algorithms: " +
+        why);
+  };
+  if (previous.value("library", "") != t.library)
+    throw not_these("of " + previous.value("library", std::string("?")));
+  const nlohmann::json& points = previous.at("points");
+  if (points.size() != t.points.size())
+    throw not_these(std::to_string(points.size()) + " points, not " +
+                    std::to_string(t.points.size()));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const nlohmann::json& j = points[i];
+    TuningPoint& p = t.points[i];
+    if (j.at("method") != p.method || j.at("ranks") != p.ranks ||
+        j.at("bytes") != p.block)
+      throw not_these("point " + std::to_string(i + 1) + " differs");
+    const bool won = j.contains("winner");
+    if (won && j["winner"].at("name") != p.winner)
+      throw not_these(p.method + " " + p.size_label + ": winner " +
+                      j["winner"]["name"].get<std::string>() + ", not " +
+                      (p.winner.empty() ? "none" : p.winner));
+    if (!j.contains("confirmation")) continue;
+    const nlohmann::json& c = j["confirmation"];
+    p.confirming = true;
+    p.candidate = c.at("candidate").get<std::string>();
+    p.launch_factor = c.at("factor").get<double>();
+    p.launch_claimed = c.at("at_least").get<double>();
+    p.launch_p = c.at("p").get<double>();
+    if (won) {
+      p.claimed = j.at("claimed").get<double>();
+    } else {
+      p.winner.clear();
+      p.value = 0;
+      p.why = j.value("why", "");
+    }
+  }
+  for (const nlohmann::json& c : previous.value("passes", nlohmann::json()))
+    t.passes.push_back(
+        {c.at("digest").get<std::string>(), c.at("launches").get<int>(),
+         c.at("candidates").get<int>(), c.at("kept").get<int>()});
+}
 
 bool is_plain_launch(const Document& doc) {
   return std::none_of(

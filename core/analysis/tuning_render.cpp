@@ -43,10 +43,17 @@ std::string render_tuning(const Tuning& t, Style style,
          "Holm over the point's algorithms, p < "
       << fixed(options.alpha, 2) << ", at least "
       << fixed(100 * options.threshold, 0, "%") << " faster";
-  if (launches)
+  if (launches) {
     out << "; then confirmed by " << t.default_launches
         << " launches of the library's default and " << t.file_launches
-        << " with the file loaded";
+        << " with the file loaded, in " << t.passes.size() << " pass"
+        << (t.passes.size() == 1 ? "" : "es") << " (";
+    for (std::size_t i = 0; i < t.passes.size(); ++i)
+      out << (i ? "; " : "") << "pass " << i + 1 << ": " << t.passes[i].launches
+          << " launches of a file of " << t.passes[i].candidates << " winners, "
+          << t.passes[i].kept << " kept";
+    out << ")";
+  }
   out << "); elsewhere the library's choice stays. factor: the medians' "
          "ratio in the runs of --algorithms";
   if (launches)
@@ -56,7 +63,61 @@ std::string render_tuning(const Tuning& t, Style style,
   else
     out << "; at least: the lower end of its " << percent
         << " confidence interval, the margin the file claims\n";
+  if (!t.settled)
+    out << "\nNot settled: the last pass set "
+        << t.passes.back().candidates - t.passes.back().kept
+        << " winners aside, so this file is not the one its launches "
+           "loaded, and the others' claims come from launches of a file "
+           "with more winners (what else runs in a launch changes a "
+           "winner's time). Confirm again: launch with this file loaded, "
+           "alternated with the default, and run runner tune with all the "
+           "files (docs/tuning.md).\n";
   return out.str();
+}
+
+nlohmann::json tuning_decisions(const Tuning& t, const TuneOptions& o) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const TuningPoint& p : t.points) {
+    nlohmann::json j = {
+        {"collective", p.collective},
+        {"method", p.method},
+        {"ranks", p.ranks},
+        {"size", p.size_label},
+        {"bytes", p.block},
+        {"library_message_size", library_message_size(t.library, p)},
+        {"own_choice", p.own_choice},
+        {"library_s", p.library_s},
+        {"compared", p.compared}};
+    if (p.confirming)
+      j["confirmation"] = {{"candidate", p.candidate},
+                           {"factor", p.launch_factor},
+                           {"at_least", p.launch_claimed},
+                           {"p", p.launch_p}};
+    if (p.winner.empty()) {
+      j["why"] = p.why;
+    } else {
+      j["winner"] = {{"name", p.winner}, {"value", p.value}};
+      j["winner_s"] = p.winner_s;
+      j["factor"] = p.factor;
+      j["claimed"] = p.claimed;
+      j["p_holm"] = p.p;
+    }
+    points.push_back(j);
+  }
+  nlohmann::json passes = nlohmann::json::array();
+  for (const ConfirmPass& c : t.passes)
+    passes.push_back({{"digest", c.digest},
+                      {"launches", c.launches},
+                      {"candidates", c.candidates},
+                      {"kept", c.kept}});
+  return {{"library", t.library},
+          {"launches",
+           {{"default", t.default_launches}, {"file", t.file_launches}}},
+          {"passes", passes},
+          {"settled", t.settled},
+          {"alpha", o.alpha},
+          {"threshold", o.threshold},
+          {"points", points}};
 }
 
 }  // namespace mpiarena

@@ -1,6 +1,6 @@
-// The file commands: validate, report, compare, trend and tune read result files
-// and print. They need no MPI, so the runner and mpiarena-files (a tool for
-// machines without MPI, files_main.cpp) both run them.
+// The file commands: validate, report, compare, trend and tune read result
+// files and print. They need no MPI, so the runner and mpiarena-files (a tool
+// for machines without MPI, files_main.cpp) both run them.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -20,9 +20,11 @@ void set_program_name(std::string name);
 // Reads `file` and validates it against the schema. On failure prints why
 // on stderr, raises `status` (2: unreadable; `invalid`: not JSON or not a
 // valid document: validate says 1, the answer; report and compare say 2,
-// bad input) and returns false.
+// bad input) and returns false. A document `other_kind` accepts is read
+// without the schema (the caller checks it).
 bool read_results(const std::string& file, nlohmann::json& doc, int& status,
-                  int invalid);
+                  int invalid,
+                  bool (*other_kind)(const nlohmann::json&) = nullptr);
 // Whether read_results prints the schema's whole trace for an invalid
 // document (--log-level debug) or its innermost problems only.
 void show_all_validation_errors(bool all);

@@ -25,70 +25,91 @@ std::string how_to_load(const std::string& library, const std::string& file) {
          file + ")";
 }
 
-std::string library_file(const Tuning& t) {
-  return t.library == "MPICH" ? mpich_selection(t) : openmpi_rules(t);
-}
-
-// The confirming launches are of the sweeps' library, and those with a
-// file loaded loaded the one the sweeps give.
-void check_launches(const Tuning& t, const std::vector<Document>& defaults,
-                    const std::vector<Document>& loaded,
-                    const std::vector<std::string>& names,
-                    const std::string& file_text) {
-  for (const auto* group : {&defaults, &loaded})
+// The confirming launches are of the sweeps' library.
+void check_libraries(const Tuning& t,
+                     const std::vector<const std::vector<Document>*>& groups) {
+  for (const auto* group : groups)
     for (const Document& d : *group) {
       const std::string lib = d.context.value("mpi_library", "");
       if (lib.find(t.library) == std::string::npos)
         throw std::invalid_argument("a launch of " + lib +
                                     " confirms no file of " + t.library);
     }
-  const std::string want = text_digest(file_text);
-  for (std::size_t i = 0; i < loaded.size(); ++i) {
-    const nlohmann::json& f = loaded[i].context["tuning_file"];
-    if (f.value("digest", "") != want)
-      throw std::invalid_argument(
-          names[i] + " loaded " + f.value("path", "?") +
-          ", not the file these runs of --algorithms give (with the same "
-          "--alpha and --threshold): write it with runner tune RUNS... -o "
-          "FILE, and launch with that FILE loaded");
-  }
 }
 
-nlohmann::json decisions_json(const Tuning& t, const TuneOptions& o) {
-  nlohmann::json points = nlohmann::json::array();
-  for (const TuningPoint& p : t.points) {
-    nlohmann::json j = {
-        {"collective", p.collective},
-        {"method", p.method},
-        {"ranks", p.ranks},
-        {"size", p.size_label},
-        {"bytes", p.block},
-        {"library_message_size", library_message_size(t.library, p)},
-        {"own_choice", p.own_choice},
-        {"library_s", p.library_s},
-        {"compared", p.compared}};
-    if (p.confirming)
-      j["confirmation"] = {{"candidate", p.candidate},
-                           {"factor", p.launch_factor},
-                           {"at_least", p.launch_claimed},
-                           {"p", p.launch_p}};
-    if (p.winner.empty()) {
-      j["why"] = p.why;
-    } else {
-      j["winner"] = {{"name", p.winner}, {"value", p.value}};
-      j["winner_s"] = p.winner_s;
-      j["factor"] = p.factor;
-      j["claimed"] = p.claimed;
-      j["p_holm"] = p.p;
+// runner tune --format json's decisions, given back for the next pass.
+bool is_decisions(const nlohmann::json& j) {
+  return j.is_object() && j.contains("points") && j.contains("passes") &&
+         !j.contains("records");
+}
+
+struct TuneInputs {
+  std::vector<Document> sweeps, defaults, loaded;
+  std::vector<std::string> loaded_names;
+  nlohmann::json previous;  // an earlier pass's decisions, or null
+};
+
+// The files of runner tune by kind; false (and `status`) on a file that is
+// unreadable, invalid or a second set of decisions.
+bool read_inputs(const std::vector<std::string>& files, TuneInputs& in,
+                 int& status) {
+  for (const std::string& file : files) {
+    nlohmann::json json;
+    if (!read_results(file, json, status, 2, is_decisions)) return false;
+    try {
+      if (is_decisions(json)) {
+        if (!in.previous.is_null())
+          throw std::invalid_argument(
+              "a second set of decisions; give the last pass's only");
+        in.previous = std::move(json);
+        continue;
+      }
+      Document d = document_from_json(json);
+      if (!is_plain_launch(d)) {
+        in.sweeps.push_back(std::move(d));
+      } else if (d.context.value("tuning_file", nlohmann::json()).is_object()) {
+        in.loaded.push_back(std::move(d));
+        in.loaded_names.push_back(file);
+      } else {
+        in.defaults.push_back(std::move(d));
+      }
+    } catch (const std::exception& e) {
+      std::cerr << program_name() << ": error: " << file
+                << ": invalid: " << e.what() << "\n";
+      status = 2;
+      return false;
     }
-    points.push_back(j);
   }
-  return {{"library", t.library},
-          {"launches",
-           {{"default", t.default_launches}, {"file", t.file_launches}}},
-          {"alpha", o.alpha},
-          {"threshold", o.threshold},
-          {"points", points}};
+  return true;
+}
+
+// The decisions and the file: tune on the sweeps, an earlier pass's
+// decisions put back, then this pass's launches, which loaded the file
+// that gives (each pass confirms one file; docs/tuning.md).
+Tuning decide(const TuneInputs& in, const TuneOptions& o) {
+  if (in.sweeps.empty())
+    throw std::invalid_argument(
+        "no run of runner --algorithms among the files: measure with "
+        "runner --algorithms; launches without it only confirm its winners "
+        "(docs/tuning.md)");
+  Tuning t = tune(in.sweeps, o);
+  if (!in.previous.is_null()) carry_decisions(t, in.previous);
+  if (in.defaults.empty() && in.loaded.empty()) return t;
+  check_libraries(t, {&in.defaults, &in.loaded});
+  const std::string want = text_digest(tuning_file_text(t));
+  for (std::size_t i = 0; i < in.loaded.size(); ++i) {
+    const nlohmann::json& f = in.loaded[i].context["tuning_file"];
+    if (f.value("digest", "") != want)
+      throw std::invalid_argument(
+          in.loaded_names[i] + " loaded " + f.value("path", "?") +
+          ", not the file these runs of --algorithms give (with the same "
+          "--alpha and --threshold" +
+          (in.previous.is_null() ? std::string() : " and the decisions given") +
+          "): write it with runner tune RUNS... -o FILE, and launch with "
+          "that FILE loaded");
+  }
+  confirm_pass(t, in.defaults, in.loaded, o);
+  return t;
 }
 
 }  // namespace
@@ -99,50 +120,21 @@ int command_tune(const Options& options) {
   Options table_output = options;
   if (!options.output.empty()) table_output.output += ".md";
   if (!output_usable(options) || !output_usable(table_output)) return 2;
-  std::vector<Document> sweeps, defaults, loaded;
-  std::vector<std::string> loaded_names;
-  for (const std::string& file : options.files) {
-    nlohmann::json json;
-    int status = 0;
-    if (!read_results(file, json, status, 2)) return status;
-    try {
-      Document d = document_from_json(json);
-      if (!is_plain_launch(d)) {
-        sweeps.push_back(std::move(d));
-      } else if (d.context.value("tuning_file", nlohmann::json()).is_object()) {
-        loaded.push_back(std::move(d));
-        loaded_names.push_back(file);
-      } else {
-        defaults.push_back(std::move(d));
-      }
-    } catch (const std::exception& e) {
-      std::cerr << program_name() << ": error: " << file
-                << ": invalid: " << e.what() << "\n";
-      return 2;
-    }
-  }
+  TuneInputs in;
+  int status = 0;
+  if (!read_inputs(options.files, in, status)) return status;
   const TuneOptions o{options.alpha, options.threshold};
   Tuning t;
   std::string file_text;
   try {
-    if (sweeps.empty())
-      throw std::invalid_argument(
-          "no run of runner --algorithms among the files: measure with "
-          "runner --algorithms; launches without it only confirm its winners "
-          "(docs/tuning.md)");
-    t = tune(sweeps, o);
-    file_text = library_file(t);
-    if (!defaults.empty() || !loaded.empty()) {
-      check_launches(t, defaults, loaded, loaded_names, file_text);
-      confirm(t, defaults, loaded, o);
-      file_text = library_file(t);
-    }
+    t = decide(in, o);
+    file_text = tuning_file_text(t);
   } catch (const std::exception& e) {  // also a selection table not JSON
     std::cerr << program_name() << ": error: tune: " << e.what() << "\n";
     return 2;
   }
   if (options.format == "json")
-    std::cout << decisions_json(t, o).dump(1) << "\n";
+    std::cout << tuning_decisions(t, o).dump(1) << "\n";
   else
     std::cout << render_tuning(
         t, options.format == "markdown" ? Style::markdown : Style::text, o);
@@ -161,6 +153,11 @@ int command_tune(const Options& options) {
       << t.library << " tuning file written to " << options.output
       << " (its table: " << options.output << ".md); load it with\n  "
       << how_to_load(t.library, options.output) << "\n";
+  if (!t.settled)
+    std::cerr << program_name()
+              << ": warning: tune: not settled: " << options.output
+              << " is not the file the last launches loaded; confirm it "
+                 "again (see the table's last line)\n";
   return 0;
 }
 

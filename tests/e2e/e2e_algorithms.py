@@ -342,8 +342,21 @@ def test_confirm(a, sized, certain, rules, loaded_doc, target):
     kept = "1 of 1 points have a winner" in p.stdout
     check(kept or f"not confirmed: {target} " in p.stdout,
           f"{target} kept or set aside with the launches' figures")
-    decisions = tune(a, [certain] + names + ["--format", "json"])
-    point = json.loads(decisions.stdout)["points"][0]
+    raw = tune(a, [certain] + names + ["--format", "json"]).stdout
+    decisions = json.loads(raw)
+    # Given back (the next pass's input), the decisions give the same file.
+    given = os.path.join(a.workdir, "tune_decisions.json")
+    open(given, "w").write(raw)
+    again = confirmed + ".again"
+    p = tune(a, [certain, given, "-o", again])
+    check(p.returncode == 0 and open(again).read() == open(confirmed).read(),
+          f"the decisions given back give the same file: exit {p.returncode}")
+    point = decisions["points"][0]
+    # One pass, of the launches of the file the sweep gives; settled: the
+    # file written is that file (winner kept) or claims nothing.
+    check([(q["digest"], q["launches"]) for q in decisions["passes"]] ==
+          [(fnv1a(open(rules, "rb").read()), 2)] and decisions["settled"],
+          f"one pass of the sweep's file, settled: {decisions['passes']}")
     check(point["confirmation"]["candidate"] == target and
           ("winner" in point) == kept and
           (not kept or point["claimed"] == point["confirmation"]["at_least"]),
