@@ -123,6 +123,11 @@ def fmt(x, d=2):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{d}f}"
 
 
+def cell(points):
+    """Points for a table cell: "allreduce 8" (a bar would end the cell)."""
+    return ", ".join(p.replace("|", " ") for p in points)
+
+
 def passes(decisions):
     """The confirmation's passes: their winners, and whether the last kept
     them all (settled)."""
@@ -191,9 +196,9 @@ def main():
             f"{meta['tuning_run_s']:.0f} s | {len(r)} | {ncand} | "
             f"{passes(decisions)} | "
             f"{nwin} ({len(rows)}) | {fmt(bound)} | "
-            f"{len(beyond)}{': ' + ', '.join(beyond) if beyond else ''} | "
+            f"{len(beyond)}{': ' + cell(beyond) if beyond else ''} | "
             f"{fmt(control)} | "
-            f"{len(slower)}{': ' + ', '.join(slower) if slower else ''} | "
+            f"{len(slower)}{': ' + cell(slower) if slower else ''} | "
             f"{len(worse)} ({worse_won}) | "
             f"{claim} of {len(rows)} | {thr} of {len(rows)} | "
             f"{better_won} of {len(rows)} |")
