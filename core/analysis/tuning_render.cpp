@@ -70,8 +70,9 @@ std::string render_tuning(const Tuning& t, Style style,
            "loaded, and the others' claims come from launches of a file "
            "with more winners (what else runs in a launch changes a "
            "winner's time). Confirm again: launch with this file loaded, "
-           "alternated with the default, and run runner tune with all the "
-           "files (docs/tuning.md).\n";
+           "alternated with the default, and run runner tune on the sweeps, "
+           "this run's --format json decisions and those new launches "
+           "(docs/tuning.md, \"Passes\").\n";
   return out.str();
 }
 

@@ -157,7 +157,7 @@ int command_tune(const Options& options) {
     std::cerr << program_name()
               << ": warning: tune: not settled: " << options.output
               << " is not the file the last launches loaded; confirm it "
-                 "again (see the table's last line)\n";
+                 "in another pass (the table's last line says how)\n";
   return 0;
 }
 
