@@ -6,9 +6,11 @@
 // (the library's table in its own key order, the winner under guards).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "compare.hpp"
 #include "digest.hpp"
 #include "doc_fixtures.hpp"
 #include "tuning.hpp"
@@ -296,12 +298,19 @@ TEST(Tuning, LaunchesConfirmAWinnerOrSetItAside) {
 
 TEST(Tuning, ConfirmingNeedsLaunchesOfBothKindsAtThePoint) {
   Tuning t = two_winners();
-  std::vector<Document> one = {launch("allreduce", 4096, 3, 1e-3)};
-  EXPECT_THROW(mpiarena::confirm(t, one, one, defaults()),
-               std::invalid_argument);
+  // 3 against 3 can never bound the ratio at 95%: U = 0 has probability
+  // 1/20 > 2.5%.
+  std::vector<Document> three(3, launch("allreduce", 4096, 3, 1e-3));
+  try {
+    mpiarena::confirm(t, three, three, defaults());
+    ADD_FAILURE() << "3 + 3 launches accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("at least 4 launches"),
+              std::string::npos)
+        << e.what();
+  }
   // Launches of another rank count do not measure the winners' points.
-  std::vector<Document> other = {launch("allreduce", 4096, 2, 1e-3),
-                                 launch("allreduce", 4096, 2, 1e-3)};
+  std::vector<Document> other(4, launch("allreduce", 4096, 2, 1e-3));
   mpiarena::confirm(t, other, other, defaults());
   for (const auto& p : t.points) {
     EXPECT_TRUE(p.winner.empty());
@@ -312,6 +321,30 @@ TEST(Tuning, ConfirmingNeedsLaunchesOfBothKindsAtThePoint) {
   Document sweep;
   sweep.records.push_back(point("Open MPI", "allreduce", "", 0, 8, 2, 1e-6));
   EXPECT_FALSE(mpiarena::is_plain_launch(sweep));
+}
+
+TEST(Tuning, TheClaimIsTheExactIntervalsCut) {
+  // The lower critical values of U, two-sided 0.05 (tables of the
+  // Mann-Whitney test): 2 for 5 against 5, 8 for 7, 23 for 10; 0 for 4
+  // against 4 (P(U = 0) = 1/70) and none for 3 against 3 (1/20).
+  EXPECT_EQ(mpiarena::u_lower_critical(5, 5, 0.025), 2);
+  EXPECT_EQ(mpiarena::u_lower_critical(7, 7, 0.025), 8);
+  EXPECT_EQ(mpiarena::u_lower_critical(10, 10, 0.025), 23);
+  EXPECT_EQ(mpiarena::u_lower_critical(4, 4, 0.025), 0);
+  EXPECT_EQ(mpiarena::u_lower_critical(3, 5, 0.025), 0);  // 1/56
+  EXPECT_EQ(mpiarena::u_lower_critical(3, 3, 0.025), -1);
+  EXPECT_EQ(mpiarena::confirm_launches_needed(0.05), 4u);
+  EXPECT_EQ(mpiarena::confirm_launches_needed(0.2), 3u);
+  // 5 against 5: the 3rd smallest of the 25 ratios, not the 4th (the
+  // normal approximation's cut, a 2.8% chance below it, not 2.5%).
+  const std::vector<double> d = {20, 21, 22, 23, 24}, f = {10, 11, 12, 13, 14};
+  std::vector<double> r;
+  for (double x : d)
+    for (double y : f) r.push_back(x / y);
+  std::sort(r.begin(), r.end());
+  EXPECT_DOUBLE_EQ(mpiarena::ratio_lower_bound(d, f, 0.05), r[2]);
+  // 2 against 2: no bound at 95%.
+  EXPECT_EQ(mpiarena::ratio_lower_bound({2, 2.1}, {1, 1.1}, 0.05), 0);
 }
 
 namespace {

@@ -46,6 +46,12 @@ double min_p_value(std::size_t n1, std::size_t n2);
 // The smallest n for which n against n samples can give p < alpha.
 std::size_t min_samples_for(double alpha);
 
+// The exact lower critical value of U for n1 against n2 samples without
+// ties: the largest c with P(U <= c) <= tail under the null, or -1 when
+// even U = 0 is likelier than that (too few samples for the level). The
+// order statistic behind the exact Hodges-Lehmann interval.
+long u_lower_critical(std::size_t n1, std::size_t n2, double tail);
+
 // Ordered by how much a CI gate cares.
 enum class Outcome { unchanged, improved, noisy, regressed };
 // "unchanged", "improved", "noisy", "regressed".

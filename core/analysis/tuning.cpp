@@ -190,6 +190,12 @@ double ratio_lower_bound(const std::vector<double>& a,
       if (y > 0) r.push_back(x / y);
   if (r.empty()) return 1;
   std::sort(r.begin(), r.end());
+  if (a.size() + b.size() <= kExactLimit) {
+    // The exact cut: the (c+1)-th smallest ratio, P(U <= c) <= alpha / 2.
+    const long c = u_lower_critical(a.size(), b.size(), alpha / 2);
+    if (c < 0) return 0;  // no bound at this level from so few samples
+    return r[std::min(static_cast<std::size_t>(c), r.size() - 1)];
+  }
   double lo = 0, hi = 10;  // z with P(|Z| > z) = alpha, by bisection
   for (int i = 0; i < 100; ++i) {
     const double mid = (lo + hi) / 2;

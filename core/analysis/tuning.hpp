@@ -43,6 +43,10 @@ struct TuningPoint {
   double launch_factor = 1, launch_claimed = 1, launch_p = 1;
 };
 
+// The fewest launches of each kind whose ratio the exact interval bounds
+// at 1 - alpha (2 against 2 never do at 0.05: U = 0 has probability 1/6).
+std::size_t confirm_launches_needed(double alpha);
+
 // One pass of the confirmation (confirm_pass): the launches that loaded
 // one file, and its winners before and after.
 struct ConfirmPass {
@@ -91,9 +95,15 @@ bool is_plain_launch(const Document& doc);
 // 1 + threshold, and that lower end becomes the margin the file claims.
 // Winners elsewhere go back to the library's choice, with the reason.
 // Launches of the sweeps' ranks only count. Throws std::invalid_argument
-// with fewer than 2 launches of either kind.
+// when the launches are too few to bound the ratio at 1 - alpha
+// (confirm_launches_needed of each kind: 4 at alpha 0.05); a point measured
+// by too few of them is set aside.
 void confirm(Tuning& t, const std::vector<Document>& defaults,
              const std::vector<Document>& loaded, const TuneOptions& options);
+
+// The fewest launches of each kind whose ratio the exact interval bounds
+// at 1 - alpha (2 against 2 never do at 0.05: U = 0 has probability 1/6).
+std::size_t confirm_launches_needed(double alpha);
 
 // One pass of the confirmation (docs/tuning.md, "Confirming a file with
 // launches"): confirm, on launches that loaded the file `t` gives
@@ -122,8 +132,11 @@ nlohmann::json tuning_decisions(const Tuning& t, const TuneOptions& options);
 std::string tuning_file_text(const Tuning& t);
 
 // The lower end of the 1 - alpha confidence interval of the ratio a / b:
-// the pairwise ratios sorted, cut where the U test's normal approximation
-// cuts (Hodges-Lehmann's interval on the logarithms).
+// the pairwise ratios sorted, cut where the U test cuts (Hodges-Lehmann's
+// interval on the logarithms): at its exact critical value up to
+// kExactLimit samples, its normal approximation above. 0 when the samples
+// are too few to bound the ratio at that level (2 against 2 at alpha 0.05:
+// U = 0 alone has probability 1/6; confirm_launches_needed).
 double ratio_lower_bound(const std::vector<double>& a,
                          const std::vector<double>& b, double alpha);
 

@@ -102,6 +102,12 @@ void carry_decisions(Tuning& t, const nlohmann::json& previous) {
          c.at("candidates").get<int>(), c.at("kept").get<int>()});
 }
 
+std::size_t confirm_launches_needed(double alpha) {
+  std::size_t n = 1;
+  while (n < 1000 && u_lower_critical(n, n, alpha / 2) < 0) ++n;
+  return n;
+}
+
 bool is_plain_launch(const Document& doc) {
   return std::none_of(
       doc.records.begin(), doc.records.end(),
@@ -110,11 +116,18 @@ bool is_plain_launch(const Document& doc) {
 
 void confirm(Tuning& t, const std::vector<Document>& defaults,
              const std::vector<Document>& loaded, const TuneOptions& o) {
-  if (defaults.size() < 2 || loaded.size() < 2)
+  const std::size_t needed = confirm_launches_needed(o.alpha);
+  const auto bounded = [&o](std::size_t n_d, std::size_t n_f) {
+    return u_lower_critical(n_d, n_f, o.alpha / 2) >= 0;
+  };
+  if (!bounded(defaults.size(), loaded.size()))
     throw std::invalid_argument(
-        "confirming a file takes at least 2 launches of the library's "
-        "default and 2 with the file loaded (given: " +
-        std::to_string(defaults.size()) + " and " +
+        "confirming a file takes at least " + std::to_string(needed) +
+        " launches of the library's default and " + std::to_string(needed) +
+        " with the file loaded at --alpha " + fixed(o.alpha, 3) +
+        ": fewer can never bound default / file at " +
+        fixed(100 * (1 - o.alpha), 0, "%") +
+        " (given: " + std::to_string(defaults.size()) + " and " +
         std::to_string(loaded.size()) + "); alternate them (docs/tuning.md)");
   t.default_launches = static_cast<int>(defaults.size());
   t.file_launches = static_cast<int>(loaded.size());
@@ -129,10 +142,10 @@ void confirm(Tuning& t, const std::vector<Document>& defaults,
       p.winner.clear();
       p.value = 0;
     };
-    if (d.size() < 2 || f.size() < 2) {
+    if (!bounded(d.size(), f.size())) {
       set_aside("measured by " + std::to_string(d.size()) + " default and " +
-                std::to_string(f.size()) +
-                " loaded launches (at least 2 each)");
+                std::to_string(f.size()) + " loaded launches (at least " +
+                std::to_string(needed) + " each)");
       continue;
     }
     p.launch_factor = summarize(d).median / summarize(f).median;

@@ -30,7 +30,8 @@ std::string render_tuning(const Tuning& t, Style style,
                                     w ? format_seconds(p.winner_s) : "",
                                     w ? fixed(p.factor, 2, "x") : ""};
     if (launches) row.push_back(w ? fixed(p.launch_factor, 2, "x") : "");
-    row.push_back(w ? fixed(p.claimed, 2, "x") : "");
+    // 0: too few samples to bound the ratio at 1 - alpha
+    row.push_back(w && p.claimed > 0 ? fixed(p.claimed, 2, "x") : w ? "-" : "");
     row.push_back(w ? fixed(p.p, 4) : "");
     row.push_back(p.why);
     table.add(row);

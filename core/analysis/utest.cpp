@@ -87,4 +87,33 @@ std::size_t min_samples_for(double alpha) {
   return n;
 }
 
+long u_lower_critical(std::size_t n1, std::size_t n2, double tail) {
+  // ways[j][u]: arrangements of i values of one sample and j of the other
+  // with U = u, built up over i (U grows by j when a value of the first
+  // sample is placed above j of the second).
+  const std::size_t top = n1 * n2;
+  std::vector<std::vector<double>> ways(n2 + 1,
+                                        std::vector<double>(top + 1, 0.0));
+  for (std::size_t j = 0; j <= n2; ++j) ways[j][0] = 1;  // i = 0
+  for (std::size_t i = 1; i <= n1; ++i) {
+    std::vector<std::vector<double>> next(n2 + 1,
+                                          std::vector<double>(top + 1, 0.0));
+    for (std::size_t j = 0; j <= n2; ++j)
+      for (std::size_t u = 0; u <= top; ++u)
+        next[j][u] =
+            (u >= j ? ways[j][u - j] : 0.0) + (j > 0 ? next[j - 1][u] : 0.0);
+    ways.swap(next);
+  }
+  double total = 0;
+  for (double w : ways[n2]) total += w;
+  double below = 0;
+  long c = -1;
+  for (std::size_t u = 0; u <= top; ++u) {
+    below += ways[n2][u];
+    if (below / total > tail) break;
+    c = static_cast<long>(u);
+  }
+  return c;
+}
+
 }  // namespace mpiarena

@@ -324,7 +324,11 @@ def test_confirm(a, sized, certain, rules, loaded_doc, target):
     check(ctx and ctx["path"] == rules and
           ctx["digest"] == fnv1a(open(rules, "rb").read()),
           f"the loaded launch's context names the file and its digest: {ctx}")
-    docs = {"d1": None, "f2": load_env(a, rules), "d2": None}
+    # 4 of each kind, alternated: the fewest whose ratio a 95% interval
+    # bounds (with 3 against 3 it never does).
+    docs = {"d1": None, "f2": load_env(a, rules), "d2": None,
+            "f3": load_env(a, rules), "d3": None, "f4": load_env(a, rules),
+            "d4": None}
     names = [loaded_doc]
     for name, extra in docs.items():
         out = os.path.join(a.workdir, f"tune_confirm_{name}.json")
@@ -337,7 +341,7 @@ def test_confirm(a, sized, certain, rules, loaded_doc, target):
     confirmed = rules + ".confirmed"
     p = tune(a, [certain] + names + ["-o", confirmed])
     check(p.returncode == 0, f"tune with launches: exit {p.returncode}")
-    check("confirmed by 2 launches of the library's default and 2 with the "
+    check("confirmed by 4 launches of the library's default and 4 with the "
           "file loaded" in p.stdout, "tune says what confirmed the file")
     kept = "1 of 1 points have a winner" in p.stdout
     check(kept or f"not confirmed: {target} " in p.stdout,
@@ -355,7 +359,7 @@ def test_confirm(a, sized, certain, rules, loaded_doc, target):
     # One pass, of the launches of the file the sweep gives; settled: the
     # file written is that file (winner kept) or claims nothing.
     check([(q["digest"], q["launches"]) for q in decisions["passes"]] ==
-          [(fnv1a(open(rules, "rb").read()), 2)] and decisions["settled"],
+          [(fnv1a(open(rules, "rb").read()), 4)] and decisions["settled"],
           f"one pass of the sweep's file, settled: {decisions['passes']}")
     check(point["confirmation"]["candidate"] == target and
           ("winner" in point) == kept and
@@ -368,8 +372,8 @@ def test_confirm(a, sized, certain, rules, loaded_doc, target):
     json.dump(other, open(forged, "w"))
     one_error(tune(a, [certain, names[1], names[3], forged, names[2]]),
               "not the file these runs of --algorithms give")
-    # One launch of each kind is too few: exit 2.
-    one_error(tune(a, [certain, names[0], names[1]]), "at least 2 launches")
+    # Three launches of each kind are too few: exit 2.
+    one_error(tune(a, [certain] + names[:6]), "at least 4 launches")
 
 
 def one_error(p, expect):
