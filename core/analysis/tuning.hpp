@@ -43,10 +43,6 @@ struct TuningPoint {
   double launch_factor = 1, launch_claimed = 1, launch_p = 1;
 };
 
-// The fewest launches of each kind whose ratio the exact interval bounds
-// at 1 - alpha (2 against 2 never do at 0.05: U = 0 has probability 1/6).
-std::size_t confirm_launches_needed(double alpha);
-
 // One pass of the confirmation (confirm_pass): the launches that loaded
 // one file, and its winners before and after.
 struct ConfirmPass {

@@ -118,7 +118,9 @@ void confirm(Tuning& t, const std::vector<Document>& defaults,
              const std::vector<Document>& loaded, const TuneOptions& o) {
   const std::size_t needed = confirm_launches_needed(o.alpha);
   const auto bounded = [&o](std::size_t n_d, std::size_t n_f) {
-    return u_lower_critical(n_d, n_f, o.alpha / 2) >= 0;
+    // above kExactLimit the normal approximation's cut always exists
+    return n_d + n_f > kExactLimit ||
+           u_lower_critical(n_d, n_f, o.alpha / 2) >= 0;
   };
   if (!bounded(defaults.size(), loaded.size()))
     throw std::invalid_argument(
