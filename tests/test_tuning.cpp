@@ -82,6 +82,10 @@ TEST(Tuning, WinnerOnlyWhenSignificantAndAboveTheThreshold) {
   EXPECT_GT(t.points[0].claimed, 9.8e-6 / 7.14e-6);
   EXPECT_LT(t.points[0].p, 0.05);
   EXPECT_EQ(t.points[0].compared, 2);
+  // One winner: its claim at 95%. Two winners (two_winners): each at
+  // 97.5%, so that both hold together.
+  EXPECT_DOUBLE_EQ(t.points[0].claimed, mpiarena::ratio_lower_bound(
+                                            around(10e-6), around(7e-6), 0.05));
   EXPECT_TRUE(t.points[1].winner.empty());
   EXPECT_NE(t.points[1].why.find("threshold"), std::string::npos)
       << t.points[1].why;
@@ -262,6 +266,9 @@ TEST(Tuning, LaunchesConfirmAWinnerOrSetItAside) {
   ASSERT_EQ(t.points.size(), 2u);
   ASSERT_EQ(t.points[0].winner, "ring");
   ASSERT_EQ(t.points[1].winner, "ring");
+  EXPECT_DOUBLE_EQ(t.points[0].claimed,
+                   mpiarena::ratio_lower_bound(around(10e-6 * 4096),
+                                               around(6e-6 * 4096), 0.025));
   // Alone, ring is 1.5x faster at 4 KiB, no faster at 64 KiB. Each launch's
   // level moves (launch to launch noise); the file's launches alternate.
   std::vector<Document> d, f;
@@ -279,8 +286,18 @@ TEST(Tuning, LaunchesConfirmAWinnerOrSetItAside) {
   EXPECT_EQ(t.default_launches, 5);
   EXPECT_EQ(t.points[0].winner, "ring");
   EXPECT_NEAR(t.points[0].launch_factor, 1.5, 0.01);
-  // The claim is now the launches' lower bound: above the threshold, below
-  // the launches' factor.
+  // The claim is now the launches' lower bound at 1 - 0.05 / 2 (two
+  // winners were put to them): above the threshold, below the launches'
+  // factor.
+  std::vector<double> dm, fm;
+  for (double k : noise) {
+    dm.push_back(mpiarena::summarize(around(30e-3 * k)).median);
+    fm.push_back(mpiarena::summarize(around(20e-3 * k)).median);
+  }
+  EXPECT_DOUBLE_EQ(t.points[0].launch_claimed,
+                   mpiarena::ratio_lower_bound(dm, fm, 0.025));
+  EXPECT_LT(t.points[0].launch_claimed,
+            mpiarena::ratio_lower_bound(dm, fm, 0.05));
   EXPECT_EQ(t.points[0].claimed, t.points[0].launch_claimed);
   EXPECT_GE(t.points[0].claimed, 1.05);
   EXPECT_LT(t.points[0].claimed, 1.5);
@@ -298,19 +315,23 @@ TEST(Tuning, LaunchesConfirmAWinnerOrSetItAside) {
 
 TEST(Tuning, ConfirmingNeedsLaunchesOfBothKindsAtThePoint) {
   Tuning t = two_winners();
-  // 3 against 3 can never bound the ratio at 95%: U = 0 has probability
-  // 1/20 > 2.5%.
-  std::vector<Document> three(3, launch("allreduce", 4096, 3, 1e-3));
+  // Two claims that hold together: each at 97.5%, which 4 against 4 can
+  // never bound (U = 0 has probability 1/70 > 1.25%).
+  std::vector<Document> four(4, launch("allreduce", 4096, 3, 1e-3));
   try {
-    mpiarena::confirm(t, three, three, defaults());
-    ADD_FAILURE() << "3 + 3 launches accepted";
+    mpiarena::confirm(t, four, four, defaults());
+    ADD_FAILURE() << "4 + 4 launches accepted for 2 winners";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("at least 4 launches"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "a file of 2 winners takes at least 5 launches"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("so that all 2 hold together at 95%"),
               std::string::npos)
         << e.what();
   }
   // Launches of another rank count do not measure the winners' points.
-  std::vector<Document> other(4, launch("allreduce", 4096, 2, 1e-3));
+  std::vector<Document> other(5, launch("allreduce", 4096, 2, 1e-3));
   mpiarena::confirm(t, other, other, defaults());
   for (const auto& p : t.points) {
     EXPECT_TRUE(p.winner.empty());
@@ -335,6 +356,21 @@ TEST(Tuning, TheClaimIsTheExactIntervalsCut) {
   EXPECT_EQ(mpiarena::u_lower_critical(3, 3, 0.025), -1);
   EXPECT_EQ(mpiarena::confirm_launches_needed(0.05), 4u);
   EXPECT_EQ(mpiarena::confirm_launches_needed(0.2), 3u);
+  // k claims that hold together, each at 0.05 / k: n against n bounds them
+  // while 1 / C(2n, n) <= 0.025 / k (5: 1/252, 6: 1/924, 7: 1/3432).
+  EXPECT_DOUBLE_EQ(mpiarena::claim_level(0.05, 12), 0.05 / 12);
+  EXPECT_DOUBLE_EQ(mpiarena::claim_level(0.05, 0), 0.05);
+  const auto needed = [](int k) {
+    return mpiarena::confirm_launches_needed(mpiarena::claim_level(0.05, k));
+  };
+  EXPECT_EQ(needed(1), 4u);
+  EXPECT_EQ(needed(2), 5u);
+  EXPECT_EQ(needed(6), 5u);
+  EXPECT_EQ(needed(7), 6u);
+  EXPECT_EQ(needed(23), 6u);
+  EXPECT_EQ(needed(24), 7u);
+  EXPECT_EQ(needed(85), 7u);
+  EXPECT_EQ(needed(86), 8u);
   // 5 against 5: the 3rd smallest of the 25 ratios, not the 4th (the
   // normal approximation's cut, a 2.8% chance below it, not 2.5%).
   const std::vector<double> d = {20, 21, 22, 23, 24}, f = {10, 11, 12, 13, 14};
@@ -405,6 +441,16 @@ TEST(Tuning, ASetAsideChangesTheFileSoItsLaunchesConfirmAgain) {
   EXPECT_NEAR(t2.points[0].launch_factor, 1.2, 0.01);
   EXPECT_LT(t2.points[0].claimed, 1.2);
   EXPECT_GE(t2.points[0].claimed, 1.05);
+  // Pass 3, of the same file: ring 1.8x faster in its launches. The claim
+  // stays pass 2's, the smaller: it must hold in every window of launches
+  // that measured the winner, not just the luckiest.
+  Tuning t4 = two_winners();
+  mpiarena::carry_decisions(t4, mpiarena::tuning_decisions(t2, o));
+  EXPECT_EQ(t4.points[0].earlier_claim, t2.points[0].claimed);
+  mpiarena::confirm_pass(t4, d, launches(30e-3 / 1.8, 0.5, file_digest(t4)), o);
+  EXPECT_TRUE(t4.settled);
+  EXPECT_GT(t4.points[0].launch_claimed, 1.5);
+  EXPECT_EQ(t4.points[0].claimed, t2.points[0].claimed);
   // Decisions of other runs are refused.
   nlohmann::json other = pass1;
   other["points"][0]["winner"]["name"] = "linear";

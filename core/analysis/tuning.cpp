@@ -138,7 +138,6 @@ TuningPoint decide(const PointId& id, const std::map<std::string, Pooled>& algs,
     t.winner = best->name;
     t.value = best->value;
     t.factor = t.library_s / t.winner_s;
-    t.claimed = ratio_lower_bound(lib.samples, best->samples, o.alpha);
   } else if (!fastest || fastest_s >= t.library_s) {
     t.why = "no algorithm faster";
   } else {
@@ -249,8 +248,23 @@ Tuning tune(const std::vector<Document>& docs, const TuneOptions& options) {
         p.winner.clear();
         p.value = 0;
       }
+  // The claims, once the winners are known: k of them hold together.
+  const double level =
+      claim_level(options.alpha,
+                  static_cast<int>(std::count_if(
+                      t.points.begin(), t.points.end(),
+                      [](const TuningPoint& p) { return !p.winner.empty(); })));
+  for (TuningPoint& p : t.points) {
+    if (p.winner.empty()) continue;
+    const auto& algs =
+        pool.points.at({p.collective, p.method, p.ranks, p.block});
+    p.claimed = ratio_lower_bound(algs.at("").samples,
+                                  algs.at(p.winner).samples, level);
+  }
   return t;
 }
+
+double claim_level(double alpha, int k) { return k > 1 ? alpha / k : alpha; }
 
 std::size_t library_message_size(const std::string& library,
                                  const TuningPoint& p) {

@@ -30,10 +30,11 @@ struct TuningPoint {
   std::string winner;
   int value = 0;
   double winner_s = 0, factor = 1, p = 1;  // p after Holm
-  // The margin the file claims: the lower end of the 1 - alpha confidence
-  // interval of library / winner (the pairwise ratios of their samples,
-  // cut where the U test's normal approximation cuts), below `factor`,
-  // which the choice of the fastest of several algorithms inflates.
+  // The margin the file claims: the lower end of the confidence interval
+  // of library / winner (ratio_lower_bound of their samples) at
+  // 1 - alpha / k for the file's k winners, so that its claims hold
+  // together; below `factor`, which the choice of the fastest of several
+  // algorithms inflates. Launches replace it (confirm).
   double claimed = 1;
   std::string why;  // why no winner, or why a winner was set aside
   // Confirmed by launches (confirm): the candidate's figures there, its
@@ -41,6 +42,9 @@ struct TuningPoint {
   bool confirming = false;
   std::string candidate;
   double launch_factor = 1, launch_claimed = 1, launch_p = 1;
+  // The claim of the earlier passes that kept this winner (carry_decisions),
+  // 0 when none did: a pass claims the smaller of it and its own bound.
+  double earlier_claim = 0;
 };
 
 // One pass of the confirmation (confirm_pass): the launches that loaded
@@ -85,21 +89,29 @@ bool is_plain_launch(const Document& doc);
 // (docs/tuning.md, "Confirming a file"): `defaults`, launches of the
 // library's default, and `loaded`, launches that loaded the file tune
 // wrote from the same runs. Each launch's median of a winner's point (the
-// samples of all its sizes for a barrier) is one observation; a winner
-// stays only where the lower end of the 1 - alpha confidence interval of
-// default / file over the launches (ratio_lower_bound) is at least
-// 1 + threshold, and that lower end becomes the margin the file claims.
-// Winners elsewhere go back to the library's choice, with the reason.
-// Launches of the sweeps' ranks only count. Throws std::invalid_argument
-// when the launches are too few to bound the ratio at 1 - alpha
-// (confirm_launches_needed of each kind: 4 at alpha 0.05); a point measured
-// by too few of them is set aside.
+// samples of all its sizes for a barrier) is one observation. The file's
+// claims hold together (Bonferroni): with k winners put to the launches,
+// each is bounded at 1 - alpha / k (claim_level). A winner stays only
+// where the lower end of that confidence interval of default / file over
+// the launches (ratio_lower_bound) is at least 1 + threshold; the margin
+// the file claims is that lower end, or an earlier pass's claim of the
+// same winner where that is smaller (a claim must hold in every window of
+// launches that measured it). Winners elsewhere go back to the library's
+// choice, with the reason. Launches of the sweeps' ranks only count.
+// Throws std::invalid_argument when the launches are too few to bound the
+// ratio at that level (confirm_launches_needed of each kind at alpha 0.05:
+// 4 for one winner, 5 for up to 6, 6 for up to 23, 7 for up to 85, 8 for
+// up to 321); a point measured by too few of them is set aside.
 void confirm(Tuning& t, const std::vector<Document>& defaults,
              const std::vector<Document>& loaded, const TuneOptions& options);
 
 // The fewest launches of each kind whose ratio the exact interval bounds
 // at 1 - alpha (2 against 2 never do at 0.05: U = 0 has probability 1/6).
 std::size_t confirm_launches_needed(double alpha);
+
+// The level of each of k claims that must hold together at 1 - alpha
+// (Bonferroni): alpha / k, alpha for k < 2.
+double claim_level(double alpha, int k);
 
 // One pass of the confirmation (docs/tuning.md, "Confirming a file with
 // launches"): confirm, on launches that loaded the file `t` gives

@@ -89,7 +89,7 @@ void carry_decisions(Tuning& t, const nlohmann::json& previous) {
     p.launch_claimed = c.at("at_least").get<double>();
     p.launch_p = c.at("p").get<double>();
     if (won) {
-      p.claimed = j.at("claimed").get<double>();
+      p.claimed = p.earlier_claim = j.at("claimed").get<double>();
     } else {
       p.winner.clear();
       p.value = 0;
@@ -116,19 +116,28 @@ bool is_plain_launch(const Document& doc) {
 
 void confirm(Tuning& t, const std::vector<Document>& defaults,
              const std::vector<Document>& loaded, const TuneOptions& o) {
-  const std::size_t needed = confirm_launches_needed(o.alpha);
-  const auto bounded = [&o](std::size_t n_d, std::size_t n_f) {
+  // The file's claims hold together: each at 1 - alpha / k (Bonferroni).
+  const int k = winners(t);
+  const double level = claim_level(o.alpha, k);
+  const std::size_t needed = confirm_launches_needed(level);
+  const auto bounded = [level](std::size_t n_d, std::size_t n_f) {
     // above kExactLimit the normal approximation's cut always exists
     return n_d + n_f > kExactLimit ||
-           u_lower_critical(n_d, n_f, o.alpha / 2) >= 0;
+           u_lower_critical(n_d, n_f, level / 2) >= 0;
   };
   if (!bounded(defaults.size(), loaded.size()))
     throw std::invalid_argument(
-        "confirming a file takes at least " + std::to_string(needed) +
+        "confirming a file of " + std::to_string(k) + " winner" +
+        (k == 1 ? "" : "s") + " takes at least " + std::to_string(needed) +
         " launches of the library's default and " + std::to_string(needed) +
         " with the file loaded at --alpha " + fixed(o.alpha, 3) +
         ": fewer can never bound default / file at " +
-        fixed(100 * (1 - o.alpha), 0, "%") +
+        fixed(100 * (1 - level), k > 1 ? 2 : 0, "%") +
+        (k > 1 ? " (each claim at 1 - " + fixed(o.alpha, 3) + " / " +
+                     std::to_string(k) + ", so that all " + std::to_string(k) +
+                     " hold together at " + fixed(100 * (1 - o.alpha), 0, "%") +
+                     ")"
+               : std::string()) +
         " (given: " + std::to_string(defaults.size()) + " and " +
         std::to_string(loaded.size()) + "); alternate them (docs/tuning.md)");
   t.default_launches = static_cast<int>(defaults.size());
@@ -151,10 +160,12 @@ void confirm(Tuning& t, const std::vector<Document>& defaults,
       continue;
     }
     p.launch_factor = summarize(d).median / summarize(f).median;
-    p.launch_claimed = ratio_lower_bound(d, f, o.alpha);
+    p.launch_claimed = ratio_lower_bound(d, f, level);
     p.launch_p = mann_whitney(f, d).p;
     if (p.launch_claimed >= 1 + o.threshold) {
-      p.claimed = p.launch_claimed;
+      p.claimed = p.earlier_claim > 0
+                      ? std::min(p.earlier_claim, p.launch_claimed)
+                      : p.launch_claimed;
       continue;
     }
     set_aside(fixed(p.launch_factor, 2, "x") + " over " +

@@ -57,13 +57,21 @@ std::string render_tuning(const Tuning& t, Style style,
   }
   out << "); elsewhere the library's choice stays. factor: the medians' "
          "ratio in the runs of --algorithms";
+  const std::string level = "1 - " + fixed(options.alpha, 2) + " / k";
   if (launches)
     out << "; launches: default / file, the medians over the launches; at "
-           "least: the lower end of its "
-        << percent << " confidence interval, the margin the file claims\n";
+           "least: the margin the file claims, the lower end of default / "
+           "file's confidence interval over a pass's launches at "
+        << level
+        << " (k: the winners the pass put to them; Bonferroni, so that the "
+           "claims hold together at "
+        << percent << "), the smallest over the passes that kept it\n";
   else
-    out << "; at least: the lower end of its " << percent
-        << " confidence interval, the margin the file claims\n";
+    out << "; at least: the margin the file claims, the lower end of the "
+           "ratio's confidence interval at "
+        << level << " for the file's " << won
+        << " winners (Bonferroni, so that the claims hold together at "
+        << percent << ")\n";
   if (!t.settled)
     out << "\nNot settled: the last pass set "
         << t.passes.back().candidates - t.passes.back().kept
