@@ -84,6 +84,25 @@ METHOD_OF = {"bcast": "coll_bcast"}
 
 def winners(decisions):
     """point -> (winner name, claimed factor), keyed as the launches are."""
+    return {k: (p["winner"]["name"], p.get("claimed", p["factor"]))
+            for k, p in keyed(decisions).items()}
+
+
+def pass_bounds(d):
+    """point -> each pass's lower bound of a winner it kept (the passes'
+    decisions bench/tuning stored: decisions_pass<n>.json), keyed as the
+    launches are; a claim is the smallest of them."""
+    out, n = {}, 1
+    while os.path.exists(os.path.join(d, f"decisions_pass{n}.json")):
+        with open(os.path.join(d, f"decisions_pass{n}.json")) as f:
+            for point, p in keyed(json.load(f)).items():
+                out.setdefault(point, []).append(p["confirmation"]["at_least"])
+        n += 1
+    return out
+
+
+def keyed(decisions):
+    """The winners of a decisions file, keyed as the launches are."""
     out = {}
     for p in decisions["points"]:
         if "winner" not in p:
@@ -91,8 +110,7 @@ def winners(decisions):
         method = METHOD_OF.get(p["collective"], p["collective"])
         # a barrier's winner holds at every size the launches name
         size = "*" if p["collective"] == "barrier" else p["size"]
-        out[f"{method}|{size}"] = (p["winner"]["name"],
-                                   p.get("claimed", p["factor"]))
+        out[f"{method}|{size}"] = p
     return out
 
 
@@ -100,6 +118,7 @@ def setup_rows(d):
     meta, decisions, launches = load(d)
     r = ratios(launches)
     won = winners(decisions)
+    bounds = pass_bounds(d)
     control = max((median(c) for f, c in r.values()), default=float("nan"))
     bound = envelope([median(c) for f, c in r.values()])
     beyond = []
@@ -127,8 +146,9 @@ def setup_rows(d):
             below = sum(1 / x < claimed for x in f)
             p_claim = sign_p(below, len(f))
             contradicted += p_claim < 0.05
+            key = point if point in won else point.split("|")[0] + "|*"
             rows.append((point, name, claimed, mf, lo, hi, mc, below, len(f),
-                         p_claim))
+                         p_claim, bounds.get(key, [])))
     return (meta, decisions, r, control, slower, rows, met_claim,
             met_threshold, worse, worse_won, better_won, bound, beyond,
             contradicted)
@@ -235,12 +255,13 @@ def main():
             f"{better_won} of {len(rows)} |")
         if rows:
             details += ["", f"### {n}: the declared winners", "",
-                        "| point | winner | claimed margin (confirmation's lower bound) | D/F median | rounds below the claim (sign test p) | F/D median | F/D quartiles | C/D median |",
-                        "|---|---|---|---|---|---|---|---|"]
+                        "| point | winner | claimed margin (confirmation's lower bound) | each pass's bound | D/F median | rounds below the claim (sign test p) | F/D median | F/D quartiles | C/D median |",
+                        "|---|---|---|---|---|---|---|---|---|"]
             for (point, name, claimed, mf, lo, hi, mc, below, n_rounds,
-                 p_claim) in rows:
+                 p_claim, each) in rows:
+                each = ", ".join(f"{b:.2f}x" for b in each) or "-"
                 details.append(f"| {point.replace('|', ' ')} | {name} | "
-                               f"{claimed:.2f}x | {1 / mf:.2f}x | "
+                               f"{claimed:.2f}x | {each} | {1 / mf:.2f}x | "
                                f"{below} of {n_rounds} ({p_claim:.3f}) | "
                                f"{mf:.3f} | {lo:.3f}-{hi:.3f} | "
                                f"{mc:.3f} |")

@@ -116,10 +116,11 @@ double claim_level(double alpha, int k);
 // One pass of the confirmation (docs/tuning.md, "Confirming a file with
 // launches"): confirm, on launches that loaded the file `t` gives
 // (tuning_file_text), recorded in t.passes. Setting a winner aside changes
-// the file, and with it what else runs in a launch (bench/tuning_context:
-// MPICH's binomial reduce at 512 KiB, 4.07x faster than the default with
-// the candidate loaded, 1.85x with the file one pass wrote), so a winner's
-// claim holds for the file its launches loaded:
+// the file, and with it what else runs in a launch (bench/tuning_context,
+// docs/results/tuning_context.md: MPICH's binomial reduce at 4 KiB, 1.97x
+// faster than the default with the candidate loaded, 1.72x with the file
+// one pass wrote), so a winner's claim holds for the file its launches
+// loaded:
 // t.settled says whether the file `t` now gives is that file (or claims
 // nothing). If not, the next pass: launches of the new file, and tune on
 // the sweeps, these decisions (carry_decisions) and those launches.

@@ -17,7 +17,10 @@ library's own algorithms of the collectives, found through MPI_T, as points.
                    mock-ups at 8 B and 64 KiB: verified, or (an algorithm)
                    skipped with the library's refusal
     wrong          a wrong reduction fails verification under every
-                   algorithm (exit 1), never taken for a refusal
+                   algorithm (exit 1), never taken for a refusal; a wrong
+                   reduction on the last rank only fails exactly the
+                   algorithms in which that rank's operation ran, naming
+                   a rank, and the run ends (exit 1, no hang)
     bad-input      a bad --algorithms: exit 2, one message naming what is
                    accepted
     tune           the loop closed: runner tune's file (Open MPI's dynamic
@@ -200,6 +203,30 @@ def test_wrong(a):
           "every algorithm's wrong result failed verification")
     check(not any("refused" in s["reason"] for s in doc["skipped"]
                   if "verification" in s["reason"]), doc["skipped"])
+    # One rank's fault: the last rank's operation adds one too many. Every
+    # result it took part in is wrong somewhere, so a point fails exactly
+    # where that rank's operation ran (its fingerprint's calls), whichever
+    # rank holds the wrong block.
+    last = a.np - 1
+    out = os.path.join(a.workdir, "wrong_one.json")
+    p, by = fingerprints(a, path, ["-m", "fingerprint_rsb", "--algorithms", "all",
+                                   "-o", out],
+                         {"MPIARENA_FINGERPRINT_WRONG": f"rank={last}"})
+    doc = validate(a, out)
+    failed = {}
+    for r in doc["records"]:
+        alg = r["algorithm"]
+        name = alg["name"] if alg["value"] else "library"  # as the file says
+        failed[name] = r["verification"]["status"] == "failed"
+        if failed[name]:
+            check(r["verification"]["message"].startswith("rank "),
+                  f"{name}: the failure names a rank: {r['verification']}")
+    ran = {name: by.get(name, {}).get(last, (0, 0))[0] > 0 for name in failed}
+    check(failed == ran, f"failed where rank {last}'s operation ran: failed "
+          f"{failed}, ran {ran}")
+    check(any(failed.values()), f"rank {last}'s operation ran somewhere")
+    check(p.returncode == 1, f"one rank's wrong reduction: exit {p.returncode}, "
+          "expected 1")
 
 
 def load_env(a, path):

@@ -8,7 +8,9 @@
 // rank, to the file MPIARENA_FINGERPRINT_FILE names ("ALGORITHM RANK CALLS
 // ELEMENTS"; ALGORITHM is the point's option, "-" without --algorithms).
 // MPIARENA_FINGERPRINT_WRONG=1 makes the operation add one too many: every
-// algorithm's result then fails verification. Built with
+// algorithm's result then fails verification; =rank=N does so on rank N
+// only (the fault of one rank, which the point must report on every rank
+// where that rank's operation ran). Built with
 // MPIARENA_FINGERPRINT_RSB: fingerprint_rsb, the same with
 // MPI_Reduce_scatter_block (MPICH refuses most of its allreduce algorithms
 // a user-defined operation, not those of reduce_scatter_block).
@@ -35,7 +37,8 @@ void counted_sum(void* in, void* inout, int* len, MPI_Datatype*) {
 class Fingerprint final : public mpiarena::CollectiveStrategy {
   void setup() override {
     const char* w = std::getenv("MPIARENA_FINGERPRINT_WRONG");
-    wrong = w && std::string(w) == "1";
+    const std::string which = w ? w : "";
+    wrong = which == "1" || which == "rank=" + std::to_string(rank());
     MPIARENA_CHECK(MPI_Op_create(counted_sum, 1, &op_));
   }
   void teardown() override { MPI_Op_free(&op_); }
