@@ -249,11 +249,7 @@ Tuning tune(const std::vector<Document>& docs, const TuneOptions& options) {
         p.value = 0;
       }
   // The claims, once the winners are known: k of them hold together.
-  const double level =
-      claim_level(options.alpha,
-                  static_cast<int>(std::count_if(
-                      t.points.begin(), t.points.end(),
-                      [](const TuningPoint& p) { return !p.winner.empty(); })));
+  const double level = claim_level(options.alpha, winner_count(t));
   for (TuningPoint& p : t.points) {
     if (p.winner.empty()) continue;
     const auto& algs =
@@ -265,6 +261,12 @@ Tuning tune(const std::vector<Document>& docs, const TuneOptions& options) {
 }
 
 double claim_level(double alpha, int k) { return k > 1 ? alpha / k : alpha; }
+
+int winner_count(const Tuning& t) {
+  return static_cast<int>(
+      std::count_if(t.points.begin(), t.points.end(),
+                    [](const TuningPoint& p) { return !p.winner.empty(); }));
+}
 
 std::size_t library_message_size(const std::string& library,
                                  const TuningPoint& p) {

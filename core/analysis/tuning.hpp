@@ -113,6 +113,9 @@ std::size_t confirm_launches_needed(double alpha);
 // (Bonferroni): alpha / k, alpha for k < 2.
 double claim_level(double alpha, int k);
 
+// How many points of t have a winner.
+int winner_count(const Tuning& t);
+
 // One pass of the confirmation (docs/tuning.md, "Confirming a file with
 // launches"): confirm, on launches that loaded the file `t` gives
 // (tuning_file_text), recorded in t.passes. Setting a winner aside changes

@@ -35,12 +35,6 @@ std::vector<double> launch_medians(const std::vector<Document>& launches,
   return out;
 }
 
-int winners(const Tuning& t) {
-  return static_cast<int>(
-      std::count_if(t.points.begin(), t.points.end(),
-                    [](const TuningPoint& p) { return !p.winner.empty(); }));
-}
-
 }  // namespace
 
 std::string tuning_file_text(const Tuning& t) {
@@ -50,9 +44,9 @@ std::string tuning_file_text(const Tuning& t) {
 void confirm_pass(Tuning& t, const std::vector<Document>& defaults,
                   const std::vector<Document>& loaded, const TuneOptions& o) {
   const std::string digest = text_digest(tuning_file_text(t));
-  ConfirmPass pass{digest, static_cast<int>(loaded.size()), winners(t), 0};
+  ConfirmPass pass{digest, static_cast<int>(loaded.size()), winner_count(t), 0};
   confirm(t, defaults, loaded, o);
-  pass.kept = winners(t);
+  pass.kept = winner_count(t);
   t.passes.push_back(pass);
   t.settled = pass.kept == 0 || text_digest(tuning_file_text(t)) == digest;
 }
@@ -117,7 +111,7 @@ bool is_plain_launch(const Document& doc) {
 void confirm(Tuning& t, const std::vector<Document>& defaults,
              const std::vector<Document>& loaded, const TuneOptions& o) {
   // The file's claims hold together: each at 1 - alpha / k (Bonferroni).
-  const int k = winners(t);
+  const int k = winner_count(t);
   const double level = claim_level(o.alpha, k);
   const std::size_t needed = confirm_launches_needed(level);
   const auto bounded = [level](std::size_t n_d, std::size_t n_f) {
