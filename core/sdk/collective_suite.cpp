@@ -151,6 +151,21 @@ Verdict DistributionStrategy::verify() {
       "slice");
 }
 
+void GatheringStrategy::build() {
+  sent_ = own_partials();
+  gathered_.clear();
+  poison();
+}
+
+void GatheringStrategy::poison() {
+  if (holds())
+    gathered_.assign(count() * static_cast<std::size_t>(ranks()), -1);
+}
+
+Verdict GatheringStrategy::verify() {
+  return holds() ? check_gathered(gathered_) : Verdict{};
+}
+
 void CombinationStrategy::build() {
   partial_ = own_partials();
   if (is_root()) result_.assign(count(), -1);

@@ -18,6 +18,13 @@
 // method writes execute() with partial() and (on the root) result(). The
 // check compares the root's sum with a closed form computed apart from the
 // data (integers, so the sums are exact).
+//
+// Gathering (GatheringStrategy): every rank sends its count() partial
+// values (sent()); after one execute() gathered() holds every rank's
+// block in rank order, count() x ranks() ints, on every rank, or on the
+// root only for a method constructed with Gathered::at_root (MPI_Gather;
+// gathered() is empty elsewhere). It is checked wherever it is held. A
+// method writes execute() with sent() and gathered().
 #pragma once
 
 #include <climits>
@@ -151,6 +158,31 @@ class DistributionStrategy : public CollectiveStrategy {
  private:
   Ints array_, slice_;
   std::vector<int> counts_, displs_;
+};
+
+// Where a GatheringStrategy's gathered array is held and checked.
+enum class Gathered { at_every_rank, at_root };
+
+class GatheringStrategy : public CollectiveStrategy {
+ public:
+  void poison() final;
+  Verdict verify() final;
+
+ protected:
+  explicit GatheringStrategy(Gathered where = Gathered::at_every_rank)
+      : where_(where) {}
+  // sent() = own_partials(); a method that sends more calls this first.
+  void build() override;
+  // This rank's count() partial values (what build() left there).
+  Ints& sent() { return sent_; }
+  // Where held: every rank's block in rank order, count() x ranks() ints.
+  // Empty elsewhere (MPI_Gather ignores a non-root's receive buffer).
+  Ints& gathered() { return gathered_; }
+
+ private:
+  bool holds() const { return where_ == Gathered::at_every_rank || is_root(); }
+  Gathered where_;
+  Ints sent_, gathered_;
 };
 
 class CombinationStrategy : public CollectiveStrategy {

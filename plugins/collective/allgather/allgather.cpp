@@ -5,20 +5,11 @@
 
 namespace {
 
-class Allgather final : public mpiarena::CollectiveStrategy {
-  void build() override {
-    send_ = own_partials();
-    poison();
-  }
+class Allgather final : public mpiarena::GatheringStrategy {
   void execute() override {
-    MPIARENA_CHECK(MPI_Allgather(send_.data(), icount(), MPI_INT, recv_.data(),
-                                 icount(), MPI_INT, comm()));
+    MPIARENA_CHECK(MPI_Allgather(sent().data(), icount(), MPI_INT,
+                                 gathered().data(), icount(), MPI_INT, comm()));
   }
-  void poison() override {
-    recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
-  }
-  mpiarena::Verdict verify() override { return check_gathered(recv_); }
-  mpiarena::Ints send_, recv_;
 };
 
 }  // namespace

@@ -6,23 +6,17 @@
 
 namespace {
 
-class Mockup final : public mpiarena::CollectiveStrategy {
+class Mockup final : public mpiarena::GatheringStrategy {
   void build() override {
-    const mpiarena::Ints mine = own_partials();
-    send_.clear();
-    for (int r = 0; r < ranks(); ++r)
-      send_.insert(send_.end(), mine.begin(), mine.end());
-    poison();
+    GatheringStrategy::build();
+    const mpiarena::Ints mine = sent();
+    for (int r = 1; r < ranks(); ++r)
+      sent().insert(sent().end(), mine.begin(), mine.end());
   }
   void execute() override {
-    MPIARENA_CHECK(MPI_Alltoall(send_.data(), icount(), MPI_INT, recv_.data(),
-                                icount(), MPI_INT, comm()));
+    MPIARENA_CHECK(MPI_Alltoall(sent().data(), icount(), MPI_INT,
+                                gathered().data(), icount(), MPI_INT, comm()));
   }
-  void poison() override {
-    recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
-  }
-  mpiarena::Verdict verify() override { return check_gathered(recv_); }
-  mpiarena::Ints send_, recv_;
 };
 
 }  // namespace

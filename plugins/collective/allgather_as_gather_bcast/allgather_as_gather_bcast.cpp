@@ -6,22 +6,14 @@
 
 namespace {
 
-class Mockup final : public mpiarena::CollectiveStrategy {
-  void build() override {
-    send_ = own_partials();
-    poison();
-  }
+class Mockup final : public mpiarena::GatheringStrategy {
   void execute() override {
-    MPIARENA_CHECK(MPI_Gather(send_.data(), icount(), MPI_INT, recv_.data(),
-                              icount(), MPI_INT, root(), comm()));
-    MPIARENA_CHECK(
-        MPI_Bcast(recv_.data(), icount() * ranks(), MPI_INT, root(), comm()));
+    MPIARENA_CHECK(MPI_Gather(sent().data(), icount(), MPI_INT,
+                              gathered().data(), icount(), MPI_INT, root(),
+                              comm()));
+    MPIARENA_CHECK(MPI_Bcast(gathered().data(), icount() * ranks(), MPI_INT,
+                             root(), comm()));
   }
-  void poison() override {
-    recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
-  }
-  mpiarena::Verdict verify() override { return check_gathered(recv_); }
-  mpiarena::Ints send_, recv_;
 };
 
 }  // namespace

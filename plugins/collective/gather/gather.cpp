@@ -5,22 +5,16 @@
 
 namespace {
 
-class Gather final : public mpiarena::CollectiveStrategy {
-  void build() override {
-    send_ = own_partials();
-    poison();
-  }
+class Gather final : public mpiarena::GatheringStrategy {
+ public:
+  Gather() : GatheringStrategy(mpiarena::Gathered::at_root) {}
+
+ private:
   void execute() override {
-    MPIARENA_CHECK(MPI_Gather(send_.data(), icount(), MPI_INT,
-                              is_root() ? recv_.data() : nullptr, icount(),
-                              MPI_INT, root(), comm()));
+    MPIARENA_CHECK(MPI_Gather(sent().data(), icount(), MPI_INT,
+                              gathered().data(), icount(), MPI_INT, root(),
+                              comm()));
   }
-  void poison() override {
-    if (is_root())
-      recv_.assign(count() * static_cast<std::size_t>(ranks()), -1);
-  }
-  mpiarena::Verdict verify() override { return check_gathered(recv_); }
-  mpiarena::Ints send_, recv_;  // recv_: root only
 };
 
 }  // namespace
