@@ -18,15 +18,18 @@ def load(d):
     return meta, decisions, launches
 
 
-def ratios(launches):
-    """point -> ([F/D per round], [C/D per round])"""
+def complete_rounds(launches):
+    """The rounds that hold all three launches: [{kind: medians}]."""
     by_round = {}
     for l in launches:
         by_round.setdefault(l["round"], {})[l["kind"]] = l["medians"]
+    return [r for r in by_round.values() if set(r) == {"D", "F", "C"}]
+
+
+def ratios(launches):
+    """point -> ([F/D per round], [C/D per round])"""
     out = {}
-    for r in by_round.values():
-        if set(r) != {"D", "F", "C"}:
-            continue
+    for r in complete_rounds(launches):
         for point, d in r["D"].items():
             if point in r["F"] and point in r["C"] and d > 0:
                 f, c = out.setdefault(point, ([], []))
@@ -77,13 +80,8 @@ def launch_wide(launches, won):
     median F/D and the median C/D over the points without a winner (where
     F runs the library's own choice, as D and C do). Returns (median over
     the rounds of each, rounds whose F/D is above their C/D, rounds)."""
-    by_round = {}
-    for l in launches:
-        by_round.setdefault(l["round"], {})[l["kind"]] = l["medians"]
     fs, cs, above = [], [], 0
-    for r in by_round.values():
-        if set(r) != {"D", "F", "C"}:
-            continue
+    for r in complete_rounds(launches):
         plain = [p for p, d in r["D"].items()
                  if d > 0 and p in r["F"] and p in r["C"] and p not in won
                  and p.split("|")[0] + "|*" not in won]
