@@ -149,8 +149,8 @@ bool measure_builds(const std::vector<const LoadedStrategy*>& methods,
 int judge_builds(const Document& doc, const Options& options, bool failed,
                  const std::string& final_error) {
   const CompareOptions o = compare_options(options, Procedure::ab_run);
-  const Comparison c =
-      compare_documents(build_part(doc, "base"), build_part(doc, "new"), o);
+  const Document base = build_part(doc, "base"), now = build_part(doc, "new");
+  const Comparison c = compare_documents(base, now, o);
   if (options.format == "json") {
     nlohmann::json j = to_json(c);
     j["base"] = "base build";
@@ -172,6 +172,14 @@ int judge_builds(const Document& doc, const Options& options, bool failed,
     std::cerr << "runner: some points failed verification or could not run\n";
   if (!final_error.empty())
     std::cerr << "runner: error: " << final_error << "; exit 2\n";
+  // Every exit 2 says why.
+  if (c.points.empty())
+    std::cerr << "runner: error: the builds share no point: nothing was "
+                 "compared ("
+              << nothing_compared(base, now, "the base build", "the new build")
+              << "); exit 2\n";
+  else if (c.exit_code() == 2)
+    std::cerr << "runner: error: " << c.refusal() << "; exit 2\n";
   const int code = c.exit_code();
   if (code == 2 || !final_error.empty()) return 2;
   return failed ? std::max(code, 1) : code;

@@ -236,6 +236,15 @@ void describe_output(po::options_description& desc, Options& o,
      "comparison's tests, so that an A/A comparison flags anything with a "
      "chance below alpha) or none (each point at alpha). Default: holm for "
      "runner ab, one file of it and launches a side; none for BASE NEW")
+    ("allow-incomplete",
+     "compare and ab: judge an interrupted run (complete: false) as it is; "
+     "without it, a comparison that regressed nowhere exits 2 when a side "
+     "is incomplete")
+    ("allow-powerless",
+     "compare and ab: accept a comparison that could not have failed (too "
+     "few samples for any point to reach significance, after the "
+     "correction); without it, such a comparison exits 2 naming the "
+     "repetitions it needs")
     ("relative",
      "compare and trend: judge each point against the common shift of its group (the "
      "methods of one suite, payload, size and ranks, 3 or more, which an "

@@ -89,6 +89,9 @@ struct Options {
   double alpha = 0.05;      // compare: significance level
   bool relative = false;    // compare --relative (GroupShift)
   std::string correction;   // compare, ab: holm|none; empty: the default
+  // compare, ab: pass a judgement of an interrupted run, or one that no
+  // point could have failed (too few samples), instead of exit 2.
+  bool allow_incomplete = false, allow_powerless = false;
   std::string help_text;
   std::vector<OptionSetting> settings;  // --set, in command-line order
   // --algorithms: "all", or library algorithm names (and "library"), as

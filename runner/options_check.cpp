@@ -138,7 +138,8 @@ void check_command_options(const po::variables_map& vm, Options& o) {
   else if (o.command == Command::compare)
     reject_foreign_options(
         vm, "compare",
-        {"format", "threshold", "alpha", "relative", "correction"});
+        {"format", "threshold", "alpha", "relative", "correction",
+         "allow-incomplete", "allow-powerless"});
   else if (o.command == Command::trend)
     reject_foreign_options(
         vm, "trend", {"format", "threshold", "alpha", "relative", "output"});
@@ -301,6 +302,13 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
       throw UsageError("--correction '" + o.correction +
                        "' is not supported; accepted: holm, none");
   }
+  for (const char* name : {"allow-incomplete", "allow-powerless"})
+    if (vm.count(name) && o.command != Command::compare &&
+        o.command != Command::ab)
+      throw UsageError("--" + std::string(name) +
+                       " applies to 'compare' and 'ab' only");
+  o.allow_incomplete = vm.count("allow-incomplete") > 0;
+  o.allow_powerless = vm.count("allow-powerless") > 0;
   if (vm.count("relative") && o.command == Command::ab)
     throw UsageError(
         "--relative does not apply to 'ab': both builds share every round, so "

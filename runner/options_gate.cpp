@@ -2,6 +2,7 @@
 // its three forms, and runner ab's own options (options_parse.hpp).
 #include <algorithm>
 
+#include "compare.hpp"
 #include "options_parse.hpp"
 
 namespace mpiarena {
@@ -63,6 +64,18 @@ void check_ab_options(const po::variables_map& vm, Options& o) {
     throw UsageError(
         "'ab' measures the builds in turn first and second, in blocks of the "
         "repetitions; give --repetitions 2 or more");
+  // A gate that could not fail must not pass: below this many samples a
+  // side no U test reaches p < alpha (compare's --allow-powerless).
+  if (o.alpha > 0 && o.alpha < 1 && !vm.count("allow-powerless") &&
+      static_cast<std::size_t>(o.repetitions) < min_samples_for(o.alpha))
+    throw UsageError(
+        "'ab' with --repetitions " + std::to_string(o.repetitions) +
+        " could not fail: the U test needs at least " +
+        std::to_string(min_samples_for(o.alpha)) +
+        " samples a side to reach p < alpha; give -r " +
+        std::to_string(min_samples_for(o.alpha)) +
+        " or more (the default, 15, is what bench/gate measured), or "
+        "--allow-powerless to measure anyway");
   if (vm.count("blocks") && (o.blocks < 2 || o.blocks > o.repetitions))
     throw UsageError("--blocks must be between 2 and --repetitions (" +
                      std::to_string(o.repetitions) + "), got " +

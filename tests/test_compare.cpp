@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "compare.hpp"
-#include "doc_fixtures.hpp"
 #include "compare_text.hpp"
+#include "doc_fixtures.hpp"
 #include "formats.hpp"
 
 using mpiarena::compare_documents;
@@ -264,7 +264,50 @@ TEST(Compare, TooFewSamplesAreSaidSo) {
   EXPECT_NE(p.note.find("at least 4 repetitions"), std::string::npos);
   ASSERT_EQ(c.warnings.size(), 1u);
   EXPECT_NE(c.warnings[0].find("too few samples"), std::string::npos);
-  EXPECT_EQ(c.exit_code(), 0);
+  // A gate that could not have failed does not pass (issue 44): exit 2,
+  // naming the repetitions it needs, unless allowed.
+  EXPECT_EQ(c.exit_code(), 2);
+  EXPECT_NE(c.refusal().find("at least 4 repetitions"), std::string::npos)
+      << c.refusal();
+  mpiarena::CompareOptions allowed;
+  allowed.allow_powerless = true;
+  EXPECT_EQ(
+      compare_documents(
+          doc_of({make_record("bcast", {1e-5, 1.01e-5, 1.02e-5})}),
+          doc_of({make_record("bcast", {2e-5, 2.01e-5, 2.02e-5})}), allowed)
+          .exit_code(),
+      0);
+}
+
+// One point that can reach significance is enough for the gate to have
+// power; an incomplete side exits 2 unless allowed.
+TEST(Compare, APowerlessOrIncompleteJudgementIsNotAPass) {
+  mpiarena::Document base =
+      doc_of({make_record("bcast", {1e-5, 1.01e-5, 1.02e-5}),
+              make_record("raw", around(1e-5))});
+  mpiarena::Document now =
+      doc_of({make_record("bcast", {1e-5, 1.01e-5, 1.02e-5}),
+              make_record("raw", around(1e-5))});
+  EXPECT_EQ(compare_documents(base, now).exit_code(), 0);
+  now.complete = false;
+  const auto c = compare_documents(base, now);
+  EXPECT_EQ(c.exit_code(), 2);
+  EXPECT_NE(c.refusal().find("NEW is an incomplete"), std::string::npos)
+      << c.refusal();
+  mpiarena::CompareOptions allowed;
+  allowed.allow_incomplete = true;
+  EXPECT_EQ(compare_documents(base, now, allowed).exit_code(), 0);
+  // Holm over many tests: 4 samples a side cannot pass the correction.
+  mpiarena::CompareOptions holm;
+  holm.holm = true;
+  const auto h = compare_documents(
+      doc_of({make_record("bcast", {1e-5, 1.01e-5, 1.02e-5, 1.03e-5}),
+              make_record("raw", {1e-5, 1.01e-5, 1.02e-5, 1.03e-5})}),
+      doc_of({make_record("bcast", {1e-5, 1.01e-5, 1.02e-5, 1.03e-5}),
+              make_record("raw", {1e-5, 1.01e-5, 1.02e-5, 1.03e-5})}),
+      holm);
+  EXPECT_EQ(h.exit_code(), 2);
+  EXPECT_NE(h.refusal().find("Holm"), std::string::npos) << h.refusal();
 }
 
 TEST(Compare, ThresholdAndAlphaAreOptions) {

@@ -112,6 +112,26 @@ TEST(Builds, SplitsADocumentOfRunnerAb) {
   EXPECT_TRUE(mpiarena::document_builds(base).empty());
 }
 
+// A method with option values: the build sits between the name and the
+// values (issue 44: "allreduce@base[algorithm=ring]" was taken as the build
+// "base[algorithm=ring]", and runner ab judged nothing).
+TEST(Builds, SplitsMethodsWithOptionValues) {
+  Document d;
+  d.records.push_back(
+      make_record("allreduce@base[algorithm=ring]", around(10e-6)));
+  d.records.push_back(
+      make_record("allreduce@new[algorithm=ring]", around(10e-6)));
+  d.records.push_back(
+      make_record("allreduce@new[algorithm=library,x=a@b]", around(10e-6)));
+  EXPECT_EQ(mpiarena::document_builds(d),
+            (std::vector<std::string>{"base", "new"}));
+  const Document now = mpiarena::build_part(d, "new");
+  ASSERT_EQ(now.records.size(), 2u);
+  EXPECT_EQ(now.records[0].method, "allreduce[algorithm=ring]");
+  EXPECT_EQ(now.records[1].method, "allreduce[algorithm=library,x=a@b]");
+  EXPECT_EQ(mpiarena::build_part(d, "base").records.size(), 1u);
+}
+
 TEST(Launches, EachLaunchIsOneObservation) {
   std::vector<Document> launches(3);
   const double medians[] = {10e-6, 12e-6, 11e-6};

@@ -52,7 +52,24 @@ int Comparison::state_changed() const {
 
 int Comparison::exit_code() const {
   if (points.empty()) return 2;  // nothing compared: a gate must not pass
-  return count(Outcome::regressed) > 0 ? 1 : 0;
+  if (count(Outcome::regressed) > 0) return 1;
+  return refusal().empty() ? 0 : 2;
+}
+
+std::string Comparison::refusal() const {
+  if (!incomplete.empty() && !options.allow_incomplete) {
+    std::string sides;
+    for (const std::string& s : incomplete)
+      sides += (sides.empty() ? "" : " and ") + s;
+    return sides + (incomplete.size() > 1 ? " are" : " is") +
+           " an incomplete (interrupted) run: its points may be too few or "
+           "cut short; measure again, or give --allow-incomplete to judge "
+           "it as it is";
+  }
+  if (!powerless.empty() && !options.allow_powerless)
+    return "this comparison could not have failed: " + powerless +
+           "; or give --allow-powerless to accept it";
+  return "";
 }
 
 namespace {
@@ -290,6 +307,13 @@ void judgement_warnings(Comparison& c, std::size_t too_few, bool both_have) {
         "% is below " + suggested_percent(c.suggestion.value) +
         ", the smallest these files support: a change that small is within "
         "the uncertainty of the medians of some points (docs/ci.md)");
+  if (too_few > 0 && too_few == c.points.size() && c.powerless.empty())
+    c.powerless =
+        "no point has enough samples for the U test ever to reach "
+        "p < " +
+        number(options.alpha) + " (at least " +
+        std::to_string(min_samples_for(options.alpha)) +
+        " repetitions on both sides are needed)";
   if (too_few > 0)
     c.warnings.push_back(
         std::to_string(too_few) +
@@ -312,10 +336,14 @@ Comparison compare_documents(const Document& base, const Document& now,
   Comparison c;
   c.options = options;
   context_warnings(base.context, now.context, c.warnings);
-  if (!base.complete)
+  if (!base.complete) {
     c.warnings.push_back("BASE is an incomplete (interrupted) run");
-  if (!now.complete)
+    c.incomplete.push_back("BASE");
+  }
+  if (!now.complete) {
     c.warnings.push_back("NEW is an incomplete (interrupted) run");
+    c.incomplete.push_back("NEW");
+  }
   const auto b = index_records(base, "BASE", c.warnings);
   const auto n = index_records(now, "NEW", c.warnings);
   std::size_t too_few = 0;

@@ -81,6 +81,10 @@ struct CompareOptions {
   // comparison is flagged stays below alpha (family-wise); none: each
   // test at alpha on its own.
   bool holm = false;
+  // A judgement that could not fail (no point could reach p < alpha) or of
+  // an incomplete run exits 2 unless allowed (--allow-powerless,
+  // --allow-incomplete): a gate must not pass for want of data.
+  bool allow_powerless = false, allow_incomplete = false;
 };
 
 // --relative: the common shift of a group of at least kMinGroup matched
@@ -238,6 +242,11 @@ struct Comparison {
   ThresholdSuggestion suggestion;
   std::vector<GroupShift> shifts;  // --relative: every group judged so
   int tests = 0;  // --correction holm: the tests the correction is over
+  // Why this judgement could not have found a regression (no point could
+  // reach p < alpha with its samples, after the correction), or empty.
+  std::string powerless;
+  // The sides that are incomplete (interrupted) runs: "BASE", "NEW".
+  std::vector<std::string> incomplete;
 
   int count(Outcome v) const;
   // Of the points that regressed, those measured while noisy in either file.
@@ -245,8 +254,13 @@ struct Comparison {
   // The points not judged because the machine state differed.
   int state_changed() const;
   // runner compare's exit code: 0 when nothing regressed, 1 otherwise, 2
-  // when no point is in both files (nothing was compared).
+  // when no point is in both files (nothing was compared), and, when
+  // nothing regressed, when the judgement could not have failed or a side
+  // is incomplete, unless the options allow it (refusal()).
   int exit_code() const;
+  // Why a comparison in which nothing regressed still exits 2 (a
+  // powerless judgement, an incomplete side, not allowed), or empty.
+  std::string refusal() const;
 };
 
 // "12 of 87 points noisy, steal 3.1% of sample time, 0.4 preemptions/s,

@@ -11,14 +11,24 @@ namespace mpiarena {
 
 namespace {
 
-// "bcast@new" -> "new"; "" without a build.
+// "bcast@new" -> "new", "allreduce@new[algorithm=ring]" -> "new" (the
+// build sits between the name and a method's option values,
+// method_label); "" without a build.
 std::string build_of(const std::string& method) {
   const std::size_t at = method.find('@');
-  return at == std::string::npos ? "" : method.substr(at + 1);
+  if (at == std::string::npos) return "";
+  const std::size_t open = method.find('[', at);
+  return method.substr(
+      at + 1, open == std::string::npos ? std::string::npos : open - at - 1);
 }
 
+// "allreduce@new[algorithm=ring]" -> "allreduce[algorithm=ring]".
 std::string without_build(const std::string& method) {
-  return method.substr(0, method.find('@'));
+  const std::size_t at = method.find('@');
+  if (at == std::string::npos) return method;
+  const std::size_t open = method.find('[', at);
+  return method.substr(0, at) +
+         (open == std::string::npos ? "" : method.substr(open));
 }
 
 double median_of(std::vector<double> v) {
@@ -199,6 +209,14 @@ void correct_for_multiplicity(Comparison& c) {
           " is " + number(pc.p_adjusted) + " after Holm's correction for " +
           std::to_string(c.tests) + " tests, not below alpha " +
           number(o.alpha);
+  }
+  if (!possible && o.procedure != Procedure::launches && !c.points.empty()) {
+    const std::size_t needed = min_samples_for(o.alpha / n);
+    c.powerless = "after Holm's correction for " + std::to_string(c.tests) +
+                  " tests no point could reach p < " + number(o.alpha) +
+                  " with these samples; measure at least " +
+                  std::to_string(needed) +
+                  " repetitions a side (-r), or fewer points";
   }
   if (!possible && o.procedure != Procedure::launches && !c.points.empty())
     c.warnings.push_back(

@@ -230,4 +230,36 @@ std::string render_comparison(const Comparison& c, const std::string& base,
   return out.str();
 }
 
+namespace {
+
+// "no record (3 points skipped: the first because ...)", or "4 records
+// (allreduce[algorithm=ring] 1d 4096 B at 2 ranks, ...)".
+std::string side_points(const Document& d) {
+  if (d.records.empty()) {
+    if (d.skipped.empty()) return "no record";
+    const Skip& s = d.skipped.front();
+    return "no record (" + std::to_string(d.skipped.size()) +
+           " point(s) skipped, the first, " + s.method + " " + s.payload + " " +
+           s.size_label + ", because " + s.reason + ")";
+  }
+  std::string out = std::to_string(d.records.size()) + " record(s) (";
+  const std::size_t shown = std::min<std::size_t>(d.records.size(), 3);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const Record& r = d.records[i];
+    out += (i ? ", " : "") + r.method + " " + r.payload + " " +
+           std::to_string(r.bytes) + " B at " + std::to_string(r.ranks) +
+           " ranks";
+  }
+  return out + (d.records.size() > shown ? ", ...)" : ")");
+}
+
+}  // namespace
+
+std::string nothing_compared(const Document& base, const Document& now,
+                             const std::string& base_name,
+                             const std::string& new_name) {
+  return base_name + " has " + side_points(base) + ", " + new_name + " has " +
+         side_points(now);
+}
+
 }  // namespace mpiarena

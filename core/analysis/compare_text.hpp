@@ -16,4 +16,11 @@ namespace mpiarena {
 std::string render_comparison(const Comparison& c, const std::string& base,
                               const std::string& now, Style style);
 
+// Why a comparison of `base` and `now` matched no point, as one clause
+// for "nothing was compared: ...": a side with no record (every point
+// skipped, with the first skip's reason), or the points each side has.
+std::string nothing_compared(const Document& base, const Document& now,
+                             const std::string& base_name,
+                             const std::string& new_name);
+
 }  // namespace mpiarena

@@ -91,8 +91,9 @@ bool load_side(const std::vector<std::string>& files, const char* side,
   return ok;
 }
 
-int print(const Comparison& c, const std::string& base_name,
-          const std::string& new_name, const Options& options) {
+int print(const Comparison& c, const Document& base, const Document& now,
+          const std::string& base_name, const std::string& new_name,
+          const Options& options) {
   const int code = c.exit_code();
   if (options.format == "json") {
     nlohmann::json j = to_json(c);
@@ -110,7 +111,10 @@ int print(const Comparison& c, const std::string& base_name,
   // other methods, sizes or rank counts, or one has no record at all.
   if (c.points.empty())
     std::cerr << program_name() << ": error: " << base_name << " and "
-              << new_name << " share no point: nothing was compared; exit 2.\n";
+              << new_name << " share no point: nothing was compared ("
+              << nothing_compared(base, now, "BASE", "NEW") << "); exit 2.\n";
+  else if (code == 2)
+    std::cerr << program_name() << ": error: " << c.refusal() << "; exit 2.\n";
   return code;
 }
 
@@ -143,7 +147,7 @@ int compare_launches(std::vector<std::string> base_files,
   o.launches_new = static_cast<int>(new_files.size());
   Comparison c = compare_documents(base, now, o);
   c.warnings.insert(c.warnings.begin(), warnings.begin(), warnings.end());
-  return print(c, base_name, new_name, options);
+  return print(c, base, now, base_name, new_name, options);
 }
 
 }  // namespace
@@ -151,6 +155,8 @@ int compare_launches(std::vector<std::string> base_files,
 CompareOptions compare_options(const Options& options, Procedure procedure) {
   CompareOptions o{options.threshold, options.alpha, options.relative};
   o.procedure = procedure;
+  o.allow_incomplete = options.allow_incomplete;
+  o.allow_powerless = options.allow_powerless;
   o.holm = options.correction.empty() ? procedure != Procedure::two_files
                                       : options.correction == "holm";
   return o;
@@ -170,7 +176,8 @@ int command_compare(const Options& options) {
       return 2;
     return print(compare_documents(docs[0], docs[1],
                                    compare_options(options, Procedure::ab_run)),
-                 files[0] + " (base)", files[0] + " (new)", options);
+                 docs[0], docs[1], files[0] + " (base)", files[0] + " (new)",
+                 options);
   }
   bool ok = true;
   for (int i = 0; i < 2; ++i) {
@@ -188,7 +195,7 @@ int command_compare(const Options& options) {
   return print(
       compare_documents(docs[0], docs[1],
                         compare_options(options, Procedure::two_files)),
-      files[0], files[1], options);
+      docs[0], docs[1], files[0], files[1], options);
 }
 
 }  // namespace mpiarena

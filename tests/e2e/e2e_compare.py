@@ -114,8 +114,12 @@ def test_compare_synthetic(a):
     # A looser threshold or a stricter alpha changes the verdict.
     p, j = compare_json(a, base, new, "--threshold", "30%")
     check(p.returncode == 0 and j["counts"]["unchanged"] == 3, f"--threshold 30%: {j}")
+    # ... and a judgement no point could fail exits 2 unless allowed.
     p, j = compare_json(a, base, new, "--alpha", "0.0001")
-    check(p.returncode == 0 and j["counts"]["noisy"] == 3, f"--alpha 0.0001: {j}")
+    check(p.returncode == 2 and j["counts"]["noisy"] == 3 and "could not have failed" in p.stderr
+          and "9 repetitions" in p.stderr, f"--alpha 0.0001: {j}")
+    p, j = compare_json(a, base, new, "--alpha", "0.0001", "--allow-powerless")
+    check(p.returncode == 0 and j["counts"]["noisy"] == 3, f"--alpha 0.0001 --allow-powerless: {j}")
     # A failed verification in NEW is a regression.
     failed = write(a, "syn_failed.json", document([record("bcast", around(10e-6), status="failed")]))
     p, j = compare_json(a, base, failed)

@@ -111,7 +111,8 @@ def test_compare(a):
     show(["compare", small, big], c)
     check(c.returncode == 2, f"different values must share no point: exit {c.returncode}")
     c = subprocess.run([a.runner, "compare", small, again, "--format", "json",
-                        "--threshold", "500%"], capture_output=True, text=True, env=env())
+                        "--threshold", "500%", "--allow-powerless"],
+                       capture_output=True, text=True, env=env())
     show(["compare", small, again], c)
     check(c.returncode == 0, f"the same values are matched: exit {c.returncode}")
     points = json.loads(c.stdout)["points"]
