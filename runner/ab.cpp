@@ -55,6 +55,17 @@ std::string point_of(const Record& r) {
 }  // namespace
 
 void merge_record(Record& into, const Record& more) {
+  // Each rank's time: the blocks' medians weighed by their repetitions (a
+  // running mean of halves would give the first block a quarter after
+  // three blocks).
+  const double w_into = into.repetitions, w_more = more.repetitions;
+  for (std::size_t i = 0; i < into.per_rank.size() && i < more.per_rank.size();
+       ++i)
+    into.per_rank[i] =
+        w_into + w_more > 0
+            ? (into.per_rank[i] * w_into + more.per_rank[i] * w_more) /
+                  (w_into + w_more)
+            : more.per_rank[i];
   Timing head{into.samples_max, into.samples_min, into.samples_avg, into.time};
   merge_timing(
       head, {more.samples_max, more.samples_min, more.samples_avg, more.time});
@@ -67,9 +78,6 @@ void merge_record(Record& into, const Record& more) {
       into.time.median > 0 && into.payload_bytes > 0
           ? static_cast<double>(into.payload_bytes) / into.time.median
           : 0;
-  for (std::size_t i = 0; i < into.per_rank.size() && i < more.per_rank.size();
-       ++i)
-    into.per_rank[i] = (into.per_rank[i] + more.per_rank[i]) / 2;
   append(into.slots, more.slots);
   merge_noise(into.noise, more.noise);
   for (PhaseTiming& ph : into.phases)
@@ -103,7 +111,7 @@ bool measure_builds(const std::vector<const LoadedStrategy*>& methods,
                     const std::vector<Point>& points, const Machine& machine,
                     const Options& options, std::uint64_t seed,
                     const World& world, Document& doc, RunWriter& writer,
-                    spdlog::logger& log) {
+                    spdlog::logger& log, std::string& plan_error) {
   const int blocks = options.blocks > 0 ? options.blocks : options.repetitions;
   // Odd blocks: NEW's methods first, so NEW's points are created first in
   // every group (the plan's order is the methods' order).
@@ -125,6 +133,12 @@ bool measure_builds(const std::vector<const LoadedStrategy*>& methods,
     std::string error;
     const std::vector<Point> block_points =
         plan_points(b % 2 ? crossed : methods, block_options, machine, error);
+    // The same plan on every rank: the error too, so every rank stops here.
+    if (!error.empty()) {
+      plan_error =
+          "block " + std::to_string(b + 1) + " could not be planned: " + error;
+      break;
+    }
     Document block;
     ResultFile none;
     RunWriter quiet(block, none, false, log, "");

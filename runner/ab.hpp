@@ -32,13 +32,14 @@ void merge_record(Record& into, const Record& more);
 
 // Measures the plan in blocks (measure_points each), the builds' order
 // crossed from one block to the next, into `doc`; whether some point
-// failed.
+// failed. A block whose points cannot be planned (the same on every rank)
+// ends the blocks with `plan_error` saying why.
 // Collective over `world`.
 bool measure_builds(const std::vector<const LoadedStrategy*>& methods,
                     const std::vector<Point>& points, const Machine& machine,
                     const Options& options, std::uint64_t seed,
                     const World& world, Document& doc, RunWriter& writer,
-                    spdlog::logger& log);
+                    spdlog::logger& log, std::string& plan_error);
 
 // Rank 0: the judgement printed in --format; the exit code (compare's, or
 // 1 when a point failed and nothing regressed, 2 on a failed write).

@@ -201,6 +201,20 @@ CreationScope::CreationScope(const Point& p) {
   active_ = true;
 }
 
+void CreationScope::close() {
+  if (!active_) return;
+  active_ = false;
+  try {
+    AlgorithmSelector::instance().select("", 0);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(
+        std::string("the library's own algorithms could not be put back "
+                    "after a forced point's communicator was created (every "
+                    "later point would run under the forced one): ") +
+        e.what());
+  }
+}
+
 CreationScope::~CreationScope() {
   if (active_) AlgorithmSelector::instance().restore();
 }

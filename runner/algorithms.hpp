@@ -36,10 +36,14 @@ void set_algorithm_hooks(const Point& p, GroupMember& m);
 
 // Around the creation of a member's communicator: a library that binds the
 // algorithm to a communicator when it is created (Open MPI) gets the
-// point's algorithm selected, and every variable back after.
+// point's algorithm selected, and every variable back after, by close():
+// it throws std::runtime_error when the library refuses to go back (every
+// later point would otherwise run under this point's algorithm). The
+// destructor, on the way out of an exception, puts them back as it can.
 class CreationScope {
  public:
   explicit CreationScope(const Point& p);
+  void close();
   ~CreationScope();
   CreationScope(const CreationScope&) = delete;
   CreationScope& operator=(const CreationScope&) = delete;

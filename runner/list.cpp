@@ -9,6 +9,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "plan.hpp"
 #include "printable.hpp"
 #include "suite_info.hpp"
 
@@ -37,7 +38,47 @@ std::string executable_dir() {
 
 namespace {
 
-// runner ab: each build's directories only, its methods marked with it.
+// `dirs` without a directory named twice (the same path, or a link to it):
+// every plugin in it would otherwise be a duplicate of itself.
+void add_directory(std::vector<std::string>& dirs, const std::string& d) {
+  const bool seen =
+      std::any_of(dirs.begin(), dirs.end(), [&](const std::string& other) {
+        boost::system::error_code ignored;
+        return boost::filesystem::equivalent(d, other, ignored);
+      });
+  if (!seen) dirs.push_back(d);
+}
+
+// Loads directory `d` (of `build`, or none): its problems as warnings, the
+// methods a directory loaded before already provides (a copy of the same
+// plugins) one line, not one per plugin; how many shared libraries in it
+// were not plugins.
+int load_directory(Registry& registry, const std::string& d,
+                   const std::string& build, const std::string& prefix,
+                   std::vector<std::string>& warnings) {
+  std::vector<std::string> duplicates;
+  int not_plugins = 0;
+  for (const LoadResult& r : registry.load_dir(d, build)) {
+    if (r.status == LoadStatus::duplicate)
+      duplicates.push_back(r.message);
+    else if (r.status == LoadStatus::not_a_plugin)
+      ++not_plugins;
+    else if (r.status != LoadStatus::loaded)
+      warnings.push_back(prefix + r.message);
+  }
+  if (duplicates.size() == 1)
+    warnings.push_back(prefix + duplicates.front());
+  else if (duplicates.size() > 1)
+    warnings.push_back(prefix + std::to_string(duplicates.size()) +
+                       " plugins in '" + d +
+                       "' provide methods already loaded from another "
+                       "directory; skipped (the first: " +
+                       duplicates.front() + ")");
+  return not_plugins;
+}
+
+// runner ab: each build's directories only, its methods marked with it; a
+// build that loads no plugin is an error naming its directories.
 void load_builds(Registry& registry, const Options& options,
                  std::vector<std::string>& errors,
                  std::vector<std::string>& warnings) {
@@ -51,11 +92,24 @@ void load_builds(Registry& registry, const Options& options,
                          "' is not a directory");
     }
   if (!errors.empty()) return;
-  for (const auto& [build, dirs] : builds)
-    for (const std::string& d : *dirs)
-      for (const LoadResult& r : registry.load_dir(d, build))
-        if (r.status != LoadStatus::not_a_plugin)
-          warnings.push_back(std::string(build) + " build: " + r.message);
+  for (const auto& [build, given] : builds) {
+    std::vector<std::string> dirs;
+    for (const std::string& d : *given) add_directory(dirs, d);
+    const std::size_t before = registry.strategies().size();
+    int not_plugins = 0;
+    for (const std::string& d : dirs)
+      not_plugins += load_directory(registry, d, build,
+                                    std::string(build) + " build: ", warnings);
+    if (registry.strategies().size() == before)
+      errors.push_back(
+          "the " + std::string(build) + " build's --" + build +
+          "-plugin-dir (" + join(dirs) + ") holds no mpiarena plugin" +
+          (not_plugins > 0 ? " (" + std::to_string(not_plugins) +
+                                 " shared libraries there are not plugins)"
+                           : "") +
+          "; give the directory the build installs its plugins in "
+          "(<prefix>/lib/mpiarena/plugins, or <build>/lib/mpiarena/plugins)");
+  }
 }
 
 }  // namespace
@@ -80,12 +134,7 @@ void load_plugins(Registry& registry, const Options& options,
       errors.push_back("--plugin-dir '" + d + "' is not a directory");
       continue;
     }
-    const bool seen =
-        std::any_of(dirs.begin(), dirs.end(), [&](const std::string& other) {
-          boost::system::error_code ignored;
-          return boost::filesystem::equivalent(d, other, ignored);
-        });
-    if (!seen) dirs.push_back(d);
+    add_directory(dirs, d);
   }
   if (!errors.empty()) return;
   if (dirs.empty())
@@ -93,25 +142,8 @@ void load_plugins(Registry& registry, const Options& options,
         "no plugin directory found next to the runner (" + executable_dir() +
         "/lib/mpiarena/plugins or ../lib/"
         "mpiarena/plugins); use --plugin-dir or MPIARENA_PLUGIN_PATH");
-  for (const std::string& d : dirs) {
-    // Methods already provided by a directory loaded before (a copy of the
-    // same plugins) are one line per directory, not one per plugin.
-    std::vector<std::string> duplicates;
-    for (const LoadResult& r : registry.load_dir(d)) {
-      if (r.status == LoadStatus::duplicate)
-        duplicates.push_back(r.message);
-      else if (r.status != LoadStatus::not_a_plugin)
-        warnings.push_back(r.message);
-    }
-    if (duplicates.size() == 1)
-      warnings.push_back(duplicates.front());
-    else if (duplicates.size() > 1)
-      warnings.push_back(std::to_string(duplicates.size()) + " plugins in '" +
-                         d +
-                         "' provide methods already loaded from another "
-                         "directory; skipped (the first: " +
-                         duplicates.front() + ")");
-  }
+  for (const std::string& d : dirs)
+    load_directory(registry, d, "", "", warnings);
 }
 
 // --list and --help-method: the plugins loaded, their warnings and errors

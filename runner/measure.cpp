@@ -239,8 +239,9 @@ void create_members(const std::vector<const Point*>& group, MPI_Comm comm,
     }
     MPI_Comm own = MPI_COMM_NULL;
     {
-      const CreationScope algorithm(p);  // --algorithms under Open MPI
+      CreationScope algorithm(p);  // --algorithms under Open MPI
       MPIARENA_CHECK(MPI_Comm_dup(comm, &own));
+      algorithm.close();  // a refusal to go back ends the run, loudly
     }
     MPIARENA_CHECK(MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
     out.comms.push_back(own);

@@ -268,6 +268,21 @@ void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
   }
 }
 
+namespace {
+
+// --allow-incomplete and --allow-powerless: what a gate may pass.
+void check_allowances(const po::variables_map& vm, Options& o) {
+  for (const char* name : {"allow-incomplete", "allow-powerless"})
+    if (vm.count(name) && o.command != Command::compare &&
+        o.command != Command::ab)
+      throw UsageError("--" + std::string(name) +
+                       " applies to 'compare' and 'ab' only");
+  o.allow_incomplete = vm.count("allow-incomplete") > 0;
+  o.allow_powerless = vm.count("allow-powerless") > 0;
+}
+
+}  // namespace
+
 // The log, the methods and payloads, compare's judgement, and the format.
 void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
   o.quiet = vm.count("quiet") > 0;
@@ -302,13 +317,7 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
       throw UsageError("--correction '" + o.correction +
                        "' is not supported; accepted: holm, none");
   }
-  for (const char* name : {"allow-incomplete", "allow-powerless"})
-    if (vm.count(name) && o.command != Command::compare &&
-        o.command != Command::ab)
-      throw UsageError("--" + std::string(name) +
-                       " applies to 'compare' and 'ab' only");
-  o.allow_incomplete = vm.count("allow-incomplete") > 0;
-  o.allow_powerless = vm.count("allow-powerless") > 0;
+  check_allowances(vm, o);
   if (vm.count("relative") && o.command == Command::ab)
     throw UsageError(
         "--relative does not apply to 'ab': both builds share every round, so "
@@ -327,6 +336,11 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
     throw UsageError("--format '" + o.format +
                      "' is not supported by tune; accepted: table, markdown, "
                      "json (-o FILE writes the library's file)");
+  if (o.command == Command::algorithms && o.format != "table" &&
+      o.format != "json")
+    throw UsageError("--format '" + o.format +
+                     "' is not supported by algorithms; accepted: table, "
+                     "json");
   if (o.command == Command::trend && !tabular && o.format != "html")
     throw UsageError("--format '" + o.format +
                      "' is not supported by trend; accepted: table, "

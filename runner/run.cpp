@@ -10,6 +10,7 @@
 #include "collective.hpp"
 #include "commands.hpp"
 #include "context.hpp"
+#include "interrupt.hpp"
 #include "library_algorithms.hpp"
 #include "log.hpp"
 #include "measure.hpp"
@@ -156,6 +157,7 @@ int command_run(const Options& options, int argc, char** argv) {
   if (options.command == Command::algorithms)
     return command_algorithms(options);
   const World world;
+  install_interrupt_handler(world.rank() == 0);
   auto log = make_rank_logger(world.rank(), options.quiet);
   RunPlan plan;
   ResultFile output;
@@ -166,20 +168,30 @@ int command_run(const Options& options, int argc, char** argv) {
                             plan.seed, argc, argv);
   if (!options.algorithms.empty())
     doc.context["library_algorithms"] = algorithms_context();
+  // The progress lines (stderr) open with what the run is, so that a log
+  // of stdout and stderr together starts with it, not with points.
+  if (world.rank() == 0) {
+    const std::string header = render_header(doc);
+    log->info("{}: {} points; the tables follow at the end",
+              header.substr(0, header.find('\n')), plan.points.size());
+  }
   const bool saving = world.rank() == 0 && !options.output.empty();
   if (!Agreement(world)(saving ? output.write(doc) : "")) return 2;
   RunWriter writer(doc, output, saving, *log, options.output);
+  std::string plan_error;
   const bool failed =
       options.command == Command::ab
           ? measure_builds(plan.methods, plan.points, plan.machine,
-                           plan.options, plan.seed, world, doc, writer, *log)
+                           plan.options, plan.seed, world, doc, writer, *log,
+                           plan_error)
           : measure_points(plan.points, plan.machine, options, plan.seed, world,
                            doc, writer, *log);
 
-  doc.complete = true;
+  doc.complete = plan_error.empty();
   doc.context["end_time"] = iso_now();
   doc.summary = compute_summary(doc);
-  const std::string final_error = bcast_string(writer.save(true), 0, world);
+  std::string final_error = bcast_string(writer.save(true), 0, world);
+  if (final_error.empty()) final_error = plan_error;
   if (options.command == Command::ab) {
     int code =
         world.rank() == 0 ? judge_builds(doc, options, failed, final_error) : 0;

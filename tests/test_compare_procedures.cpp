@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "compare.hpp"
@@ -150,4 +152,41 @@ TEST(Launches, EachLaunchIsOneObservation) {
   EXPECT_NE(warnings[0].find("1 point(s) of BASE were not measured by every "
                              "launch"),
             std::string::npos);
+}
+
+// compare's summary names the row of docs/results/gate.md that holds its
+// procedure's false alarms and power; every such row exists there (issue
+// 44: figures compiled in had gone stale against the document).
+TEST(Procedures, TheSummaryPointsToARowOfTheGateDocument) {
+  std::ifstream in(std::string(MPIARENA_SOURCE_DIR) + "/docs/results/gate.md");
+  ASSERT_TRUE(in) << "docs/results/gate.md";
+  std::string doc((std::istreambuf_iterator<char>(in)), {}), plain;
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    if (doc.compare(i, 2, "**") == 0) {
+      ++i;  // markdown's bold
+    } else if (doc[i] != '`') {
+      plain += doc[i];
+    }
+  }
+  int rows = 0;
+  for (auto procedure :
+       {mpiarena::Procedure::two_files, mpiarena::Procedure::ab_run,
+        mpiarena::Procedure::launches})
+    for (bool holm : {false, true})
+      for (int k : {3, 5}) {
+        mpiarena::Comparison c;
+        c.options.procedure = procedure;
+        c.options.holm = holm;
+        c.options.launches_base = c.options.launches_new = k;
+        const std::string line = mpiarena::procedure_line(c);
+        const std::size_t at = line.find("row "),
+                          end = line.find(" (bench/gate on this");
+        ASSERT_NE(at, std::string::npos) << line;
+        ASSERT_NE(end, std::string::npos) << line;
+        const std::string row = line.substr(at + 4, end - at - 4);
+        EXPECT_NE(plain.find("| " + row + " |"), std::string::npos)
+            << "not a row of docs/results/gate.md: " << row;
+        ++rows;
+      }
+  EXPECT_EQ(rows, 12);
 }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,29 @@ Record point(const std::string& library, const std::string& collective,
 
 mpiarena::TuneOptions defaults() { return {}; }
 
+// The documents with the context a run of --algorithms writes: every
+// forced algorithm of their records listed for its variable.
+Tuning tune_listed(std::vector<Document> docs, const TuneOptions& o) {
+  for (Document& d : docs) {
+    std::map<std::string, nlohmann::json> by_variable;
+    for (const Record& r : d.records)
+      if (r.algorithm.value != 0) {
+        nlohmann::json& algs = by_variable[r.algorithm.variable];
+        const nlohmann::json a = {{"name", r.algorithm.name},
+                                  {"value", r.algorithm.value}};
+        if (std::find(algs.begin(), algs.end(), a) == algs.end())
+          algs.push_back(a);
+      }
+    nlohmann::json collectives = nlohmann::json::array();
+    for (const auto& [variable, algs] : by_variable)
+      collectives.push_back({{"variable", variable}, {"algorithms", algs}});
+    nlohmann::json& listed = d.context["library_algorithms"];
+    if (!listed.contains("collectives") || listed["collectives"].empty())
+      listed["collectives"] = collectives;
+  }
+  return mpiarena::tune(docs, o);
+}
+
 // A small MPICH table of the shape MPICH 4.0 compiles in, its keys out of
 // alphabetical order on purpose.
 const char* kTable = R"({"collective=reduce_scatter_block":{"comm_type=intra":
@@ -70,7 +94,7 @@ TEST(Tuning, WinnerOnlyWhenSignificantAndAboveTheThreshold) {
   d.records.push_back(point("Open MPI", "allreduce", "", 0, 65536, 3, 50e-6));
   d.records.push_back(
       point("Open MPI", "allreduce", "ring", 4, 65536, 3, 49e-6));
-  const Tuning t = mpiarena::tune({d}, defaults());
+  const Tuning t = tune_listed({d}, defaults());
   ASSERT_EQ(t.points.size(), 2u);
   EXPECT_EQ(t.library, "Open MPI");
   EXPECT_EQ(t.points[0].winner, "ring");
@@ -94,12 +118,12 @@ TEST(Tuning, WinnerOnlyWhenSignificantAndAboveTheThreshold) {
 TEST(Tuning, RefusesFilesWithoutAlgorithmsOrOfTwoLibraries) {
   Document none;
   none.records.push_back(make_record("allreduce", around(1e-6), 64));
-  EXPECT_THROW(mpiarena::tune({none}, defaults()), std::invalid_argument);
+  EXPECT_THROW(tune_listed({none}, defaults()), std::invalid_argument);
   Document a, b;
   a.records.push_back(point("Open MPI", "allreduce", "", 0, 64, 2, 1e-6));
   a.records.push_back(point("Open MPI", "allreduce", "ring", 4, 64, 2, 1e-6));
   b.records.push_back(point("MPICH", "allreduce", "", 0, 64, 2, 1e-6));
-  EXPECT_THROW(mpiarena::tune({a, b}, defaults()), std::invalid_argument);
+  EXPECT_THROW(tune_listed({a, b}, defaults()), std::invalid_argument);
 }
 
 TEST(Tuning, OpenMpiRulesFromZeroUpwardsPerCommunicatorSize) {
@@ -112,7 +136,7 @@ TEST(Tuning, OpenMpiRulesFromZeroUpwardsPerCommunicatorSize) {
   // Another collective with no winner is left out of the file.
   d.records.push_back(point("Open MPI", "bcast", "", 0, 64, 4, 1e-6));
   d.records.push_back(point("Open MPI", "bcast", "chain", 2, 64, 4, 2e-6));
-  const std::string rules = mpiarena::openmpi_rules(mpiarena::tune({d}, {}));
+  const std::string rules = mpiarena::openmpi_rules(tune_listed({d}, {}));
   // One collective (alltoall, id 3); sizes 1 (library), 4 (rules), 5
   // (library again); alltoall's message size is the count x ranks:
   // 16384 B for 4 KiB at 4 ranks, merged with 64 KiB's same winner.
@@ -142,7 +166,7 @@ TEST(Tuning, MpichSelectionKeepsTheTableOrderAndGuardsTheWinner) {
       point("MPICH", "reduce_scatter_block", "", 0, 16384, 3, 10e-6));
   d.records.push_back(
       point("MPICH", "reduce_scatter_block", "pairwise", 3, 16384, 3, 5e-6));
-  const std::string text = mpiarena::mpich_selection(mpiarena::tune({d}, {}));
+  const std::string text = mpiarena::mpich_selection(tune_listed({d}, {}));
   const auto json = nlohmann::ordered_json::parse(text);
   // The collectives stay in the table's order (not alphabetical).
   EXPECT_EQ(json.begin().key(), "collective=reduce_scatter_block");
@@ -197,7 +221,7 @@ TEST(Tuning, MpichNeedsTheLibrarysTable) {
   d.records.push_back(point("MPICH", "allreduce", "", 0, 64, 2, 10e-6));
   d.records.push_back(
       point("MPICH", "allreduce", "recursive_doubling", 1, 64, 2, 5e-6));
-  EXPECT_THROW(mpiarena::mpich_selection(mpiarena::tune({d}, {})),
+  EXPECT_THROW(mpiarena::mpich_selection(tune_listed({d}, {})),
                std::invalid_argument);
 }
 
@@ -213,7 +237,7 @@ TEST(Tuning, DisagreeingMethodsKeepTheLibrarysChoice) {
     d.records.push_back(lib);
     d.records.push_back(a);
   }
-  const Tuning t = mpiarena::tune({d}, {});
+  const Tuning t = tune_listed({d}, {});
   ASSERT_EQ(t.points.size(), 2u);
   for (const auto& p : t.points) {
     EXPECT_TRUE(p.winner.empty());
@@ -230,8 +254,7 @@ TEST(Tuning, MpichTableThatIsNotJsonIsAnErrorNotACrash) {
   d.records.push_back(point("MPICH", "allreduce", "", 0, 64, 2, 10e-6));
   d.records.push_back(
       point("MPICH", "allreduce", "recursive_doubling", 1, 64, 2, 5e-6));
-  EXPECT_THROW(mpiarena::mpich_selection(mpiarena::tune({d}, {})),
-               std::exception);
+  EXPECT_THROW(mpiarena::mpich_selection(tune_listed({d}, {})), std::exception);
 }
 
 namespace {
@@ -256,7 +279,7 @@ Tuning two_winners() {
     d.records.push_back(
         point("Open MPI", "allreduce", "ring", 4, bytes, 3, 6e-6 * bytes));
   }
-  return mpiarena::tune({d}, defaults());
+  return tune_listed({d}, defaults());
 }
 
 }  // namespace
@@ -465,4 +488,29 @@ TEST(Tuning, TextDigestIsFnv1a) {
   // FNV-1a 64's published values: "" and "a".
   EXPECT_EQ(mpiarena::text_digest(""), "cbf29ce484222325");
   EXPECT_EQ(mpiarena::text_digest("a"), "af63dc4c8601ec8c");
+}
+
+// Issue 44: a record whose algorithm its run's context does not list (a
+// value of 99, or a name the library has under another value) is refused,
+// never written into a file the library would fail to load.
+TEST(Tuning, AnAlgorithmTheLibraryDoesNotListIsRefused) {
+  Document d;
+  d.records.push_back(point("Open MPI", "allreduce", "", 0, 4096, 3, 10e-6));
+  d.records.push_back(point("Open MPI", "allreduce", "ring", 4, 4096, 3, 7e-6));
+  d.context["library_algorithms"] = {
+      {"collectives",
+       {{{"variable", "coll_tuned_allreduce_algorithm"},
+         {"algorithms", {{{"name", "ring"}, {"value", 4}}}}}}}};
+  EXPECT_EQ(mpiarena::tune({d}, {}).points.at(0).winner, "ring");
+  d.records[1].algorithm.value = 99;
+  try {
+    mpiarena::tune({d}, {});
+    ADD_FAILURE() << "value 99 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("ring = 4"), std::string::npos)
+        << e.what();
+  }
+  d.context.erase("library_algorithms");
+  d.records[1].algorithm.value = 4;
+  EXPECT_THROW(mpiarena::tune({d}, {}), std::invalid_argument);
 }

@@ -118,12 +118,12 @@ void judge_contract_v4(const Record& b, const Record& n,
   for (const PhaseTiming& bp : b.phases)
     for (const PhaseTiming& np : n.phases)
       if (bp.name == np.name)
-        own("phase:" + bp.name, false, bp.time.median, np.time.median,
+        own("phase:" + bp.name, false, samples_median(bp), samples_median(np),
             bp.samples_max, np.samples_max, "s");
   for (const PartTiming& bp : b.parts)
     for (const PartTiming& np : n.parts)
       if (bp.name == np.name && bp.name != n.headline_part)
-        own("part:" + bp.name, false, bp.time.median, np.time.median,
+        own("part:" + bp.name, false, samples_median(bp), samples_median(np),
             bp.samples_max, np.samples_max, "s");
   for (const MetricValue& bm : b.metrics)
     for (const MetricValue& nm : n.metrics)
@@ -237,13 +237,12 @@ PointComparison compare_pair(const Record& b, const Record& n,
   pc.new_noise = point_noise(n);
   if (!launches && min_p_value(pc.test.n1, pc.test.n2) < o.alpha)
     pc.resolvable = resolvable_change(b.samples_max, n.samples_max, o.alpha);
-  pc.metrics.push_back(
-      classify("time_s", false, b.time.median, n.time.median, pc.test.p, o));
-  if (b.moves_data && n.moves_data && b.time.median > 0 && n.time.median > 0)
+  const double bt = samples_median(b), nt = samples_median(n);
+  pc.metrics.push_back(classify("time_s", false, bt, nt, pc.test.p, o));
+  if (b.moves_data && n.moves_data && bt > 0 && nt > 0)
     pc.metrics.push_back(classify(
-        "bandwidth_Bps", true,
-        static_cast<double>(b.payload_bytes) / b.time.median,
-        static_cast<double>(n.payload_bytes) / n.time.median, pc.test.p, o));
+        "bandwidth_Bps", true, static_cast<double>(b.payload_bytes) / bt,
+        static_cast<double>(n.payload_bytes) / nt, pc.test.p, o));
   judge_contract_v4(b, n, o, pc);
   for (const MetricChange& m : pc.metrics)
     pc.verdict = std::max(pc.verdict, m.verdict);

@@ -46,6 +46,15 @@ std::map<std::string, double> group_shifts(
 
 // How much better the better of two values is, as a ratio minus one.
 double factor(double base, double now);
+
+// The median compare judges a timing by: its samples' (the U test's data;
+// issue 44: a summary that says otherwise must not decide the change),
+// the stated one only where there are no samples.
+template <typename Timed>
+double samples_median(const Timed& t) {
+  return t.samples_max.empty() ? t.time.median
+                               : summarize(t.samples_max).median;
+}
 // "0.0123" (3 significant digits); `v` printed with a printf `format`.
 std::string number(double v);
 std::string fixed(const char* format, double v);

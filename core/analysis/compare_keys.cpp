@@ -113,10 +113,10 @@ std::map<std::string, double> group_shifts(
   std::map<std::string, std::vector<double>> ratios;
   for (const auto& [key, rec] : b) {
     auto other = n.find(key);
-    if (other != n.end() && rec->time.median > 0 &&
-        other->second->time.median > 0)
-      ratios[group_of(*rec)].push_back(other->second->time.median /
-                                       rec->time.median);
+    if (other != n.end() && samples_median(*rec) > 0 &&
+        samples_median(*other->second) > 0)
+      ratios[group_of(*rec)].push_back(samples_median(*other->second) /
+                                       samples_median(*rec));
   }
   std::map<std::string, double> shift_of;
   for (auto& [group, r] : ratios) {

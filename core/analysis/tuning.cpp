@@ -60,6 +60,7 @@ void pool_document(const Document& doc, Pool& pool) {
         !r.param("guideline").empty() || r.verification == "failed" ||
         r.samples_max.empty())
       continue;
+    check_listed_algorithm(r, doc.context);
     if (pool.library.empty()) pool.library = r.algorithm.library;
     if (r.algorithm.library != pool.library)
       throw std::invalid_argument(

@@ -75,10 +75,17 @@ struct TuneOptions {
   double threshold = 0.05;  // a winner is at least this much faster
 };
 
+// Throws std::invalid_argument when record `r` ran a forced algorithm
+// that its run's context (`library_algorithms`) does not list for the
+// variable, with that name and value: a tuning file must name only
+// algorithms the library has (issue 44).
+void check_listed_algorithm(const Record& r, const nlohmann::json& context);
+
 // Every point with the library's own choice and at least one forced
 // algorithm, over all `docs` (samples of the same point in several files
 // are pooled). Throws std::invalid_argument when the documents hold no such
-// point, or points of two libraries.
+// point, or points of two libraries, or an algorithm its run does not list
+// (check_listed_algorithm).
 Tuning tune(const std::vector<Document>& docs, const TuneOptions& options);
 
 // Whether `doc` is a launch without --algorithms (none of its records

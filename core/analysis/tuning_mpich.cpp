@@ -9,6 +9,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "bounded_json.hpp"
 #include "tuning.hpp"
 
 namespace mpiarena {
@@ -109,7 +110,17 @@ std::string mpich_selection(const Tuning& t) {
         "library_algorithms.selection_table), which a file for MPICH must "
         "start from: measure again with this version of runner "
         "--algorithms");
-  Tree table = Tree::parse(t.library_table);
+  Tree table;
+  try {
+    table = parse_bounded<Tree>(t.library_table, kSelectionTableDepth);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(
+        "MPICH's selection table in the files (context "
+        "library_algorithms.selection_table, from " +
+        (t.library_table_source.empty() ? std::string("?")
+                                        : t.library_table_source) +
+        ") cannot be read: " + e.what());
+  }
   // collective -> ranks -> points
   std::map<std::string, std::map<int, std::vector<const TuningPoint*>>> won;
   for (const TuningPoint& p : t.points)

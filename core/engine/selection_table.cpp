@@ -10,6 +10,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "bounded_json.hpp"
 #include "digest.hpp"
 
 namespace mpiarena {
@@ -24,7 +25,12 @@ bool read_file(const std::string& path, std::string& out) {
 }
 
 bool parses(const std::string& text) {
-  return !nlohmann::ordered_json::parse(text, nullptr, false).is_discarded();
+  try {
+    parse_bounded<nlohmann::ordered_json>(text, kSelectionTableDepth);
+    return true;
+  } catch (const std::exception&) {  // not JSON, or nested too deep
+    return false;
+  }
 }
 
 // The longest NUL-terminated string of `binary` that starts with

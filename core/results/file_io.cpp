@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -82,7 +83,12 @@ int make_temporary(const std::string& target, std::string& name) {
   name = target + ".tmp.XXXXXX";
   const int fd = ::mkostemp(name.data(), O_CLOEXEC);
   if (fd < 0) return -1;
-  if (::fchmod(fd, creation_mode()) != 0) {
+  // A file replaced keeps its mode (issue 44: a replacement made it 0644).
+  struct stat existing;
+  const mode_t mode = ::stat(target.c_str(), &existing) == 0
+                          ? existing.st_mode & 07777
+                          : creation_mode();
+  if (::fchmod(fd, mode) != 0) {
     const int err = errno;
     ::close(fd);
     ::unlink(name.c_str());
@@ -110,10 +116,13 @@ void sync_directory(const std::string& dir) {
 // Writes `pieces` to a new temporary file next to `target`, then renames it
 // onto `target`. Empty on success, else what failed and the system's reason;
 // the temporary file never survives a failure.
-std::string replace_with(const std::string& target,
-                         const std::string* const* pieces, std::size_t count,
-                         bool durable) {
-  std::string tmp;
+namespace {
+
+// The pieces in a new temporary file next to `target`, its name in `tmp`;
+// empty, or what failed (and no temporary file left).
+std::string write_temporary(const std::string& target,
+                            const std::string* const* pieces, std::size_t count,
+                            bool durable, std::string& tmp) {
   const int fd = make_temporary(target, tmp);
   if (fd < 0)
     return "cannot create a temporary file in '" + parent_of(target) +
@@ -133,10 +142,73 @@ std::string replace_with(const std::string& target,
   if (durable && ::fsync(fd) != 0)
     return fail("cannot sync '" + tmp + "'", true);
   if (::close(fd) != 0) return fail("cannot write '" + tmp + "'", false);
-  if (::rename(tmp.c_str(), target.c_str()) != 0)
-    return fail("cannot rename '" + tmp + "' to '" + target + "'", false);
+  return {};
+}
+
+}  // namespace
+
+std::string replace_with(const std::string& target,
+                         const std::string* const* pieces, std::size_t count,
+                         bool durable) {
+  std::string tmp;
+  std::string error = write_temporary(target, pieces, count, durable, tmp);
+  if (!error.empty()) return error;
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return "cannot rename '" + tmp + "' to '" + target + "': " + reason(err);
+  }
   if (durable) sync_directory(parent_of(target));
   return {};
+}
+
+std::string replace_together(
+    const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<std::string> tmps;
+  auto drop = [&tmps](std::size_t from) {
+    for (std::size_t i = from; i < tmps.size(); ++i) ::unlink(tmps[i].c_str());
+  };
+  for (const auto& [target, text] : files) {
+    const std::string* pieces[] = {&text};
+    std::string tmp;
+    const std::string error = write_temporary(target, pieces, 1, false, tmp);
+    if (!error.empty()) {
+      drop(0);
+      return error + (files.size() > 1 ? " (nothing was replaced)" : "");
+    }
+    tmps.push_back(tmp);
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (::rename(tmps[i].c_str(), files[i].first.c_str()) != 0) {
+      const int err = errno;
+      drop(i);
+      return "cannot rename '" + tmps[i] + "' to '" + files[i].first +
+             "': " + reason(err) +
+             (i ? " (the files before it in the list were replaced)" : "");
+    }
+  return {};
+}
+
+namespace {
+
+// Two fixed buffers a signal handler may read: `g_set` says whether a slot
+// holds a whole path (cleared before a copy, set after).
+char g_remembered[2][4096];
+volatile sig_atomic_t g_set[2] = {0, 0};
+
+}  // namespace
+
+void remember_for_interrupt(int slot, const std::string& path) {
+  if (slot < 0 || slot > 1) return;
+  g_set[slot] = 0;
+  if (path.empty() || path.size() >= sizeof g_remembered[slot]) return;
+  std::memcpy(g_remembered[slot], path.c_str(), path.size() + 1);
+  g_set[slot] = 1;
+}
+
+void remove_remembered() noexcept {
+  for (int slot = 0; slot < 2; ++slot)
+    if (g_set[slot]) ::unlink(g_remembered[slot]);
 }
 
 // Removes `BASE.tmp.XXXXXX` files in `dir`: left by a run killed while

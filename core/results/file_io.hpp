@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mpiarena::fileio {
 
@@ -30,8 +32,9 @@ mode_t creation_mode();
 // pwrite(2) until done; false with errno set on failure.
 bool pwrite_all(int fd, const char* data, std::size_t size, off_t at);
 
-// A new file `target.tmp.XXXXXX`, its name in `name`; -1 with errno set on
-// failure (nothing left behind).
+// A new file `target.tmp.XXXXXX`, its name in `name`, with the mode of
+// `target` when it exists (a replaced file keeps its mode), else 0666 less
+// the umask; -1 with errno set on failure (nothing left behind).
 int make_temporary(const std::string& target, std::string& name);
 
 // Whether `fd` is still the file called `name` (nobody replaced it).
@@ -46,6 +49,21 @@ void sync_directory(const std::string& dir);
 std::string replace_with(const std::string& target,
                          const std::string* const* pieces, std::size_t count,
                          bool durable);
+
+// Several files replaced together (runner tune's FILE and FILE.md): every
+// temporary file written first, then each renamed into place, so that a
+// file that cannot be written (a full disk, a name too long for its
+// temporary) leaves every target as it was. Empty, or what failed.
+std::string replace_together(
+    const std::vector<std::pair<std::string, std::string>>& files);
+
+// The files an interrupted process removes (the -o file's lock and spare):
+// `slot` 0 or 1 holds `path`, "" empties it. remove_remembered() unlinks
+// them and is async-signal-safe: a SIGINT/SIGTERM handler calls it
+// (core/engine/interrupt.cpp), so that a run stopped by mpirun's Ctrl-C
+// leaves no TARGET.lock or TARGET.tmp.XXXXXX beside its results.
+void remember_for_interrupt(int slot, const std::string& path);
+void remove_remembered() noexcept;
 
 // Removes `BASE.tmp.XXXXXX` files in `dir`: left by a run killed while
 // writing the same target (its lock is ours now).

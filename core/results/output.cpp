@@ -67,6 +67,13 @@ void append_element(std::string& joined, const nlohmann::json& item) {
   joined.append(text, from, std::string::npos);
 }
 
+// "0444".
+std::string octal_mode(mode_t mode) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%04o", static_cast<unsigned>(mode & 07777));
+  return buf;
+}
+
 const std::string& closing(const std::string& joined) {
   static const std::string empty = "]", full = "\n ]";
   return joined.empty() ? empty : full;
@@ -113,6 +120,14 @@ bool resolve_output(const std::string& path, std::string& target,
       return true;
     }
     if (S_ISREG(st.st_mode)) {
+      // Read-only for everyone: whoever made it so did not want it
+      // replaced (root could; mpiarena does not).
+      if ((st.st_mode & 0222) == 0)
+        return fail((p == path
+                         ? std::string("it")
+                         : "'" + p + "', where its symbolic link points,") +
+                    " is read-only (mode " + octal_mode(st.st_mode) +
+                    "): not replaced; make it writable or remove it first");
       target = p;
       return true;
     }
@@ -143,6 +158,7 @@ void ResultFile::drop_spare() {
   ::close(spare_.fd);
   spare_ = Version{};
   spare_name_.clear();
+  remember_for_interrupt(1, "");
 }
 
 void ResultFile::release() {
@@ -152,6 +168,7 @@ void ResultFile::release() {
   if (lock_fd_ < 0) return;
   // Unlinked while still locked: a run that opened it meanwhile sees that
   // its file is gone and retries (open below).
+  remember_for_interrupt(0, "");
   ::unlink(lock_path_.c_str());
   ::close(lock_fd_);
   lock_fd_ = -1;
@@ -171,6 +188,7 @@ std::string ResultFile::open(const std::string& path) {
   lock_path_ = target_ + ".lock";
   lock_fd_ = lock_exclusively(lock_path_, path, prefix, error);
   if (lock_fd_ < 0) return error;
+  remember_for_interrupt(0, lock_path_);
   char host[256] = {0};
   ::gethostname(host, sizeof host - 1);
   const std::string owner = "pid " + std::to_string(::getpid()) + " on host " +
@@ -277,6 +295,7 @@ std::string ResultFile::publish(const std::string* const* pieces,
     if (spare_.fd < 0)
       return "cannot create a temporary file in '" + parent_of(target_) +
              "': " + reason(errno);
+    remember_for_interrupt(1, spare_name_);
     // Lease breaks (another process opening the spare) signal SIGURG,
     // ignored by default, rather than SIGIO, which would end the run.
     ::fcntl(spare_.fd, F_SETSIG, SIGURG);
@@ -324,6 +343,7 @@ std::string ResultFile::publish(const std::string* const* pieces,
   current_ = spare_;
   spare_ = Version{};
   spare_name_.clear();
+  remember_for_interrupt(1, "");
   if (durable) sync_directory(parent_of(target_));
   return {};
 }

@@ -1,7 +1,9 @@
 #include "schema.hpp"
 
+#include <cmath>
 #include <map>
 #include <memory>
+#include <mpiarena/stats.hpp>
 #include <mutex>
 #include <stdexcept>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -50,12 +52,69 @@ std::unique_ptr<valijson::Schema> compile(const nlohmann::json& text) {
   return schema;
 }
 
+// Whether two figures of one summary agree: the same double after a
+// round trip through JSON, up to the order of a sum.
+bool agrees(double stated, double from_samples) {
+  if (!std::isfinite(stated) || !std::isfinite(from_samples))
+    return stated == from_samples;
+  return std::fabs(stated - from_samples) <=
+         1e-9 * std::max(std::fabs(stated), std::fabs(from_samples));
+}
+
+// A timing's time_s against its samples_s.max (the statistics are over
+// them): each figure that differs, as "<where>[time_s][median]: ...".
+void check_timing(const nlohmann::json& t, const std::string& where,
+                  std::vector<std::string>& errors) {
+  const nlohmann::json& samples = t.at("samples_s").at("max");
+  if (samples.empty()) return;
+  const Summary s = summarize(samples.get<std::vector<double>>());
+  const nlohmann::json& stated = t.at("time_s");
+  const std::pair<const char*, double> figures[] = {
+      {"min", s.min}, {"median", s.median}, {"mean", s.mean}, {"max", s.max}};
+  for (const auto& [name, value] : figures) {
+    const double given = stated.at(name).get<double>();
+    if (!agrees(given, value))
+      errors.push_back(
+          where + "[time_s][" + name + "]: " + nlohmann::json(given).dump() +
+          " contradicts its " + std::to_string(samples.size()) +
+          " samples (samples_s.max give " + nlohmann::json(value).dump() + ")");
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> record_contradictions(const nlohmann::json& record,
+                                               const std::string& where) {
+  std::vector<std::string> errors;
+  check_timing(record, where, errors);
+  for (const char* list : {"phases_s", "parts"}) {
+    if (!record.contains(list)) continue;
+    const nlohmann::json& items = record.at(list);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string at =
+          where + "[" + list + "][" + std::to_string(i) + "]";
+      check_timing(items[i], at, errors);
+      if (items[i].contains("phases_s"))
+        for (std::size_t k = 0; k < items[i]["phases_s"].size(); ++k)
+          check_timing(items[i]["phases_s"][k],
+                       at + "[phases_s][" + std::to_string(k) + "]", errors);
+    }
+  }
+  return errors;
+}
 
 std::vector<std::string> validate_results(const nlohmann::json& doc) {
   static const std::unique_ptr<valijson::Schema> schema =
       compile(results_schema());
-  return validate_with(*schema, doc);
+  std::vector<std::string> errors = validate_with(*schema, doc);
+  if (!errors.empty()) return errors;
+  const nlohmann::json& records = doc.at("records");
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const std::vector<std::string> bad = record_contradictions(
+        records[i], "<root>[records][" + std::to_string(i) + "]");
+    errors.insert(errors.end(), bad.begin(), bad.end());
+  }
+  return errors;
 }
 
 std::vector<std::string> validate_definition(const nlohmann::json& value,
@@ -80,7 +139,10 @@ std::vector<std::string> validate_definition(const nlohmann::json& value,
     }
     schema = slot.get();
   }
-  return validate_with(*schema, value);
+  std::vector<std::string> errors = validate_with(*schema, value);
+  if (errors.empty() && definition == "record")
+    errors = record_contradictions(value, "<root>");
+  return errors;
 }
 
 void write_results(const nlohmann::json& doc, const std::string& path) {

@@ -11,7 +11,16 @@ namespace mpiarena {
 const nlohmann::json& results_schema();
 
 // Empty when `doc` is valid; otherwise one line per violation, with its path.
+// Beyond the schema: a record's summaries agree with its samples
+// (record_contradictions), so no reader takes a change from one and its p
+// from the other.
 std::vector<std::string> validate_results(const nlohmann::json& doc);
+
+// A record (already valid against the schema) whose time_s, or a phase's
+// or part's, contradicts the samples it summarizes (min, median, mean, max
+// of samples_s.max): one line per figure, "<where>[time_s][median]: ...".
+std::vector<std::string> record_contradictions(const nlohmann::json& record,
+                                               const std::string& where);
 
 // The same against one of the schema's definitions ("record", "skip"...):
 // what the result writer checks of each new item instead of revalidating the

@@ -13,10 +13,12 @@ Summary summarize(const std::vector<double>& samples) {
   const std::size_t n = sorted.size();
   s.min = sorted.front();
   s.max = sorted.back();
-  s.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  // Halves first: two samples near the largest double have a finite
+  // median and mean (their sum would not).
+  s.median = n % 2 ? sorted[n / 2] : sorted[n / 2 - 1] / 2 + sorted[n / 2] / 2;
   double sum = 0;
-  for (double v : sorted) sum += v;
-  s.mean = sum / static_cast<double>(n);
+  for (double v : sorted) sum += v / static_cast<double>(n);
+  s.mean = sum;
   if (n > 1) {
     double ss = 0;
     for (double v : sorted) ss += (v - s.mean) * (v - s.mean);

@@ -116,21 +116,20 @@ std::string option_value(const OptionInfo& o, const std::string& value) {
     return {};
   }
   if (value.empty() || value.size() > 32) return {};
-  double v = 0;
-  const char* end = value.data() + value.size();
   if (o.type == OptionInfo::Type::integer) {
     long long i = 0;
-    const auto r = std::from_chars(value.data(), end, i);
-    if (r.ec != std::errc() || r.ptr != end) return {};
-    v = static_cast<double>(i);
+    if (!parse_option_integer(value, i)) return {};
+    const double v = static_cast<double>(i);
     if (v < o.min || v > o.max) return {};
     return std::to_string(i);
   }
-  const auto r = std::from_chars(value.data(), end, v);
-  if (r.ec != std::errc() || r.ptr != end || !std::isfinite(v) || v < o.min ||
-      v > o.max)
-    return {};
-  return number_text(v);
+  double v = 0;
+  if (!parse_option_number(value, v) || v < o.min || v > o.max) return {};
+  // What the plugin will read is this text, read by the same parser.
+  const std::string text = number_text(v);
+  double again = 0;
+  if (!parse_option_number(text, again) || again != v) return {};
+  return text;
 }
 
 namespace {

@@ -24,10 +24,21 @@
 #
 # Exit: 0 nothing regressed (without $BASE_RUNNER this night becomes the
 # baseline), 1 a point regressed (the baseline stays), 3 a run failed
-# (nothing kept), 2 the comparison or the trend could not be made.
+# (nothing kept), 2 a usage error (no STORE, a STORE that is not a
+# directory, an empty STORE/baseline/, a RUNNER that cannot run: nothing
+# measured) or the comparison or the trend could not be made.
 set -uo pipefail
-store=${1:?usage: nightly.sh STORE [RUNNER OPTIONS...]}
+shopt -s nullglob
+usage() {
+  echo "nightly: $1; usage: docs/ci/nightly.sh STORE [RUNNER OPTIONS...] (docs/ci.md, \"Nightly results\")" >&2
+  exit 2
+}
+[ $# -ge 1 ] && [ -n "$1" ] || usage "no STORE given (a directory kept from one night to the next)"
+store=$1
 shift
+if [ -e "$store" ] && [ ! -d "$store" ]; then
+  usage "STORE '$store' exists and is not a directory"
+fi
 [ $# -gt 0 ] || set -- --methods bcast,raw --sizes small,medium
 runner=${RUNNER:-./runner}
 launches=${LAUNCHES:-3}
@@ -36,6 +47,18 @@ read -r -a options <<< "${COMPARE_OPTIONS:-}"
 if ! [ "$launches" -ge 2 ] 2>/dev/null; then
   echo "nightly: LAUNCHES must be 2 or more (compare across launches), got '$launches'" >&2
   exit 2
+fi
+if [ ! -x "$runner" ] && ! command -v "$runner" >/dev/null 2>&1; then
+  usage "RUNNER '$runner' is not a program this job can run (set RUNNER=path/to/runner)"
+fi
+# A baseline directory without a launch in it (emptied by hand, or a copy
+# that failed) would fail every later night: say so before measuring.
+if [ -z "${BASE_RUNNER:-}" ] && [ -d "$store/baseline" ]; then
+  kept=("$store"/baseline/*.json)
+  if [ ${#kept[@]} -lt 2 ]; then
+    echo "nightly: $store/baseline/ holds ${#kept[@]} launch(es), the gate needs 2 or more; remove the directory to make the next good night the baseline" >&2
+    exit 2
+  fi
 fi
 night=$(date -u +%Y%m%dT%H%M%SZ)
 work=$store/launches/$night.part

@@ -137,6 +137,16 @@ int compare_launches(std::vector<std::string> base_files,
       return 2;
     }
   }
+  base_files = distinct_files(base_files, "BASE's launches");
+  new_files = distinct_files(new_files, "NEW's launches");
+  if (base_files.size() < 2 || new_files.size() < 2) {
+    std::cerr << program_name()
+              << ": error: compare across launches needs at least 2 distinct "
+                 "launches a side: BASE has "
+              << base_files.size() << ", NEW has " << new_files.size()
+              << "; exit 2.\n";
+    return 2;
+  }
   std::vector<std::string> warnings;
   Document base, now;
   const bool ok = load_side(base_files, "BASE", base, warnings) &

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "compare.hpp"
 #include "options.hpp"
@@ -29,6 +31,14 @@ bool read_results(const std::string& file, nlohmann::json& doc, int& status,
 // document (--log-level debug) or its innermost problems only.
 void show_all_validation_errors(bool all);
 
+// The files of one pool (a side's launches, tune's runs, a trend's nights)
+// each once: a file given again, by its path, through a link or as a copy
+// (the same JSON content: no two launches write the same), is left out with
+// a warning on stderr naming the one kept; their order is kept. One
+// launch counted twice would shrink every p-value (issue 44).
+std::vector<std::string> distinct_files(const std::vector<std::string>& files,
+                                        const std::string& pool);
+
 // What `run` and `report` print for --format csv or gbench; empty for the
 // other formats.
 std::string export_document(const Document& doc, const std::string& format);
@@ -40,6 +50,10 @@ bool output_usable(const Options& options);
 // renamed into place, so a reader never sees half a page. On failure says
 // why on stderr and returns false.
 bool write_output(const std::string& path, const std::string& text);
+// Several files written together, all or none (runner tune's FILE and
+// FILE.md: fileio::replace_together).
+bool write_outputs(
+    const std::vector<std::pair<std::string, std::string>>& files);
 
 // compare's judgement as the options say, for `procedure`: --correction,
 // else Holm for one file of runner ab and for launches, none for BASE NEW.

@@ -3,7 +3,6 @@
 #include "trend.hpp"
 
 #include <cctype>
-#include <filesystem>
 #include <iostream>
 
 #include "file_io.hpp"
@@ -33,18 +32,7 @@ int command_trend(const Options& options) {
   if (!output_usable(options)) return 2;
   std::vector<TrendRun> runs;
   bool ok = true;
-  std::vector<std::string> seen;
-  for (const std::string& file : options.files) {
-    std::error_code ec;
-    bool twice = false;
-    for (const std::string& before : seen)
-      twice = twice || std::filesystem::equivalent(before, file, ec);
-    if (twice) {
-      std::cerr << program_name() << ": warning: '" << file
-                << "' is given twice; the trend counts it once\n";
-      continue;
-    }
-    seen.push_back(file);
+  for (const std::string& file : distinct_files(options.files, "trend")) {
     nlohmann::json json;
     int status = 0;
     if (!read_results(file, json, status, 2)) {

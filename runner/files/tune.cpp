@@ -122,7 +122,8 @@ int command_tune(const Options& options) {
   if (!output_usable(options) || !output_usable(table_output)) return 2;
   TuneInputs in;
   int status = 0;
-  if (!read_inputs(options.files, in, status)) return status;
+  if (!read_inputs(distinct_files(options.files, "tune"), in, status))
+    return status;
   const TuneOptions o{options.alpha, options.threshold};
   Tuning t;
   std::string file_text;
@@ -144,9 +145,11 @@ int command_tune(const Options& options) {
                 << " tuning file is not written)\n";
     return 0;
   }
-  if (!write_output(options.output, file_text) ||
-      !write_output(options.output + ".md",
-                    render_tuning(t, Style::markdown, o)))
+  // Both or neither (issue 44: a table that could not be written left the
+  // file replaced).
+  if (!write_outputs(
+          {{options.output, file_text},
+           {options.output + ".md", render_tuning(t, Style::markdown, o)}}))
     return 2;
   (options.format == "json" ? std::cerr : std::cout)
       << "\n"

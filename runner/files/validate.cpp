@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "bounded_json.hpp"
 #include "file_io.hpp"
 #include "files.hpp"
 #include "printable.hpp"
@@ -20,8 +21,6 @@ namespace {
 // file of 70 000 nested arrays would overflow the stack in `report` or
 // `compare`. A result document nests 5 levels.
 constexpr int kMaxNesting = 100;
-
-struct TooDeep {};
 
 }  // namespace
 
@@ -72,19 +71,8 @@ bool read_results(const std::string& file, nlohmann::json& doc, int& status,
   const std::string prefix =
       invalid == 2 ? program_name() + ": error: " : std::string();
   try {
-    // The parser itself is iterative; stop before anything deeper than the
-    // limit is built. `depth` is the number of containers around the one
-    // that starts.
-    doc = nlohmann::json::parse(
-        in,
-        [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
-          if ((event == nlohmann::json::parse_event_t::object_start ||
-               event == nlohmann::json::parse_event_t::array_start) &&
-              depth >= kMaxNesting)
-            throw TooDeep{};
-          return true;
-        });
-  } catch (const TooDeep&) {
+    doc = parse_bounded(in, kMaxNesting);
+  } catch (const JsonTooDeep&) {
     std::cerr << prefix << file
               << ": invalid: arrays or objects nested deeper than "
               << kMaxNesting

@@ -36,16 +36,26 @@ bool output_usable(const Options& options) {
 }
 
 bool write_output(const std::string& path, const std::string& text) {
-  // Resolved again here: the path may have changed since output_usable.
-  std::string target, error;
-  if (!resolve_output(path, target, error)) {
-    std::cerr << program_name() << ": error: " << error << "\n";
-    return false;
+  return write_outputs({{path, text}});
+}
+
+bool write_outputs(
+    const std::vector<std::pair<std::string, std::string>>& files) {
+  // Resolved again here: the paths may have changed since output_usable.
+  std::vector<std::pair<std::string, std::string>> targets;
+  std::string names;
+  for (const auto& [path, text] : files) {
+    std::string target, error;
+    if (!resolve_output(path, target, error)) {
+      std::cerr << program_name() << ": error: " << error << "\n";
+      return false;
+    }
+    targets.emplace_back(target, text);
+    names += (names.empty() ? "" : " and ") + path;
   }
-  const std::string* pieces[] = {&text};
-  error = fileio::replace_with(target, pieces, 1, false);
+  const std::string error = fileio::replace_together(targets);
   if (error.empty()) return true;
-  std::cerr << program_name() << ": error: cannot write " << path << ": "
+  std::cerr << program_name() << ": error: cannot write " << names << ": "
             << error << "\n";
   return false;
 }

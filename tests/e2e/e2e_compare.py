@@ -26,8 +26,12 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 
 def record(method, samples, size=11000, payload="1d", moves_data=True, status="passed"):
     median = statistics.median(samples)
-    mean = statistics.fmean(samples)
-    sd = statistics.stdev(samples) if len(samples) > 1 else 0.0
+    # Scaled, so that samples near the largest double keep finite figures.
+    n = len(samples)
+    mean = sum(s / n for s in samples)
+    scale = max(abs(s) for s in samples) or 1.0
+    sd = (scale * math.sqrt(sum(((s - mean) / scale) ** 2 for s in samples) / (n - 1))
+          if n > 1 else 0.0)
     pb = size // 4 * 4
     return {
         "suite": "transfer", "method": method, "payload": payload,
@@ -36,7 +40,7 @@ def record(method, samples, size=11000, payload="1d", moves_data=True, status="p
         "repetitions": len(samples), "warmup": 1,
         "statistic": "max_over_ranks_per_repetition",
         "time_s": {"min": min(samples), "median": median, "mean": mean,
-                   "max": max(samples), "stddev": sd, "cv": sd / mean},
+                   "max": max(samples), "stddev": sd, "cv": sd / mean if mean > 0 else 0.0},
         "samples_s": {"max": samples, "min": [s * 0.9 for s in samples],
                       "avg": [s * 0.95 for s in samples]},
         "bandwidth_Bps": pb / median if moves_data else None,

@@ -44,17 +44,13 @@ mpiarena::StrategyInfo info() {
   mpiarena::StrategyInfo i = mpiarena::transfer_info(
       "knobs", "test plugin: MPI_Bcast in segments (options of its own)",
       {"1d"});
-  using T = mpiarena::OptionInfo::Type;
+  using mpiarena::OptionInfo;
   i.options = {
-      {"segment", T::integer, "4096", 64, 1 << 20, {}, "bytes per MPI_Bcast"},
-      {"order",
-       T::choice,
-       "forward",
-       0,
-       0,
-       {"forward", "backward"},
-       "the order of the segments"},
-      {"pace", T::number, "1.5", 0, 2, {}, "a number, handed over"}};
+      OptionInfo::integer("segment", "4096", 64, 1 << 20,
+                          "bytes per MPI_Bcast"),
+      OptionInfo::choice("order", "forward", {"forward", "backward"},
+                         "the order of the segments"),
+      OptionInfo::number("pace", "1.5", 0, 2, "a number, handed over")};
   return i;
 }
 

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "option_value.hpp"
 #include "phase_timer.hpp"
 
 namespace mpiarena {
@@ -114,6 +115,28 @@ struct OptionInfo {
   // choice: the accepted values, each [a-z0-9_.-]{1,32}.
   std::vector<std::string> choices;
   std::string help;  // one line for `runner --help-method METHOD`
+
+  // The three kinds, by name (docs/writing-a-plugin.md, "Options"):
+  //   OptionInfo::integer("segment", "4096", 64, 1 << 20, "bytes per call")
+  //   OptionInfo::number("pace", "1.5", 0, 2, "a factor")
+  //   OptionInfo::choice("order", "forward", {"forward", "backward"}, "...")
+  static OptionInfo integer(std::string name, std::string default_value,
+                            double min, double max, std::string help) {
+    return {
+        std::move(name), Type::integer, std::move(default_value), min, max, {},
+        std::move(help)};
+  }
+  static OptionInfo number(std::string name, std::string default_value,
+                           double min, double max, std::string help) {
+    return {
+        std::move(name), Type::number, std::move(default_value), min, max, {},
+        std::move(help)};
+  }
+  static OptionInfo choice(std::string name, std::string default_value,
+                           std::vector<std::string> choices, std::string help) {
+    return {std::move(name),    Type::choice,   std::move(default_value), 0, 0,
+            std::move(choices), std::move(help)};
+  }
 };
 
 // ------------------------------------------------------------ the strategy
@@ -278,12 +301,21 @@ struct RunContext {
     throw std::out_of_range("no option '" + name + "' (the method's options: " +
                             (have.empty() ? "none" : have) + ")");
   }
-  // An integer or number option's value (the runner checked its range).
+  // An integer or number option's value (the runner checked its range,
+  // with the same parser: parse_option_integer, parse_option_number).
   long long option_int(const std::string& name) const {
-    return std::stoll(option(name));
+    long long v = 0;
+    if (!parse_option_integer(option(name), v))
+      throw std::invalid_argument("option '" + name + "' = '" + option(name) +
+                                  "' is not an integer");
+    return v;
   }
   double option_number(const std::string& name) const {
-    return std::stod(option(name));
+    double v = 0;
+    if (!parse_option_number(option(name), v))
+      throw std::invalid_argument("option '" + name + "' = '" + option(name) +
+                                  "' is not a finite number");
+    return v;
   }
 };
 
