@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "merge.hpp"
 #include "mpi_session.hpp"
 #include "options.hpp"
 #include "plan.hpp"
@@ -24,11 +25,6 @@ class logger;
 namespace mpiarena {
 
 class RunWriter;
-
-// The samples of `more` (the same point, another block) added to `into`:
-// samples, slots, noise, phases, parts and metrics appended and their
-// summaries recomputed; a failed verification in either fails it.
-void merge_record(Record& into, const Record& more);
 
 // Measures the plan in blocks (measure_points each), the builds' order
 // crossed from one block to the next, into `doc`; whether some point

@@ -12,12 +12,14 @@
 #include "compare.hpp"
 #include "compare_procedures.hpp"
 #include "doc_fixtures.hpp"
+#include "merge.hpp"
 
 using mpiarena::compare_documents;
 using mpiarena::CompareOptions;
 using mpiarena::Document;
 using mpiarena::Outcome;
 using mpiarena::Procedure;
+using mpiarena::Record;
 using mpiarena_test::make_record;
 
 TEST(IncompleteBeta, MatchesClosedForms) {
@@ -189,4 +191,24 @@ TEST(Procedures, TheSummaryPointsToARowOfTheGateDocument) {
         ++rows;
       }
   EXPECT_EQ(rows, 12);
+}
+
+// runner ab's blocks of one point merged: each rank's time is the blocks'
+// weighed by their repetitions (issue 44: halving at each merge gave the
+// first of three blocks a quarter of the weight).
+TEST(Builds, BlocksMergeWithEqualWeightPerRepetition) {
+  std::vector<Record> blocks;
+  for (double rank_time : {1e-6, 1e-6, 4e-6}) {
+    Record r = make_record("bcast@base", {1e-6, 1.1e-6});
+    r.repetitions = 2;
+    r.per_rank = {rank_time, rank_time};
+    blocks.push_back(r);
+  }
+  Record merged = blocks[0];
+  mpiarena::merge_record(merged, blocks[1]);
+  mpiarena::merge_record(merged, blocks[2]);
+  EXPECT_EQ(merged.repetitions, 6);
+  EXPECT_EQ(merged.samples_max.size(), 6u);
+  ASSERT_EQ(merged.per_rank.size(), 2u);
+  EXPECT_DOUBLE_EQ(merged.per_rank[0], 2e-6);  // (1 + 1 + 4) / 3
 }
