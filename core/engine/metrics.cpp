@@ -35,10 +35,20 @@ void compute_metrics(Record& rec, const StrategyInfo& info) {
     v.name = m.name;
     v.unit = m.unit;
     v.higher_is_better = m.higher_is_better;
+    long dropped = 0, first_dropped = -1;
     try {
       v.value = m.compute(input(-1));
-      for (long i = 0; i < static_cast<long>(rec.samples_max.size()); ++i)
-        v.samples.push_back(m.compute(input(i)));
+      for (long i = 0; i < static_cast<long>(rec.samples_max.size()); ++i) {
+        // A repetition whose value is not a number is left out, and the
+        // record says so (issue 44: it was replaced by the value, which
+        // made the samples agree with it more than they did).
+        const double x = m.compute(input(i));
+        if (std::isfinite(x)) {
+          v.samples.push_back(x);
+        } else if (dropped++ == 0) {
+          first_dropped = i + 1;
+        }
+      }
     } catch (const std::exception& e) {
       throw PointError("metric '" + m.name + "' failed: " + e.what());
     } catch (...) {
@@ -50,8 +60,12 @@ void compute_metrics(Record& rec, const StrategyInfo& info) {
     if (!std::isfinite(v.value))
       throw PointError("metric '" + m.name + "' is not a finite number (" +
                        std::to_string(v.value) + ")");
-    for (double& x : v.samples)
-      if (!std::isfinite(x)) x = v.value;  // one odd repetition: no NaN
+    if (dropped > 0)
+      rec.notes.push_back(
+          "metric '" + m.name + "': " + std::to_string(dropped) + " of " +
+          std::to_string(rec.samples_max.size()) +
+          " repetitions gave no finite value (the first: repetition " +
+          std::to_string(first_dropped) + ") and are left out of its samples");
     rec.metrics.push_back(std::move(v));
   }
 }

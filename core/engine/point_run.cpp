@@ -323,7 +323,8 @@ Record PointRun::finish() {
   release();
   compute_metrics(rec_, info_);
   rec_.suite = info_.suite;
-  rec_.notes = point_notes(rec_);
+  // After the notes of the metrics (compute_metrics), those of the point.
+  for (std::string& n : point_notes(rec_)) rec_.notes.push_back(std::move(n));
   return rec_;
 }
 

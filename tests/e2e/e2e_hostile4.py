@@ -33,6 +33,9 @@ bench-out:      bench/noise, buffer_scheme, p2p and shm_vs_stream refuse an
                 file, removing nothing (D10).
 ab-output:      runner ab -o inside a plugin directory of the run is
                 refused (D11).
+metric-nan:     a metric whose value for one repetition is NaN: that
+                repetition is left out of its samples and the record says
+                so (it was replaced by the value: weak point).
 ab-messages:    runner ab's weak points: empty or non-plugin directories
                 named, one directory given twice loads once without a
                 warning per plugin, --target-rse refused, an interrupted ab
@@ -414,6 +417,23 @@ def test_ab_messages(a):
     check(os.listdir(d) == ["ab.json"], f"left beside the results: {os.listdir(d)}")
 
 
+def test_metric_nan(a):
+    out = out_path(a, "metric_nan.json")
+    p = subprocess.run(launch(a) + [a.runner, "--plugin-dir", a.fault_plugins, "-m", "fault",
+                                    "--sizes", "1KiB", "--min-time", "0.0005", "-r", "3",
+                                    "-o", out],
+                       capture_output=True, text=True, timeout=120,
+                       env=env({"MPIARENA_FAULT_KIND": "metric_nan"}))
+    show(["runner", "-m", "fault", "(MPIARENA_FAULT_KIND=metric_nan)"], p)
+    check(p.returncode == 0, f"metric_nan: exit {p.returncode}")
+    rec = json.load(open(out))["records"][0]
+    metric = rec["metrics"][0]
+    check(len(metric["samples"]) == 2 and all(x == 1.0 for x in metric["samples"]),
+          f"the NaN repetition left out: {metric['samples']}")
+    check(any("1 of 3 repetitions gave no finite value" in n for n in rec.get("notes", [])),
+          f"the record says so: {rec.get('notes')}")
+
+
 TESTS = {
     "ab-options": test_ab_options,
     "ab-incomplete": test_ab_incomplete,
@@ -426,6 +446,7 @@ TESTS = {
     "bench-out": test_bench_out,
     "ab-output": test_ab_output,
     "ab-messages": test_ab_messages,
+    "metric-nan": test_metric_nan,
 }
 
 

@@ -3,14 +3,16 @@
 //   MPIARENA_FAULT_STEP  prepare | execute | poison | verify_execute |
 //                        verify | release        (unset: no fault)
 //   MPIARENA_FAULT_KIND  throw | throw_int | hang | segv | collective |
-//                        heap | abort0 | exit0 | metric_int
+//                        heap | abort0 | exit0 | metric_int | metric_nan
 //                        (collective: one extra MPI_Barrier that the other
 //                        ranks never enter, i.e. a collective that never
 //                        returns; heap: 16 MB written past a 64-byte heap
 //                        block; abort0: MPI_Abort(MPI_COMM_WORLD, 0); exit0:
 //                        exit(0); metric_int: the plugin has a metric whose
 //                        formula throws 7 at MPIARENA_FAULT_BYTES, on every
-//                        rank, whatever the step)
+//                        rank, whatever the step; metric_nan: a metric
+//                        whose value for the first repetition, of -r 3,
+//                        is NaN)
 //   MPIARENA_FAULT_RANK  the rank that misbehaves (default 1)
 //   MPIARENA_FAULT_BYTES only at this size (default: every size)
 // In prepare the fault comes before a plugin collective (MPI_Barrier), as a
@@ -19,6 +21,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -114,6 +117,14 @@ mpiarena::StrategyInfo info() {
                            if (bytes.empty() || std::stoul(bytes) == in.bytes)
                              throw 7;
                            return 1.0;
+                         }});
+  }
+  if (env("MPIARENA_FAULT_KIND") == "metric_nan") {
+    // The formula's calls of a point: the medians', then one a repetition
+    // (-r 3): the first repetition's is NaN.
+    i.metrics.push_back({"fault_metric", "calls", true,
+                         [calls = 0](const mpiarena::MetricInput&) mutable {
+                           return calls++ % 4 == 1 ? std::nan("") : 1.0;
                          }});
   }
   return i;
