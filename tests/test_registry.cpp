@@ -376,7 +376,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "the default '0' is not accepted: an "
                     "integer from 1 to 64"},
         BadInfoCase{16, "a choice needs its choices"},
-        BadInfoCase{17, "option 'op' is also a key of params"}));
+        BadInfoCase{17, "option 'op' is also a key of params"},
+        BadInfoCase{18, "library_collective 'All-Reduce!' is not accepted"}));
 
 TEST(Registry, ProbeWithPhasesPartsAndMetricsLoads) {
   Registry reg;

@@ -13,6 +13,7 @@
 
 #include "compare.hpp"
 #include "report_text.hpp"
+#include "suites.hpp"
 #include "units.hpp"
 
 namespace mpiarena {
@@ -174,6 +175,31 @@ void settle_disagreements(Tuning& t) {
   }
 }
 
+// Winners tune cannot write into the library's file: MPICH 4.0's gather
+// and scatter (its file sizes them in elements), and every collective
+// beyond the nine whose rules mpiarena has checked against the library's
+// own decision (scan, allgatherv...: runner --algorithms measures them,
+// the table shows their winners, the file keeps the library's choice).
+void set_aside_unwritable(Tuning& t) {
+  const auto& checked = library_collectives();
+  for (TuningPoint& p : t.points) {
+    if (p.winner.empty()) continue;
+    if (std::find(checked.begin(), checked.end(), p.collective) ==
+        checked.end())
+      p.why = "set aside: " + p.winner + " won here, but tune writes no " +
+              p.collective + " rules yet (docs/tuning.md)";
+    else if (t.library == "MPICH" &&
+             (p.collective == "gather" || p.collective == "scatter"))
+      p.why = "set aside: " + p.winner +
+              " won here, but MPICH 4.0's selection file sizes gather and "
+              "scatter in elements, not bytes";
+    else
+      continue;
+    p.winner.clear();
+    p.value = 0;
+  }
+}
+
 bool times_comm_size(const std::string& collective) {
   return collective == "allgather" || collective == "alltoall" ||
          collective == "gather" || collective == "scatter" ||
@@ -239,16 +265,7 @@ Tuning tune(const std::vector<Document>& docs, const TuneOptions& options) {
         "algorithm of the same collective, size and rank count; measure "
         "with runner --algorithms (docs/tuning.md)");
   settle_disagreements(t);
-  if (t.library == "MPICH")
-    for (TuningPoint& p : t.points)
-      if ((p.collective == "gather" || p.collective == "scatter") &&
-          !p.winner.empty()) {
-        p.why = "set aside: " + p.winner +
-                " won here, but MPICH 4.0's selection file sizes gather and "
-                "scatter in elements, not bytes";
-        p.winner.clear();
-        p.value = 0;
-      }
+  set_aside_unwritable(t);
   // The claims, once the winners are known: k of them hold together.
   const double level = claim_level(options.alpha, winner_count(t));
   for (TuningPoint& p : t.points) {
@@ -330,7 +347,11 @@ std::string openmpi_rules(const Tuning& t) {
                                             std::size_t, const TuningPoint*>>>>>
       rules;
   std::set<int> won;
+  const auto& written = library_collectives();  // set_aside_unwritable
   for (const TuningPoint& p : t.points) {
+    if (std::find(written.begin(), written.end(), p.collective) ==
+        written.end())
+      continue;
     const int id = openmpi_collective_id(p.collective);
     rules[id].first = p.collective;
     rules[id].second[p.ranks].push_back(

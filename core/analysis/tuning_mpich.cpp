@@ -123,8 +123,11 @@ std::string mpich_selection(const Tuning& t) {
   }
   // collective -> ranks -> points
   std::map<std::string, std::map<int, std::vector<const TuningPoint*>>> won;
+  // The collectives with a winner only: the others keep the table's own.
   for (const TuningPoint& p : t.points)
-    won[p.collective][p.ranks].push_back(&p);
+    if (!p.winner.empty()) won[p.collective];
+  for (const TuningPoint& p : t.points)
+    if (won.count(p.collective)) won[p.collective][p.ranks].push_back(&p);
   for (auto& [coll, by_ranks] : won) {
     const std::string key = "collective=" + coll;
     if (!table.contains(key) || !table[key].contains("comm_type=intra"))

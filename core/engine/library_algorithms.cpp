@@ -108,6 +108,8 @@ void open_mpi(CollectiveAlgorithms& c) {
   c.writable = dynamic && cvar_write(index, value) == MPI_SUCCESS;
   if (!dynamic)
     c.why_fixed = "coll_tuned_use_dynamic_rules is off in this launch";
+  else if (!c.writable)
+    c.why_fixed = "Open MPI refuses to write " + c.variable + " after MPI_Init";
 }
 
 void mpich(CollectiveAlgorithms& c) {
@@ -232,13 +234,50 @@ void mpich_fallback_error() {
     if (item.name == "error") cvar_write(index, item.value);
 }
 
+namespace {
+
+// mpiarena's nine first, then every other collective the library names an
+// algorithm variable for (Open MPI: coll_tuned_<c>_algorithm; MPICH:
+// MPIR_CVAR_<C>_INTRA_ALGORITHM), in the order of its variables.
+std::vector<std::string> exposed_collectives(const std::string& library,
+                                             bool mpit) {
+  std::vector<std::string> names = library_collectives();
+  int count = 0;
+  if (!mpit || MPI_T_cvar_get_num(&count) != MPI_SUCCESS) return names;
+  const bool open_mpi = library == "Open MPI";
+  const std::string head = open_mpi ? "coll_tuned_" : "MPIR_CVAR_";
+  const std::string tail = open_mpi ? "_algorithm" : "_INTRA_ALGORITHM";
+  for (int i = 0; i < count; ++i) {
+    char name[256], desc[1];
+    int name_len = sizeof name, desc_len = sizeof desc, verbosity = 0, bind = 0,
+        scope = 0;
+    MPI_Datatype type;
+    MPI_T_enum e;
+    if (MPI_T_cvar_get_info(i, name, &name_len, &verbosity, &type, &e, desc,
+                            &desc_len, &bind, &scope) != MPI_SUCCESS)
+      continue;
+    const std::string v = name;
+    if (v.size() <= head.size() + tail.size() || v.rfind(head, 0) != 0 ||
+        v.compare(v.size() - tail.size(), tail.size(), tail) != 0)
+      continue;
+    std::string c = v.substr(head.size(), v.size() - head.size() - tail.size());
+    for (char& ch : c) ch = static_cast<char>(std::tolower(ch));
+    if (std::all_of(c.begin(), c.end(), identifier_char) &&
+        std::find(names.begin(), names.end(), c) == names.end())
+      names.push_back(c);
+  }
+  return names;
+}
+
+}  // namespace
+
 std::vector<CollectiveAlgorithms> discover_algorithms() {
   int provided = 0;
   const std::string library = mpi_library_name();
   std::vector<CollectiveAlgorithms> out;
   const bool mpit =
       MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
-  for (const std::string& name : library_collectives()) {
+  for (const std::string& name : exposed_collectives(library, mpit)) {
     CollectiveAlgorithms c;
     c.collective = name;
     if (!mpit)

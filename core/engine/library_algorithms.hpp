@@ -61,7 +61,10 @@ void prepare_library_algorithms();
 std::string mpi_library_name();
 
 // The algorithms of every collective of library_collectives()
-// (suite_info.hpp). Collective
+// (suite_info.hpp), then of every other collective the library names an
+// algorithm variable for (found among its MPI_T control variables: Open
+// MPI's coll_tuned_<c>_algorithm, MPICH's MPIR_CVAR_<C>_INTRA_ALGORITHM).
+// Collective
 // over nothing (MPI_T only); needs MPI initialised. Opens an MPI_T session
 // that AlgorithmSelector keeps until the end of the run.
 std::vector<CollectiveAlgorithms> discover_algorithms();

@@ -32,6 +32,18 @@ known_suites() {
   return suites;
 }
 
+// The collectives mpiarena's own methods name in
+// StrategyInfo::library_collective, listed first by runner algorithms, and
+// the ones runner tune writes rules for. A method may name any other
+// collective: runner --algorithms finds the ones the running library
+// exposes an algorithm variable for (library_algorithms.hpp).
+inline const std::vector<std::string>& library_collectives() {
+  static const std::vector<std::string> names{
+      "allreduce", "bcast",   "reduce",  "allgather",           "alltoall",
+      "gather",    "scatter", "barrier", "reduce_scatter_block"};
+  return names;
+}
+
 // Suites whose size is the message of each rank (OSU and IMB count the
 // collectives so): the tables say "per rank" and records give the total.
 inline bool size_is_per_rank(const std::string& suite) {

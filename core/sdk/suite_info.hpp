@@ -14,10 +14,6 @@ namespace mpiarena {
 // field, what it holds and what is accepted.
 std::string check_strategy_info(const StrategyInfo& info);
 
-// The collectives whose algorithm the MPI libraries let a user choose
-// (StrategyInfo::library_collective; library_algorithms.hpp).
-const std::vector<std::string>& library_collectives();
-
 // What option `o` accepts, in words ("an integer from 1 to 64", "one of
 // ring, tree").
 std::string option_accepts(const OptionInfo& o);

@@ -34,6 +34,7 @@ library's own algorithms of the collectives, found through MPI_T, as points.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -91,14 +92,20 @@ def test_discovery(a):
     check(json.loads(p.stdout)["context"]["library_algorithms"] == lib,
           "the run's context lists what runner algorithms does")
     colls = {c["collective"]: c for c in lib["collectives"]}
-    check(sorted(colls) == sorted(COLLECTIVES.replace("coll_bcast", "bcast").split(",")),
-          sorted(colls))
+    nine = COLLECTIVES.replace("coll_bcast", "bcast").split(",")
+    # mpiarena's nine first, then every other the library names (issue 44).
+    check(sorted(list(colls)[:len(nine)]) == sorted(nine), list(colls))
     for c in colls.values():
-        check(len(c["algorithms"]) >= 2 and c["switchable"],
+        # The nine switch; another may be fixed, and then says why.
+        check(len(c["algorithms"]) >= 2 and (c["switchable"] or
+                                             (c["collective"] not in nine and c.get("why_fixed"))),
               f"{c['collective']}: algorithms and switchable: {c}")
     if a.launcher == "openmpi":
         out = subprocess.run(["ompi_info", "--param", "coll", "tuned", "--level", "9",
                               "--parsable"], capture_output=True, text=True).stdout
+        exposed = set(re.findall(r":coll_tuned_([a-z_]+)_algorithm:enumerator:", out))
+        check(set(colls) == exposed, f"ompi_info names {sorted(exposed)}, "
+              f"discovery {sorted(colls)}")
         for name, c in colls.items():
             key = f":coll_tuned_{name}_algorithm:enumerator:value:"
             listed = {(int(l.split(key)[1].split(":")[0]), l.split(key)[1].split(":", 1)[1])
@@ -176,8 +183,10 @@ def test_every(a):
     doc = validate(a, out)
     lib = doc["context"]["library_algorithms"]
     want = 2 * len(MOCKUPS.split(","))  # the mock-ups: once a size
+    measured = COLLECTIVES.replace("coll_bcast", "bcast").split(",")
     for c in lib["collectives"]:
-        want += 2 * (len(c["algorithms"]) + 1)
+        if c["collective"] in measured:
+            want += 2 * (len(c["algorithms"]) + 1)
     got = len(doc["records"]) + len(doc["skipped"])
     check(got == want, f"{got} points, expected {want} (every algorithm, the "
           "library's choice and the mock-ups, 2 sizes)")

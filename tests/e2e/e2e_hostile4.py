@@ -33,6 +33,10 @@ bench-out:      bench/noise, buffer_scheme, p2p and shm_vs_stream refuse an
                 file, removing nothing (D10).
 ab-output:      runner ab -o inside a plugin directory of the run is
                 refused (D11).
+algorithms-scan: a method naming a collective beyond the nine (test_scan,
+                MPI_Scan) joins --algorithms: every algorithm the library
+                lists for scan measured and verified; tune shows its winner
+                but writes no scan rule (author's friction 2).
 metric-nan:     a metric whose value for one repetition is NaN: that
                 repetition is left out of its samples and the record says
                 so (it was replaced by the value: weak point).
@@ -434,6 +438,34 @@ def test_metric_nan(a):
           f"the record says so: {rec.get('notes')}")
 
 
+def test_algorithms_scan(a):
+    p = runner(a, ["algorithms", "-f", "json"])
+    check(p.returncode == 0, f"runner algorithms: exit {p.returncode}")
+    colls = {c["collective"]: c for c in json.loads(p.stdout)["collectives"]}
+    check("scan" in colls and colls["scan"]["algorithms"],
+          f"the library's scan algorithms found at run time: {sorted(colls)}")
+    out = out_path(a, "scan.json")
+    p = mpirun(a, a.np, ["--plugin-dir", a.algorithm_plugins, "-m", "test_scan",
+                         "--algorithms", "all", "--sizes", "4KiB", "-r", "4",
+                         "--min-time", "0.0005", "-q", "-o", out])
+    check(p.returncode == 0, f"--algorithms all -m test_scan: exit {p.returncode}")
+    doc = json.load(open(out))
+    ran = {r["options"]["algorithm"] for r in doc["records"]}
+    listed = {x["name"] for x in colls["scan"]["algorithms"]} | {"library"}
+    if colls["scan"]["switchable"]:
+        skipped = {s["method"] for s in doc["skipped"]}
+        check(ran | {m.split("algorithm=")[1].rstrip("]") for m in skipped} == listed,
+              f"every scan algorithm measured or skipped with a reason: {ran}, {skipped}")
+        check(len(ran) >= 2, f"at least one forced algorithm ran: {ran}")
+    check(all(r["verification"]["status"] == "passed" for r in doc["records"]),
+          "every prefix sum verified")
+    t = runner(a, ["tune", out, "-f", "json"])
+    check(t.returncode == 0, f"tune of a scan sweep: exit {t.returncode}")
+    for point in json.loads(t.stdout)["points"]:
+        check("winner" not in point or point["winner"] is None,
+              f"no scan rule written: {point}")
+
+
 TESTS = {
     "ab-options": test_ab_options,
     "ab-incomplete": test_ab_incomplete,
@@ -447,6 +479,7 @@ TESTS = {
     "ab-output": test_ab_output,
     "ab-messages": test_ab_messages,
     "metric-nan": test_metric_nan,
+    "algorithms-scan": test_algorithms_scan,
 }
 
 
@@ -457,6 +490,7 @@ def main():
     add_mpi_args(ap)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--fault-plugins", required=True)
+    ap.add_argument("--algorithm-plugins", required=True)
     ap.add_argument("--workdir", required=True)
     a = parse_args(ap)
     return run_test(TESTS[a.test], a)

@@ -66,6 +66,8 @@ mpiarena::StrategyInfo good() {
 #elif BAD_FIELD == 16  // a choice without choices
   i.options = {
       {"algo", mpiarena::OptionInfo::Type::choice, "ring", 0, 0, {}, ""}};
+#elif BAD_FIELD == 18  // a library_collective that is not a name
+  i.library_collective = "All-Reduce!";
 #elif BAD_FIELD == 17  // an option named as a param
   i.params = {{"op", "put"}};
   i.options = {

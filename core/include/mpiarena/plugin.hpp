@@ -39,7 +39,10 @@ namespace mpiarena {
 // params and matrix axes, MetricInput::pairs. 7: RunContext::receive_fresh
 // (issue 26), page-aligned collective buffers (buffer.hpp). 8: a method's
 // own options (OptionInfo, StrategyInfo::options, RunContext::option).
-inline constexpr std::uint32_t kAbiVersion = 9;
+// 9: StrategyInfo::library_collective. 10: OptionInfo's named
+// constructors, option values read with the runner's own parser
+// (option_value.hpp), library_collective open to any collective.
+inline constexpr std::uint32_t kAbiVersion = 10;
 
 // ---------------------------------------------------------------- metrics
 // What a metric formula sees: per-operation times in seconds of every part
@@ -207,12 +210,12 @@ struct StrategyInfo {
   std::vector<OptionInfo> options;
   // Contract v9 --------------------------------------------------------
   // The MPI collective whose algorithm the MPI library chooses inside one
-  // execute() ("allreduce", "bcast", "reduce", "allgather", "alltoall",
-  // "gather", "scatter", "barrier", "reduce_scatter_block"); empty: none.
-  // runner --algorithms then measures the method once per algorithm the
-  // running library offers for it (docs/tuning.md), as the option
-  // "algorithm" the runner adds; the method declares no option of that
-  // name.
+  // execute(), by the name the libraries give it ("allreduce", "bcast",
+  // "scan", "reduce_scatter", "allgatherv"...); empty: none. runner
+  // --algorithms then measures the method once per algorithm the running
+  // library offers for it (docs/tuning.md; none offered: the library's
+  // choice only, with the reason), as the option "algorithm" the runner
+  // adds; the method declares no option of that name.
   std::string library_collective;
 };
 
