@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "doc_fixtures.hpp"
 #include "report_html.hpp"
+#include "summary.hpp"
 #include "svg.hpp"
 #include "trend.hpp"
 
@@ -19,6 +21,39 @@ std::size_t count(const std::string& text, const std::string& what) {
        at = text.find(what, at + 1))
     ++n;
   return n;
+}
+
+// The part of `page` from the heading of section `title` to its end.
+std::string section_of(const std::string& page, const std::string& title) {
+  const auto at = page.find(">" + title + "</h2>");
+  if (at == std::string::npos) return "";
+  return page.substr(at, page.find("</section>", at) - at);
+}
+
+// Two transfer methods at three sizes (one plugin declares a version, one
+// point fails verification) and two collectives at three sizes.
+mpiarena::Document page_document() {
+  using mpiarena_test::make_record;
+  mpiarena::Document doc;
+  doc.context = mpiarena_test::sample_context();
+  doc.complete = true;
+  for (std::size_t b : {1024u, 4096u, 16384u}) {
+    const double t = 1e-6 + static_cast<double>(b) * 1e-9;
+    doc.records.push_back(make_record("bcast", {t, t, t}, b));
+    doc.records.back().plugin_version = "2.1.0";
+    doc.records.push_back(make_record("raw", {2 * t, 2 * t, 2 * t}, b));
+    for (const char* m : {"allreduce", "alltoall"}) {
+      doc.records.push_back(make_record(m, {3 * t, 3 * t, 3 * t}, b));
+      doc.records.back().suite = "collective";
+    }
+  }
+  doc.records[1].verification = "failed";
+  doc.records[1].verification_message = "rank 1: element 3 is 5, expected 7";
+  return doc;
+}
+
+std::string page_of(const mpiarena::Document& doc) {
+  return mpiarena::render_html(doc, mpiarena::compute_summary(doc), "x.json");
 }
 
 TEST(Svg, EscapesTheFiveXmlSpecials) {
@@ -95,6 +130,34 @@ TEST(Svg, StackedBarsShareEachBarByItsSum) {
   EXPECT_EQ(count(svg, "class=\"mark bar\""), 3u) << svg;  // a zero is no bar
   EXPECT_NE(svg.find("1 KiB, pack: 25%"), std::string::npos);
   EXPECT_NE(svg.find("1 MiB, pack: 100%"), std::string::npos);
+}
+
+// Issue 44: whether each point was verified showed only in the charts'
+// tooltips, and the plugins' versions nowhere.
+TEST(Html, EveryPointsVerificationIsAColumnAndThePluginsATable) {
+  const std::string page = page_of(page_document());
+  const std::string transfer = section_of(page, "transfer / 1d / 2 ranks");
+  ASSERT_FALSE(transfer.empty()) << page;
+  EXPECT_NE(transfer.find("<th>verified</th>"), std::string::npos);
+  // A row per point, each with its verification.
+  EXPECT_EQ(count(transfer, "<td>passed</td>"), 5u);
+  EXPECT_NE(
+      transfer.find("<td>FAILED: rank 1: element 3 is 5, expected 7</td>"),
+      std::string::npos);
+  EXPECT_NE(transfer.find("5 passed verification, 1 FAILED"),
+            std::string::npos);
+  const auto plugins = page.find("<h3 id=\"plugins\">Plugins</h3>");
+  ASSERT_NE(plugins, std::string::npos) << page;
+  const std::string table =
+      page.substr(plugins, page.find("</table>", plugins));
+  EXPECT_NE(table.find("<th>version</th>"), std::string::npos);
+  EXPECT_NE(
+      table.find("<td>/opt/mpiarena/lib/mpiarena/plugins/"
+                 "mpiarena_bcast.so</td><td>2.1.0</td><td class=\"num\">" +
+                 std::to_string(mpiarena::kAbiVersion) + "</td>"),
+      std::string::npos)
+      << table;
+  EXPECT_NE(table.find("mpiarena_raw.so</td><td>-</td>"), std::string::npos);
 }
 
 TEST(Trend, ContextKeyIgnoresHostOrderAndTheRestOfTheLibraryString) {

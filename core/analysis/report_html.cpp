@@ -9,11 +9,13 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "breakdown.hpp"
 #include "report.hpp"
 #include "report_charts.hpp"
+#include "report_html_tables.hpp"
 #include "report_text.hpp"
 #include "suites.hpp"
 #include "svg.hpp"
@@ -112,7 +114,7 @@ std::string context_section(const Document& doc, const std::string& source) {
          std::to_string(settings.size()) + ")</summary>\n" +
          render_grid({"setting", "value"}, settings, Style::html) +
          "</details>\n";
-  return out;
+  return out + plugins_table(doc);
 }
 
 }  // namespace
@@ -152,9 +154,10 @@ std::vector<json> section_fits(const json& summary, const SectionKey& key) {
   return fits;
 }
 
-// The summary's views, of one section only.
-std::string section_summary(const json& summary, const SectionKey& key,
-                            const std::vector<json>& fits) {
+// The summary's views, of one section only: the fastest method per size
+// (empty when no size ranks two methods) and the fits.
+std::pair<std::string, std::string> section_summary(
+    const json& summary, const SectionKey& key, const std::vector<json>& fits) {
   const auto& [suite, payload, ranks] = key;
   json mine = {{"best", json::array()},
                {"winner_changes", json::array()},
@@ -164,7 +167,7 @@ std::string section_summary(const json& summary, const SectionKey& key,
       if (b["suite"] == suite && b["payload"] == payload && b["ranks"] == ranks)
         mine[part].push_back(b);
   mine["fits"] = fits;
-  return render_best(mine, Style::html) + render_fits(mine, Style::html);
+  return {render_best(mine, Style::html), render_fits(mine, Style::html)};
 }
 
 // Failed verifications, noisy points and skips of a section, as a list.
@@ -237,7 +240,8 @@ std::string section_html(const SectionKey& key,
   if (!fits.empty() && fits.size() <= kSeriesPerChart / 2)
     body << fit_chart(recs, fits);
   body << "</div>\n";
-  body << section_summary(summary, key, fits);
+  const auto [best, fitted] = section_summary(summary, key, fits);
+  body << best << fitted << points_table(recs);
   body << section_notes(recs, skips);
   body << "</section>\n";
   return body.str();

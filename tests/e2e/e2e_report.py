@@ -132,6 +132,23 @@ def test_html(a):
                    doc["context"]["mpi_library"].split(",")[0], "noise seen",
                    "transfer / 2d / 2 ranks"):
         check(needle in text, f"the page lacks {needle!r}")
+    # Issue 44: every section has a table of its points with a verification
+    # column, and the plugins (file, version, ABI) are a table of the page.
+    for sec in root.iter("section"):
+        title = "".join(sec.find("h2").itertext())
+        heads = ["".join(th.itertext()) for th in sec.iter("th")]
+        check("verified" in heads, f"section {title}: no table with a verified column")
+        rows = [tr for tr in sec.iter("tr") if tr.find("td") is not None]
+        check(len(rows) >= sum(1 for r in doc["records"]
+                               if f"{r['suite']} / {r['payload']} / 2 ranks" == title),
+              f"section {title}: fewer rows than points")
+    plugins = [t for t in root.iter("table")
+               if ["".join(th.itertext()) for th in t.iter("th")][:3] == ["file", "version", "ABI"]]
+    check(len(plugins) == 1, "no table of the plugins")
+    listed = {"".join(tr.find("td").itertext()) for tr in plugins[0].iter("tr")
+              if tr.find("td") is not None}
+    check(listed == {r["plugin"]["file"] for r in doc["records"]},
+          f"the plugins table lists {sorted(listed)}")
     # The same document gives the same page.
     p2 = runner(a, ["report", FIXTURE, "--format", "html"])
     check(p2.returncode == 0 and p2.stdout == page, "the page differs from one run to the next")

@@ -1,0 +1,24 @@
+// Internal to the HTML page (report_html.cpp): its tables of numbers and
+// the plugins that measured them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "records.hpp"
+
+namespace mpiarena {
+
+// The plugins of the document: file, version (where the records carry
+// plugin.version), ABI, build (runner ab) and the methods each measured.
+std::string plugins_table(const Document& doc);
+
+// Every point of a section, a row each (method, size, median, spread,
+// bandwidth, CV, iterations, verification, noisy), folded under a line
+// that counts the verification outcomes.
+std::string points_table(const std::vector<const Record*>& recs);
+
+// "passed", "skipped (--no-verify)" or "FAILED: <message>".
+std::string verification_text(const Record& r);
+
+}  // namespace mpiarena
