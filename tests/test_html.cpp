@@ -160,6 +160,30 @@ TEST(Html, EveryPointsVerificationIsAColumnAndThePluginsATable) {
   EXPECT_NE(table.find("mpiarena_raw.so</td><td>-</td>"), std::string::npos);
 }
 
+// Issue 44: the collective section had charts and a fit, but no table of
+// its numbers.
+TEST(Html, ACollectiveSectionHasATableOfItsNumbers) {
+  const std::string page = page_of(page_document());
+  const std::string coll = section_of(page, "collective / 1d / 2 ranks");
+  ASSERT_FALSE(coll.empty()) << page;
+  const auto table = coll.find("<h4>Median time per size");
+  ASSERT_NE(table, std::string::npos) << coll;
+  EXPECT_NE(coll.find("<th class=\"num\">allreduce</th><th class=\"num\">"
+                      "alltoall</th>",
+                      table),
+            std::string::npos);
+  // 3 x (1 us + 4096 ns) at 4 KiB, for both methods.
+  EXPECT_NE(coll.find("<td class=\"num\">15.29 us</td><td class=\"num\">"
+                      "15.29 us</td>",
+                      table),
+            std::string::npos)
+      << coll;
+  // A ranked section keeps its table of the fastest method instead.
+  const std::string transfer = section_of(page, "transfer / 1d / 2 ranks");
+  EXPECT_NE(transfer.find("Fastest method per size"), std::string::npos);
+  EXPECT_EQ(transfer.find("Median time per size"), std::string::npos);
+}
+
 TEST(Trend, ContextKeyIgnoresHostOrderAndTheRestOfTheLibraryString) {
   const nlohmann::json a = {{"mpi_library", "Open MPI v4.1.4, package: x"},
                             {"hosts", {"b", "a"}},

@@ -241,7 +241,10 @@ std::string section_html(const SectionKey& key,
     body << fit_chart(recs, fits);
   body << "</div>\n";
   const auto [best, fitted] = section_summary(summary, key, fits);
-  body << best << fitted << points_table(recs);
+  // A section with no ranking of methods per size (a collective section,
+  // one method's ladder) shows its numbers as a table of its own.
+  body << (best.empty() ? medians_table(recs) : best) << fitted
+       << points_table(recs);
   body << section_notes(recs, skips);
   body << "</section>\n";
   return body.str();

@@ -10,6 +10,7 @@
 #include "report.hpp"
 #include "report_charts.hpp"
 #include "report_text.hpp"
+#include "suites.hpp"
 #include "svg.hpp"
 
 namespace mpiarena {
@@ -86,6 +87,42 @@ std::string points_table(const std::vector<const Record*>& recs) {
          "): median, spread, bandwidth and verification; " +
          svg::escape(count) + "</summary>\n" + t.render(Style::html) +
          "</details>\n";
+}
+
+std::string medians_table(const std::vector<const Record*>& recs) {
+  std::string out;
+  for (const auto& [part, methods] : chart_groups(recs)) {
+    // Rows: the sizes, in order; a cell per method.
+    std::map<std::size_t, std::pair<std::string, std::vector<std::string>>>
+        rows;
+    for (const Record* r : recs) {
+      const auto at = std::find(methods.begin(), methods.end(), r->method);
+      if (at == methods.end()) continue;
+      auto& row = rows[r->bytes];
+      row.first = size_text(r->size_label, r->bytes);
+      row.second.resize(methods.size(), "-");
+      row.second[static_cast<std::size_t>(at - methods.begin())] =
+          format_seconds(r->time.median) +
+          (r->verification == "failed" ? " (FAILED)" : "");
+    }
+    const Record& first = *recs.front();
+    std::vector<std::string> header{
+        size_is_per_rank(first.suite)
+            ? (first.size_total ? ">size in total" : ">size per rank")
+            : ">size"};
+    for (const std::string& m : methods) header.push_back(">" + m);
+    std::vector<std::vector<std::string>> grid;
+    for (auto& [bytes, row] : rows) {
+      grid.push_back({row.first});
+      grid.back().insert(grid.back().end(), row.second.begin(),
+                         row.second.end());
+    }
+    out += heading("Median time per size" +
+                       (part.empty() ? std::string() : " (" + part + ")"),
+                   Style::html) +
+           render_grid(header, grid, Style::html);
+  }
+  return out;
 }
 
 }  // namespace mpiarena

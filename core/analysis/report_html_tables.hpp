@@ -18,6 +18,12 @@ std::string plugins_table(const Document& doc);
 // that counts the verification outcomes.
 std::string points_table(const std::vector<const Record*>& recs);
 
+// The median time per size (rows) and method (columns, at most
+// kSeriesPerChart a table, grouped as the charts are): the table of numbers
+// of a section whose methods are not ranked against each other. Failed
+// verifications are marked in their cell.
+std::string medians_table(const std::vector<const Record*>& recs);
+
 // "passed", "skipped (--no-verify)" or "FAILED: <message>".
 std::string verification_text(const Record& r);
 
