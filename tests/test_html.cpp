@@ -184,6 +184,42 @@ TEST(Html, ACollectiveSectionHasATableOfItsNumbers) {
   EXPECT_EQ(transfer.find("Median time per size"), std::string::npos);
 }
 
+// Issue 44: about 80 "noisy: ..." lines took more than half the page. The
+// noisy points of a section are one folded table under a one-line count.
+TEST(Html, NoisyPointsAreOneFoldedTableUnderACount) {
+  mpiarena::Document doc = page_document();
+  for (mpiarena::Record& r : doc.records) {
+    r.noise.recorded = true;
+    r.noise.steal_s = {0, 0, 0};
+    r.noise.preemptions = {0, 4, 0};
+    if (r.suite != "transfer") continue;
+    r.noise.noisy = true;
+    r.noise.noisy_samples = 1;
+    r.noise.reason =
+        "1 of 3 samples noisy after retries; first: sample 2: a rank "
+        "preempted 4 times in 2.00 ms";
+  }
+  const std::string page = page_of(doc);
+  EXPECT_EQ(page.find("<li>noisy:"), std::string::npos);
+  const std::string transfer = section_of(page, "transfer / 1d / 2 ranks");
+  EXPECT_EQ(count(transfer, "<details class=\"noisy\">"), 1u);
+  EXPECT_NE(transfer.find("<details class=\"noisy\"><summary>Noisy points: "
+                          "6 of 6 ("),
+            std::string::npos)
+      << transfer;
+  const auto table = transfer.find("<details class=\"noisy\">");
+  const std::string folded =
+      transfer.substr(table, transfer.find("</details>", table) - table);
+  EXPECT_EQ(count(folded,
+                  "<td>sample 2: a rank preempted 4 times in "
+                  "2.00 ms</td>"),
+            6u)
+      << folded;
+  // A section without a noisy point has none.
+  EXPECT_EQ(section_of(page, "collective / 1d / 2 ranks").find("Noisy points"),
+            std::string::npos);
+}
+
 TEST(Trend, ContextKeyIgnoresHostOrderAndTheRestOfTheLibraryString) {
   const nlohmann::json a = {{"mpi_library", "Open MPI v4.1.4, package: x"},
                             {"hosts", {"b", "a"}},

@@ -170,28 +170,28 @@ std::pair<std::string, std::string> section_summary(
   return {render_best(mine, Style::html), render_fits(mine, Style::html)};
 }
 
-// Failed verifications, noisy points and skips of a section, as a list.
+// Failed verifications and skips of a section, as a list; its noisy
+// points, one folded table.
 std::string section_notes(const std::vector<const Record*>& recs,
                           const std::vector<const Skip*>& skips) {
   std::vector<std::string> notes;
-  for (const Record* r : recs) {
+  for (const Record* r : recs)
     if (r->verification == "failed")
       notes.push_back("FAILED verification: " + r->method + " " +
                       r->size_label + ": " + r->verification_message);
-    if (r->noise.noisy)
-      notes.push_back("noisy: " + r->method + " " + r->size_label + ": " +
-                      r->noise.reason);
-  }
   for (const Skip* s : skips)
     notes.push_back("skipped " + s->method + " " + s->size_label + ": " +
                     s->reason);
-  if (notes.empty()) return "";
-  std::string out = "<ul>";
-  for (const std::string& n : notes)
-    out += std::string("<li") +
-           (n.rfind("FAILED", 0) == 0 ? " class=\"bad\"" : "") + ">" +
-           svg::escape(n) + "</li>";
-  return out + "</ul>\n";
+  std::string out;
+  if (!notes.empty()) {
+    out = "<ul>";
+    for (const std::string& n : notes)
+      out += std::string("<li") +
+             (n.rfind("FAILED", 0) == 0 ? " class=\"bad\"" : "") + ">" +
+             svg::escape(n) + "</li>";
+    out += "</ul>\n";
+  }
+  return out + noisy_details(recs);
 }
 
 // What a section's charts show, when it is not obvious.

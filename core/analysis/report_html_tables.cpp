@@ -125,4 +125,12 @@ std::string medians_table(const std::vector<const Record*>& recs) {
   return out;
 }
 
+std::string noisy_details(const std::vector<const Record*>& recs) {
+  const std::string table = render_noisy_table(recs, Style::html);
+  if (table.empty()) return "";
+  return "<details class=\"noisy\"><summary>" +
+         svg::escape(noisy_count_line(recs)) + "</summary>\n" + table +
+         "</details>\n";
+}
+
 }  // namespace mpiarena

@@ -1,5 +1,5 @@
-// Internal to the HTML page (report_html.cpp): its tables of numbers and
-// the plugins that measured them.
+// Internal to the HTML page (report_html.cpp): its tables of numbers, the
+// plugins that measured them, and the folded table of noisy points.
 #pragma once
 
 #include <string>
@@ -23,6 +23,10 @@ std::string points_table(const std::vector<const Record*>& recs);
 // of a section whose methods are not ranked against each other. Failed
 // verifications are marked in their cell.
 std::string medians_table(const std::vector<const Record*>& recs);
+
+// The noisy points of a section as one table, folded under a one-line
+// count; empty when none is noisy.
+std::string noisy_details(const std::vector<const Record*>& recs);
 
 // "passed", "skipped (--no-verify)" or "FAILED: <message>".
 std::string verification_text(const Record& r);
