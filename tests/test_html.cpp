@@ -121,6 +121,74 @@ TEST(Svg, ExtremeValuesGiveBoundedTicksAndFiniteCoordinates) {
   }
 }
 
+// The visible text of each legend entry: its <tspan> lines joined, the
+// hover <title> left out.
+std::vector<std::string> legend_texts(const std::string& svg) {
+  std::vector<std::string> out;
+  for (auto at = svg.find("<text class=\"legend\""); at != std::string::npos;
+       at = svg.find("<text class=\"legend\"", at + 1)) {
+    const auto end = svg.find("</text>", at);
+    std::string text = svg.substr(at, end - at);
+    text = text.substr(0, text.find("<title>"));
+    std::string shown;
+    bool tag = false;
+    for (char c : text) {
+      if (c == '<' || c == '>')
+        tag = c == '<';
+      else if (!tag)
+        shown += c;
+    }
+    out.push_back(shown);
+  }
+  return out;
+}
+
+// Issue 44: "chunked_pp[chunks=1] (mea." - a legend cut its long labels
+// (a method with options is "name[opt=value,...]"). Every label is shown
+// whole, on as many lines as it takes, and the chart grows to hold them.
+TEST(Svg, LegendShowsLongLabelsWholeOnSeveralLines) {
+  const std::string long_name =
+      "chunked_pp[chunks=1,mode=pipelined,window=64] (measured)";
+  mpiarena::svg::LineChart c;
+  for (int i = 0; i < 10; ++i) {
+    mpiarena::svg::Series s;
+    s.name = i ? long_name + " " + std::to_string(i) : long_name;
+    s.points = {{8, 1e-6 * (i + 1)}, {64, 2e-6 * (i + 1)}};
+    c.series.push_back(s);
+  }
+  const std::string svg = mpiarena::svg::render(c);
+  const std::vector<std::string> shown = legend_texts(svg);
+  ASSERT_EQ(shown.size(), 10u) << svg;
+  EXPECT_EQ(shown[0], long_name) << svg;
+  EXPECT_EQ(shown[9], long_name + " 9");
+  EXPECT_EQ(svg.find("\u2026"), std::string::npos) << "no name is cut";
+  // No line longer than the margin holds (23 lower-case characters of
+  // 11 px; 14 of the widest capitals).
+  for (auto at = svg.find("<tspan"); at != std::string::npos;
+       at = svg.find("<tspan", at + 1)) {
+    const auto open = svg.find('>', at) + 1;
+    EXPECT_LE(svg.find("</tspan>", open) - open, 23u) << svg.substr(at, 80);
+  }
+  mpiarena::svg::LineChart wide;
+  wide.series.push_back({});
+  wide.series[0].name = std::string(30, 'W');
+  wide.series[0].points = {{8, 1e-6}};
+  const std::string w = mpiarena::svg::render(wide);
+  EXPECT_EQ(legend_texts(w), std::vector<std::string>{std::string(30, 'W')});
+  EXPECT_NE(w.find(">" + std::string(14, 'W') + "</tspan>"), std::string::npos)
+      << w;
+  // Three lines an entry do not fit in 340 px: the chart is taller.
+  EXPECT_EQ(svg.find("height=\"340\""), std::string::npos);
+  // A short name stays one line in a chart of the usual size.
+  mpiarena::svg::LineChart small;
+  small.series.push_back({});
+  small.series[0].name = "bcast";
+  small.series[0].points = {{8, 1e-6}};
+  const std::string one = mpiarena::svg::render(small);
+  EXPECT_EQ(legend_texts(one), std::vector<std::string>{"bcast"});
+  EXPECT_NE(one.find("height=\"340\""), std::string::npos);
+}
+
 TEST(Svg, StackedBarsShareEachBarByItsSum) {
   mpiarena::svg::StackedBars b;
   b.categories = {"1 KiB", "1 MiB"};

@@ -7,7 +7,9 @@
 //
 // Every element that shows data carries class "mark" (the browser test
 // checks that each chart drew at least one), and a <title> child where a
-// hover should tell the exact value.
+// hover should tell the exact value. A legend never cuts a name: a long
+// one wraps onto lines (<tspan>s) that fit the right margin, and the chart
+// grows taller when its legend needs it.
 #pragma once
 
 #include <functional>

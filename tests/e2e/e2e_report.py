@@ -81,8 +81,12 @@ document.querySelectorAll('svg.chart').forEach(function(svg){
   var over=0;svg.querySelectorAll('text').forEach(function(t){var r=t.getBoundingClientRect();
     if(r.width>0&&(r.left<box.left-1||r.right>box.right+1||r.top<box.top-1||
        r.bottom>box.bottom+1))over++;});
+  var legends=[];svg.querySelectorAll('text.legend').forEach(function(t){
+    var s='';t.querySelectorAll('tspan').forEach(function(p){s+=p.textContent;});
+    legends.push(s);});
   out.charts.push({title:(svg.querySelector('title')||{}).textContent,
-    width:box.width,height:box.height,marks:marks.length,drawn:drawn,overflow:over});});
+    width:box.width,height:box.height,marks:marks.length,drawn:drawn,overflow:over,
+    legends:legends});});
 var pre=document.createElement('pre');pre.id='browser-check';
 pre.textContent=JSON.stringify(out);document.body.appendChild(pre);})();</script>"""
 
@@ -96,6 +100,29 @@ def chromium(a, args, profile):
     cmd = [exe] + CHROMIUM_FLAGS + [f"--user-data-dir={profile}"] + args
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     return p
+
+
+def browser_check(a, page, name, charts):
+    """`page` in headless Chromium: no error, each of its `charts` charts
+    laid out, drawn, and no text past its edge. The measurements."""
+    checked = out_path(a, name)
+    with open(checked, "w", encoding="utf-8") as f:
+        f.write(page.replace("<head>", "<head>" + CATCH, 1).replace("</body>", MEASURE + "</body>", 1))
+    with tempfile.TemporaryDirectory() as profile:
+        p = chromium(a, ["--window-size=1400,2000", "--dump-dom", "file://" + checked], profile)
+    m = re.search(r'<pre id="browser-check">(.*?)</pre>', p.stdout, re.S)
+    check(m is not None, f"chromium did not run the check (exit {p.returncode}): {p.stderr[-1500:]}")
+    got = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")
+                     .replace("&lt;", "<").replace("&gt;", ">"))
+    print(f"browser: {len(got['charts'])} charts, errors {got['errors']}")
+    check(got["errors"] == [], f"the page raised errors in the browser: {got['errors']}")
+    check(len(got["charts"]) == charts, f"browser saw {len(got['charts'])} charts, "
+          f"the file has {charts}")
+    for c in got["charts"]:
+        check(c["width"] > 100 and c["height"] > 100, f"chart {c['title']} laid out {c}")
+        check(c["drawn"] > 0, f"chart {c['title']} drew nothing on screen: {c}")
+        check(c["overflow"] == 0, f"chart {c['title']}: text runs past the chart: {c}")
+    return got
 
 
 def test_html(a):
@@ -156,23 +183,27 @@ def test_html(a):
     if not (shutil.which("chromium") or shutil.which("chromium-browser")):
         raise Skip("chromium is not installed (scripts/setup installs it): the page was "
                    "checked as XML only")
-    checked = out_path(a, "report_checked.html")
-    with open(checked, "w", encoding="utf-8") as f:
-        f.write(page.replace("<head>", "<head>" + CATCH, 1).replace("</body>", MEASURE + "</body>", 1))
-    with tempfile.TemporaryDirectory() as profile:
-        p = chromium(a, ["--window-size=1400,2000", "--dump-dom", "file://" + checked], profile)
-    m = re.search(r'<pre id="browser-check">(.*?)</pre>', p.stdout, re.S)
-    check(m is not None, f"chromium did not run the check (exit {p.returncode}): {p.stderr[-1500:]}")
-    got = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")
-                     .replace("&lt;", "<").replace("&gt;", ">"))
-    print(f"browser: {len(got['charts'])} charts, errors {got['errors']}")
-    check(got["errors"] == [], f"the page raised errors in the browser: {got['errors']}")
-    check(len(got["charts"]) == len(svgs), f"browser saw {len(got['charts'])} charts, "
-          f"the file has {len(svgs)}")
-    for c in got["charts"]:
-        check(c["width"] > 100 and c["height"] > 100, f"chart {c['title']} laid out {c}")
-        check(c["drawn"] > 0, f"chart {c['title']} drew nothing on screen: {c}")
-        check(c["overflow"] == 0, f"chart {c['title']}: text runs past the chart: {c}")
+    browser_check(a, page, "report_checked.html", len(svgs))
+    # Issue 44: long method labels ("name[opt=value,...]") were cut in the
+    # legends ("chunked_pp[chunks=1] (mea."): each is shown whole, inside
+    # its chart.
+    long_doc = json.load(open(FIXTURE))
+    labels = {"mpi_bytes": ("chunked_pp", {"chunks": "1", "mode": "PIPELINED_WIDE",
+                                            "window": "64"}),
+              "pingpong_isend": ("chunked_pp", {"chunks": "16"})}
+    for r in long_doc["records"]:
+        if r["method"] in labels:
+            r["method"], r["options"] = labels[r["method"]]
+    long_json = write(a, "report_long_labels.json", long_doc)
+    p = runner(a, ["report", long_json, "--format", "html"])
+    check(p.returncode == 0, f"report of long labels exited {p.returncode}")
+    _, long_svgs = charts_of(p.stdout)
+    got = browser_check(a, p.stdout, "report_long_checked.html", len(long_svgs))
+    shown = {t for c in got["charts"] for t in c["legends"]}
+    for want in ("chunked_pp[chunks=1,mode=PIPELINED_WIDE,window=64]",
+                 "chunked_pp[chunks=16]",
+                 "chunked_pp[chunks=1,mode=PIPELINED_WIDE,window=64] (measured)"):
+        check(want in shown, f"no legend reads {want!r} whole: {sorted(shown)}")
     shot = out_path(a, "report.png")
     if os.path.exists(shot):
         os.remove(shot)
