@@ -288,6 +288,49 @@ TEST(Html, NoisyPointsAreOneFoldedTableUnderACount) {
             std::string::npos);
 }
 
+// Issue 44: a fit's line was drawn over every size, severalfold above the
+// small ones. Each line now spans the sizes it holds over, a piece each.
+TEST(Html, EachFitIsDrawnOverTheSizesItHoldsOnly) {
+  using mpiarena_test::make_record;
+  mpiarena::Document doc;
+  doc.context = mpiarena_test::sample_context();
+  doc.complete = true;
+  for (std::size_t b = 8; b <= 65536; b *= 2) {
+    const double n = static_cast<double>(b);
+    // pp: a protocol switch at 4 KiB; bcast: twofold jumps up to 512 B.
+    const double pp = n < 4096 ? 300e-9 + n / 2e9 : 1.4e-6 + n / 25e9;
+    const double bc = n <= 256   ? (b & 0x2AA ? 80e-9 : 160e-9)
+                      : n == 512 ? 700e-9
+                                 : 1.2e-6 + n / 24e9;
+    doc.records.push_back(make_record("pp", {pp, pp, pp}, b));
+    doc.records.push_back(make_record("bcast", {bc, bc, bc}, b));
+    for (std::size_t k = doc.records.size() - 2; k < doc.records.size(); ++k)
+      doc.records[k].payload_bytes = b;
+  }
+  const std::string page = page_of(doc);
+  const auto at = page.find("<title>Fitted model");
+  ASSERT_NE(at, std::string::npos) << page;
+  const std::string chart = page.substr(at, page.find("</svg>", at) - at);
+  // pp: two lines; bcast: one, from 1 KiB, where its dot is.
+  EXPECT_EQ(count(chart, "class=\"mark line\""), 3u) << chart;
+  EXPECT_EQ(legend_texts(chart),
+            (std::vector<std::string>{"bcast (measured)", "bcast fit",
+                                      "pp (measured)", "pp fit"}));
+  const auto dot = chart.find("<title>bcast, 1024 (1024 B)");
+  ASSERT_NE(dot, std::string::npos);
+  const auto cx = chart.rfind("cx=\"", dot) + 4;
+  const std::string x = chart.substr(cx, chart.find('"', cx) - cx);
+  const auto line = chart.find("d=\"M" + x + ",");
+  ASSERT_NE(line, std::string::npos) << x << chart;
+  // That path is bcast's (the first colour).
+  const auto stroke = chart.find("stroke=\"", line) + 8;
+  EXPECT_EQ(chart.substr(stroke, 7), mpiarena::svg::colour(0));
+  const std::string section = section_of(page, "transfer / 1d / 2 ranks");
+  EXPECT_NE(section.find("No line L + n / B holds over these sizes"),
+            std::string::npos);
+  EXPECT_NE(section.find("7 of 14: 8 B to 512 B"), std::string::npos);
+}
+
 TEST(Trend, ContextKeyIgnoresHostOrderAndTheRestOfTheLibraryString) {
   const nlohmann::json a = {{"mpi_library", "Open MPI v4.1.4, package: x"},
                             {"hosts", {"b", "a"}},

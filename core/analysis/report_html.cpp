@@ -143,21 +143,21 @@ std::string html_page(const std::string& title, const std::string& body) {
 
 namespace {
 
-// The summary's fits of one section.
-std::vector<json> section_fits(const json& summary, const SectionKey& key) {
+// The summary's `part` ("fits", "unfitted") of one section.
+std::vector<json> section_part(const json& summary, const char* part,
+                               const SectionKey& key) {
   const auto& [suite, payload, ranks] = key;
-  std::vector<json> fits;
-  if (summary.contains("fits"))
-    for (const json& f : summary["fits"])
-      if (f["suite"] == suite && f["payload"] == payload && f["ranks"] == ranks)
-        fits.push_back(f);
-  return fits;
+  std::vector<json> out;
+  for (const json& f : summary.value(part, json::array()))
+    if (f["suite"] == suite && f["payload"] == payload && f["ranks"] == ranks)
+      out.push_back(f);
+  return out;
 }
 
 // The summary's views, of one section only: the fastest method per size
 // (empty when no size ranks two methods) and the fits.
-std::pair<std::string, std::string> section_summary(
-    const json& summary, const SectionKey& key, const std::vector<json>& fits) {
+std::pair<std::string, std::string> section_summary(const json& summary,
+                                                    const SectionKey& key) {
   const auto& [suite, payload, ranks] = key;
   json mine = {{"best", json::array()},
                {"winner_changes", json::array()},
@@ -166,7 +166,8 @@ std::pair<std::string, std::string> section_summary(
     for (const json& b : summary.value(part, json::array()))
       if (b["suite"] == suite && b["payload"] == payload && b["ranks"] == ranks)
         mine[part].push_back(b);
-  mine["fits"] = fits;
+  mine["fits"] = section_part(summary, "fits", key);
+  mine["unfitted"] = section_part(summary, "unfitted", key);
   return {render_best(mine, Style::html), render_fits(mine, Style::html)};
 }
 
@@ -236,14 +237,18 @@ std::string section_html(const SectionKey& key,
                          true);
   }
   body << metric_charts(recs) << phase_charts(recs);
-  const std::vector<json> fits = section_fits(summary, key);
-  if (!fits.empty() && fits.size() <= kSeriesPerChart / 2)
-    body << fit_chart(recs, fits);
+  const std::vector<json> fits = section_part(summary, "fits", key),
+                          unfitted = section_part(summary, "unfitted", key);
+  std::set<std::string> fitted;
+  for (const auto* list : {&fits, &unfitted})
+    for (const json& f : *list) fitted.insert(f["method"]);
+  if (!fitted.empty() && fitted.size() <= kSeriesPerChart / 2)
+    body << fit_chart(recs, fits, unfitted);
   body << "</div>\n";
-  const auto [best, fitted] = section_summary(summary, key, fits);
+  const auto [best, fit_tables] = section_summary(summary, key);
   // A section with no ranking of methods per size (a collective section,
   // one method's ladder) shows its numbers as a table of its own.
-  body << (best.empty() ? medians_table(recs) : best) << fitted
+  body << (best.empty() ? medians_table(recs) : best) << fit_tables
        << points_table(recs);
   body << section_notes(recs, skips);
   body << "</section>\n";

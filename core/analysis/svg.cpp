@@ -210,7 +210,8 @@ std::vector<Entry> legend_entries(const LineChart& c) {
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const Series& s = c.series[i];
     const int ci = s.colour >= 0 ? s.colour : static_cast<int>(i);
-    if (std::any_of(s.points.begin(), s.points.end(), [&](const Point& p) {
+    if (s.legend &&
+        std::any_of(s.points.begin(), s.points.end(), [&](const Point& p) {
           return usable(p.x, c.x.log) && usable(p.y, c.y.log);
         }))
       out.push_back({s.name, ci, s.dashed || ci >= 10, s.line});

@@ -43,6 +43,7 @@ struct Series {
   bool dashed = false;  // a fitted model, not measurements
   bool markers = true;  // a dot per point (always when there is one point)
   bool line = true;     // a line through the points
+  bool legend = true;   // an entry in the legend (false: a second piece)
 };
 
 struct Axis {
