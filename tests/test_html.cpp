@@ -331,6 +331,54 @@ TEST(Html, EachFitIsDrawnOverTheSizesItHoldsOnly) {
   EXPECT_NE(section.find("7 of 14: 8 B to 512 B"), std::string::npos);
 }
 
+// Issue 44: a page made from a runner ab file did not show the gate's
+// verdict. It shows runner compare FILE's judgement per point and overall.
+TEST(Html, ARunnerAbPageShowsTheGatesVerdictPerPointAndItsExitCode) {
+  using mpiarena_test::make_record;
+  auto around = [](double median) {
+    std::vector<double> v;
+    for (int i = 0; i < 15; ++i) v.push_back(median * (1 + 0.002 * (i - 7)));
+    return v;
+  };
+  mpiarena::Document doc;
+  doc.context = mpiarena_test::sample_context();
+  doc.complete = true;
+  for (const char* build : {"base", "new"}) {
+    const bool now = std::string(build) == "new";
+    doc.records.push_back(make_record(std::string("bcast@") + build,
+                                      around(now ? 15e-6 : 10e-6)));
+    doc.records.push_back(
+        make_record(std::string("raw@") + build, around(10e-6)));
+    doc.records.push_back(
+        make_record(std::string("pack@") + build, around(now ? 7e-6 : 10e-6)));
+    for (std::size_t k = doc.records.size() - 3; k < doc.records.size(); ++k)
+      doc.records[k].plugin_build = build;
+  }
+  const std::string page = page_of(doc);
+  const auto at =
+      page.find("<h2 id=\"ab\">A/B judgement: runner compare x.json");
+  ASSERT_NE(at, std::string::npos) << page.substr(0, 3000);
+  EXPECT_LT(at, page.find("<h2 id=\"context\">"));  // the verdict first
+  const std::string ab = page.substr(at, page.find("<h2 id=\"context\">") - at);
+  for (const char* row :
+       {"<td>transfer/bcast/1d</td><td class=\"num\">small</td><td "
+        "class=\"num\">2</td><td class=\"num\">10.00 us</td><td "
+        "class=\"num\">15.00 us</td><td class=\"num\">+50.0%</td>",
+        "<td>transfer/pack/1d</td>", "<td>transfer/raw/1d</td>"})
+    EXPECT_NE(ab.find(row), std::string::npos) << row << "\n" << ab;
+  EXPECT_EQ(count(ab, "<td>regressed</td>"), 1u) << ab;
+  EXPECT_EQ(count(ab, "<td>improved</td>"), 1u);
+  EXPECT_EQ(count(ab, "<td>unchanged</td>"), 1u);
+  EXPECT_NE(ab.find("<th class=\"num\">p (Holm)</th>"), std::string::npos);
+  EXPECT_NE(ab.find("result: 1 regressed, 1 improved, 1 unchanged, 0 too "
+                    "noisy to tell; 0 only in BASE, 0 only in NEW; exit 1"),
+            std::string::npos)
+      << ab;
+  EXPECT_NE(ab.find("the gate fails"), std::string::npos);
+  // A plain run's page has none of it.
+  EXPECT_EQ(page_of(page_document()).find("id=\"ab\""), std::string::npos);
+}
+
 TEST(Trend, ContextKeyIgnoresHostOrderAndTheRestOfTheLibraryString) {
   const nlohmann::json a = {{"mpi_library", "Open MPI v4.1.4, package: x"},
                             {"hosts", {"b", "a"}},

@@ -288,13 +288,17 @@ std::string render_html(const Document& doc, const json& summary,
   }
   std::ostringstream body;
   body << "<h1>mpiarena report: " << svg::escape(source) << "</h1>\n";
-  body << "<nav><ul><li><a href=\"#context\">Context</a></li>";
+  // A runner ab file: the gate's judgement first.
+  const std::string ab = ab_section(doc, source);
+  body << "<nav><ul>"
+       << (ab.empty() ? "" : "<li><a href=\"#ab\">A/B judgement</a></li>")
+       << "<li><a href=\"#context\">Context</a></li>";
   for (const auto& [key, recs] : sections)
     body << "<li><a href=\"#" << anchor(section_title(key)) << "\">"
          << svg::escape(section_title(key)) << "</a> (" << recs.size()
          << " points)</li>";
   body << "<li><a href=\"#summary\">Across suites</a></li></ul></nav>\n";
-  body << context_section(doc, source);
+  body << ab << context_section(doc, source);
   for (auto& [key, recs] : sections)
     body << section_html(key, recs, skips[key], summary);
   body << across_suites(doc, summary);

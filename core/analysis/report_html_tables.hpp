@@ -28,6 +28,12 @@ std::string medians_table(const std::vector<const Record*>& recs);
 // count; empty when none is noisy.
 std::string noisy_details(const std::vector<const Record*>& recs);
 
+// For a `runner ab` document (builds base and new): the judgement of
+// `runner compare FILE` with its defaults, per point (both medians, the
+// change, p, verdict) and overall (the counts and the exit code). Empty
+// for any other document. In report_html_ab.cpp.
+std::string ab_section(const Document& doc, const std::string& source);
+
 // "passed", "skipped (--no-verify)" or "FAILED: <message>".
 std::string verification_text(const Record& r);
 

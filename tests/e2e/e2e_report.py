@@ -6,6 +6,8 @@ html:            the page made from tests/fixtures/report_np2.json is one
                  marks; Debian's headless Chromium loads it without an error,
                  every chart drew something on screen, and it takes a
                  screenshot (exit 77, skipped, when chromium is missing).
+ab-page:         the page of a runner ab file gives runner compare FILE's
+                 verdict per point and its exit code.
 trend-step:      synthetic runs with a step change in one point: flagged at
                  the run of the step and nowhere else, runs in time order
                  whatever the order of the files.
@@ -220,6 +222,57 @@ def test_html(a):
     print(f"screenshot: {shot}")
 
 
+# ---------------------------------------------------------------- ab-page
+
+
+def test_ab_page(a):
+    """Issue 44: the page of a runner ab file shows runner compare FILE's
+    verdict per point and its exit code, the same as compare gives."""
+    recs = []
+    for build in ("base", "new"):
+        new = build == "new"
+        for method, base_s, new_s, options in (
+                ("bcast", 10e-6, 15e-6, None), ("raw", 10e-6, 10e-6, None),
+                ("pack", 10e-6, 7e-6, None),
+                ("allreduce", 10e-6, 10e-6, {"algorithm": "ring"})):
+            r = record(f"{method}@{build}", around(new_s if new else base_s, 15))
+            r["plugin"]["build"] = build
+            if options:
+                r["options"] = options
+            recs.append(r)
+    path = write(a, "ab_page.json", document(recs))
+    p = runner(a, ["compare", path, "--format", "json"])
+    check(p.returncode == 1, f"compare of the ab file exited {p.returncode}, expected 1")
+    judged = json.loads(p.stdout)
+    want = {(q["suite"] + "/" + q["method"] + "/" + q["payload"]):
+            q["verdict"].replace("noisy", "too noisy") for q in judged["points"]}
+    check(len(want) == 4, f"compare judged {sorted(want)}")
+    html = out_path(a, "ab_page.html")
+    p = runner(a, ["report", path, "--format", "html", "-o", html])
+    check(p.returncode == 0, f"report --format html of the ab file exited {p.returncode}")
+    root, _ = charts_of(open(html, encoding="utf-8").read())
+    body = root.find("body")
+    kids = list(body)
+    heads = [i for i, e in enumerate(kids) if e.tag == "h2" and e.get("id") == "ab"]
+    check(len(heads) == 1, "no A/B judgement section")
+    part = kids[heads[0]:next(i for i, e in enumerate(kids)
+                              if e.tag == "h2" and e.get("id") == "context")]
+    tables = [e for e in part if e.tag == "table"]
+    check(len(tables) == 1, f"{len(tables)} verdict tables")
+    header = ["".join(th.itertext()) for th in tables[0].iter("th")]
+    for col in ("point", "base time", "new time", "time", "p (Holm)", "verdict"):
+        check(col in header, f"the verdict table lacks {col!r}: {header}")
+    got = {}
+    for tr in tables[0].iter("tr"):
+        cells = ["".join(td.itertext()) for td in tr.findall("td")]
+        if cells:
+            got[cells[0]] = cells[header.index("verdict")]
+    check(got == want, f"the page's verdicts {got}, compare's {want}")
+    text = "".join("".join(e.itertext()) for e in part)
+    check(f"exit {judged['exit_code']}" in text, "the page does not give compare's exit code")
+    check("1 regressed, 1 improved, 2 unchanged" in text, f"the counts: {text[-400:]}")
+
+
 # ---------------------------------------------------------------- trend
 
 POINTS = [("bcast", 11000), ("bcast", 1100000), ("pack", 11000), ("pack", 1100000)]
@@ -418,7 +471,7 @@ def main():
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--slow-plugins", required=True)
     a = parse_args(ap)
-    tests = {"html": test_html, "trend-step": test_trend_step,
+    tests = {"html": test_html, "ab-page": test_ab_page, "trend-step": test_trend_step,
              "trend-contexts": test_trend_contexts, "bad-input": test_bad_input,
              "nightly": test_nightly}
     return run_test(tests[a.test], a)
