@@ -195,11 +195,10 @@ svg::Series fit_line(const std::vector<const Record*>& recs,
 }  // namespace
 
 // The fitted model L + n / B of each method (summary "fits": one line per
-// piece, over the sizes it was fitted on) drawn over its measured medians;
-// a method no line holds for (summary "unfitted") has its dots only.
+// piece, over the sizes it was fitted on) drawn over its measured medians,
+// every size's; no line over the sizes none holds for.
 std::string fit_chart(const std::vector<const Record*>& recs,
-                      const std::vector<json>& fits,
-                      const std::vector<json>& unfitted) {
+                      const std::vector<json>& fits) {
   svg::LineChart c;
   c.title = "Fitted model time(n) = L + n / B against the medians";
   c.x = size_axis();
@@ -209,11 +208,9 @@ std::string fit_chart(const std::vector<const Record*>& recs,
       "method over the sizes where it holds (table below); no line over "
       "sizes where none does.";
   std::vector<std::string> methods;
-  for (const auto* list : {&fits, &unfitted})
-    for (const json& f : *list)
-      if (std::find(methods.begin(), methods.end(), f["method"]) ==
-          methods.end())
-        methods.push_back(f["method"]);
+  for (const json& f : fits)
+    if (std::find(methods.begin(), methods.end(), f["method"]) == methods.end())
+      methods.push_back(f["method"]);
   int colour = 0;
   for (const std::string& method : methods) {
     svg::Series dots;

@@ -237,13 +237,11 @@ std::string section_html(const SectionKey& key,
                          true);
   }
   body << metric_charts(recs) << phase_charts(recs);
-  const std::vector<json> fits = section_part(summary, "fits", key),
-                          unfitted = section_part(summary, "unfitted", key);
+  const std::vector<json> fits = section_part(summary, "fits", key);
   std::set<std::string> fitted;
-  for (const auto* list : {&fits, &unfitted})
-    for (const json& f : *list) fitted.insert(f["method"]);
+  for (const json& f : fits) fitted.insert(f["method"]);
   if (!fitted.empty() && fitted.size() <= kSeriesPerChart / 2)
-    body << fit_chart(recs, fits, unfitted);
+    body << fit_chart(recs, fits);
   body << "</div>\n";
   const auto [best, fit_tables] = section_summary(summary, key);
   // A section with no ranking of methods per size (a collective section,

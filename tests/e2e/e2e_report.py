@@ -192,7 +192,8 @@ def test_html(a):
     long_doc = json.load(open(FIXTURE))
     labels = {"mpi_bytes": ("chunked_pp", {"chunks": "1", "mode": "PIPELINED_WIDE",
                                             "window": "64"}),
-              "pingpong_isend": ("chunked_pp", {"chunks": "16"})}
+              "pingpong_isend": ("chunked_pp", {"chunks": "16"}),
+              "put_fence": ("put_fence", {"target": "WIDE_REMOTE_WINDOW"})}
     for r in long_doc["records"]:
         if r["method"] in labels:
             r["method"], r["options"] = labels[r["method"]]
@@ -204,7 +205,8 @@ def test_html(a):
     shown = {t for c in got["charts"] for t in c["legends"]}
     for want in ("chunked_pp[chunks=1,mode=PIPELINED_WIDE,window=64]",
                  "chunked_pp[chunks=16]",
-                 "chunked_pp[chunks=1,mode=PIPELINED_WIDE,window=64] (measured)"):
+                 "put_fence[target=WIDE_REMOTE_WINDOW] (measured)",
+                 "put_fence[target=WIDE_REMOTE_WINDOW] fit"):
         check(want in shown, f"no legend reads {want!r} whole: {sorted(shown)}")
     shot = out_path(a, "report.png")
     if os.path.exists(shot):
