@@ -142,10 +142,10 @@ def main():
           f"{us(median([p['netpipe_s'] for p in lat]))} | "
           f"{us(median([p['mpiarena_min_s'] for p in lat]))} |")
     print(f"| peak bandwidth (median over rounds) | {gbps(peak_np)} | {gbps(peak_ma)} |")
-    if fit:
-        f = fit[0]
+    for f in fit:  # a line per range where the model holds (two at a switch)
         bw = "-" if f["bandwidth_Bps"] is None else gbps(f["bandwidth_Bps"])
-        print(f"| fit L + n/B (mpiarena, one whole-ladder run) | | L = {us(f['latency_s'])}, "
+        print(f"| fit L + n/B (mpiarena, one whole-ladder run, {f['min_bytes']:.0f} to "
+              f"{f['max_bytes']:.0f} B) | | L = {us(f['latency_s'])}, "
               f"B = {bw}, R² = {f['r2']:.4f} |")
     print("\n| bytes | NetPIPE (median of runs) | mpiarena (median of rounds) | "
           "paired ratios by round | median ratio | control | best / best | "

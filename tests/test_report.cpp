@@ -554,3 +554,52 @@ TEST(Report, TheSummaryMarksTiesAndSaysWhereTheClearWinnerChanges) {
   EXPECT_NE(out.find("runner report r.json"), std::string::npos) << out;
   EXPECT_LT(std::count(out.begin(), out.end(), '\n'), 60) << out;
 }
+
+// Issue 44: a sentence per noisy point ("noisy: bcast 64: 2 of 5 samples
+// noisy after retries; first: ...") took half the report. Now a noisy row
+// says so, and one count line and one compact table follow the tables.
+TEST(Report, NoisyPointsAreOneCompactTableNotASentenceEach) {
+  mpiarena::Document doc;
+  doc.context = mpiarena_test::sample_context();
+  doc.complete = true;
+  for (std::size_t b : {1000u, 2000u, 4000u, 8000u})
+    for (const char* m : {"bcast", "raw"}) {
+      doc.records.push_back(make_record(m, {1e-6, 1e-6, 1e-6}, b));
+      mpiarena::Noise& n = doc.records.back().noise;
+      n.recorded = true;
+      n.steal_s = {0, 2e-4, 0};
+      n.preemptions = {0, 3, 1};
+      if (b != 8000) {
+        n.noisy = true;
+        n.noisy_samples = 1;
+        n.retries = 2;
+        n.reason =
+            "1 of 3 samples noisy after retries; first: sample 2: a rank "
+            "preempted 3 times in 1.23 ms";
+      }
+    }
+  for (const mpiarena::Style style :
+       {mpiarena::Style::text, mpiarena::Style::markdown}) {
+    const std::string out = mpiarena::render_table(doc, style);
+    EXPECT_EQ(out.find("noisy: "), std::string::npos) << out;
+    EXPECT_EQ(out.find("samples noisy after retries"), std::string::npos);
+    const auto lines = lines_of(out);
+    const int count = find_line(lines, "Noisy points: 6 of 8");
+    ASSERT_GE(count, 0) << out;
+    EXPECT_EQ(find_line(lines, "Noisy points", count + 1), -1);
+    // One row per noisy point after the count, with its figures.
+    int rows = 0;
+    for (int i = count + 1; i < static_cast<int>(lines.size()); ++i)
+      if (lines[i].find("transfer/") != std::string::npos) {
+        ++rows;
+        EXPECT_NE(lines[i].find("1 of 3"), std::string::npos) << lines[i];
+        EXPECT_NE(lines[i].find("200.00 us"), std::string::npos) << lines[i];
+      }
+    EXPECT_EQ(rows, 6) << out;
+    // The ranked tables mark the noisy rows, and only them.
+    int marked = 0;
+    for (const std::string& l : lines)
+      marked += l.find("passed, noisy") != std::string::npos;
+    EXPECT_EQ(marked, 6) << out;
+  }
+}

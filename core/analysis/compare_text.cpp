@@ -230,6 +230,16 @@ std::string render_comparison(const Comparison& c, const std::string& base,
   return out.str();
 }
 
+std::string render_compared_points(const Comparison& c, Style style) {
+  return points_table(c, style,
+                      c.noise.base.recorded > 0 || c.noise.now.recorded > 0);
+}
+
+std::string comparison_result(const Comparison& c) {
+  std::string line = result_line(c, false);
+  return line.substr(0, line.size() - 1);  // without its newline
+}
+
 namespace {
 
 // "no record (3 points skipped: the first because ...)", or "4 records

@@ -16,6 +16,13 @@ namespace mpiarena {
 std::string render_comparison(const Comparison& c, const std::string& base,
                               const std::string& now, Style style);
 
+// Its table of the points in both files (point, size, ranks, both medians,
+// the change of time and bandwidth, p, samples, verdict, and the noise
+// column when a file has noise records), as render_comparison prints it.
+std::string render_compared_points(const Comparison& c, Style style);
+// Its closing line: "result: 0 regressed, ...; exit 1".
+std::string comparison_result(const Comparison& c);
+
 // Why a comparison of `base` and `now` matched no point, as one clause
 // for "nothing was compared: ...": a side with no record (every point
 // skipped, with the first skip's reason), or the points each side has.

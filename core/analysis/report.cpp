@@ -135,9 +135,12 @@ std::vector<std::string> record_row(std::string lead, const Record* r,
   if (x_best) row.push_back(*x_best);
   row.push_back(std::to_string(r->inner_iterations) + " x " +
                 std::to_string(r->repetitions));
-  row.push_back(r->verification == "failed"
-                    ? "FAILED: " + r->verification_message
-                    : r->verification);
+  // A noisy point says so on its row; the figures are in one table of the
+  // noisy points after the tables (render_noisy_table).
+  row.push_back((r->verification == "failed"
+                     ? "FAILED: " + r->verification_message
+                     : r->verification) +
+                (r->noise.noisy ? ", noisy" : ""));
   return row;
 }
 
@@ -211,18 +214,12 @@ void render_skips(std::ostream& out, const std::vector<const Skip*>& skips,
   }
 }
 
-// The points of a group measured in a noisy state (Record::noise), a line
-// each with the figures, under the group's table; and a line when the
-// machine changed state while the group was measured (its core-to-core
-// round trips more than kStateRatio apart).
-void render_noisy(std::ostream& out, const std::vector<const Record*>& recs,
+// A line under a group's table when the machine changed state while the
+// group was measured (its core-to-core round trips more than kStateRatio
+// apart). The noisy points are one table after all the groups.
+void render_state(std::ostream& out, const std::vector<const Record*>& recs,
                   Style style) {
   const char* item = style == Style::markdown ? "\n- " : "  ";
-  for (const Record* r : recs)
-    if (r->noise.noisy)
-      out << item << "noisy: " << r->method
-          << (r->payload.empty() ? "" : " " + r->payload) << " "
-          << r->size_label << ": " << r->noise.reason << "\n";
   double lo = 0, hi = 0;
   for (const Record* r : recs)
     for (double ns : r->noise.core_to_core_ns) {
@@ -247,7 +244,7 @@ void series_table(std::ostream& out, const std::vector<const Record*>& series,
   for (const Record* r : series)
     t.add(record_row(size_text(r->size_label, r->bytes), r, nullptr));
   out << t.render(style);
-  render_noisy(out, series, style);
+  render_state(out, series, style);
 }
 
 // Different operations (or overlap figures): side by side, unranked.
@@ -265,7 +262,7 @@ void unranked_table(std::ostream& out, const std::vector<const Record*>& recs,
     t.add(std::move(row));
   }
   if (!t.empty()) out << t.render(style);
-  render_noisy(out, recs, style);
+  render_state(out, recs, style);
 }
 
 // Methods that compete, ranked by median time, with the factor against
@@ -285,7 +282,7 @@ void ranked_table(std::ostream& out, const std::vector<const Record*>& recs,
     t.add(record_row(std::to_string(place++), r, &x_best));
   }
   if (!t.empty()) out << t.render(style);
-  render_noisy(out, recs, style);
+  render_state(out, recs, style);
 }
 
 using SeriesKey = std::tuple<std::string, std::string, int>;
@@ -350,6 +347,10 @@ std::string render_table(const Document& doc, Style style) {
       ranked_table(out, recs, style);
     render_skips(out, skips[key], style);
   }
+  std::vector<const Record*> all;
+  for (const Record& r : doc.records) all.push_back(&r);
+  const std::string noisy = render_noisy_table(all, style);
+  if (!noisy.empty()) out << heading(noisy_count_line(all), style) << noisy;
   return out.str();
 }
 

@@ -148,8 +148,55 @@ std::string size_chart(const std::vector<const Record*>& recs,
   return svg::render(c);
 }
 
-// The fitted model L + n / B of each method (summary "fits") drawn over
-// its measured medians.
+namespace {
+
+// The dashed line of fit `f` of `method`: through the model at the sizes
+// it was fitted on (its n is their payload), and between them (log-spaced
+// in both).
+svg::Series fit_line(const std::vector<const Record*>& recs,
+                     const std::string& method, const json& f, int colour,
+                     bool legend) {
+  const double L = f["latency_s"];
+  const double B = f["bandwidth_Bps"].is_null()
+                       ? INFINITY
+                       : f["bandwidth_Bps"].get<double>();
+  std::vector<const Record*> on;
+  for (const Record* r : recs)
+    if (r->method == method && r->bytes > 0 && r->payload_bytes > 0 &&
+        r->payload_bytes >= f["min_bytes"].get<double>() &&
+        r->payload_bytes <= f["max_bytes"].get<double>())
+      on.push_back(r);
+  std::sort(on.begin(), on.end(), [](const Record* a, const Record* b) {
+    return a->bytes < b->bytes;
+  });
+  svg::Series line;
+  line.name = method + " fit";
+  line.colour = colour;
+  line.dashed = true;
+  line.markers = false;
+  line.legend = legend;
+  for (std::size_t i = 0; i < on.size(); ++i)
+    for (int k = 0; k < (i + 1 < on.size() ? 8 : 1); ++k) {
+      const Record* a = on[i];
+      const Record* b = i + 1 < on.size() ? on[i + 1] : a;
+      const double x = static_cast<double>(a->bytes) *
+                       std::pow(static_cast<double>(b->bytes) /
+                                    static_cast<double>(a->bytes),
+                                k / 8.0),
+                   n = static_cast<double>(a->payload_bytes) *
+                       std::pow(static_cast<double>(b->payload_bytes) /
+                                    static_cast<double>(a->payload_bytes),
+                                k / 8.0);
+      line.points.emplace_back(x, L + (std::isinf(B) ? 0 : n / B));
+    }
+  return line;
+}
+
+}  // namespace
+
+// The fitted model L + n / B of each method (summary "fits": one line per
+// piece, over the sizes it was fitted on) drawn over its measured medians,
+// every size's; no line over the sizes none holds for.
 std::string fit_chart(const std::vector<const Record*>& recs,
                       const std::vector<json>& fits) {
   svg::LineChart c;
@@ -157,43 +204,34 @@ std::string fit_chart(const std::vector<const Record*>& recs,
   c.x = size_axis();
   c.y = value_axis("time per operation (log)", true, format_seconds);
   c.caption =
-      "Dots: measured medians; dashed: the least-squares fit of each method "
-      "(table below).";
+      "Dots: measured medians; dashed: the least-squares line of each "
+      "method over the sizes where it holds (table below); no line over "
+      "sizes where none does.";
+  std::vector<std::string> methods;
+  for (const json& f : fits)
+    if (std::find(methods.begin(), methods.end(), f["method"]) == methods.end())
+      methods.push_back(f["method"]);
   int colour = 0;
-  for (const json& f : fits) {
-    const std::string method = f["method"];
-    const double L = f["latency_s"];
-    const double B = f["bandwidth_Bps"].is_null()
-                         ? INFINITY
-                         : f["bandwidth_Bps"].get<double>();
-    svg::Series dots, line;
+  for (const std::string& method : methods) {
+    svg::Series dots;
     dots.name = method + " (measured)";
-    line.name = method + " fit";
-    dots.colour = line.colour = colour++;
+    dots.colour = colour;
     dots.line = false;
-    line.dashed = true;
-    line.markers = false;
-    double lo = 0, hi = 0;
     for (const Record* r : recs) {
       if (r->method != method) continue;
       svg::Point p(static_cast<double>(r->bytes), r->time.median);
       p.tip = point_tip(*r);
       dots.points.push_back(p);
-      if (r->bytes > 0) {
-        lo = lo > 0 ? std::min(lo, p.x) : p.x;
-        hi = std::max(hi, p.x);
-      }
     }
-    // The model's curve over the measured sizes (n = the size: the fit's
-    // own n is the payload, within a few bytes of it).
-    for (int k = 0; lo > 0 && k <= 48; ++k) {
-      const double n = lo * std::pow(hi / lo, k / 48.0);
-      line.points.emplace_back(n, L + (std::isinf(B) ? 0 : n / B));
+    if (dots.points.size() < 2) continue;
+    c.series.push_back(std::move(dots));
+    bool first = true;
+    for (const json& f : fits) {
+      if (f["method"] != method) continue;
+      c.series.push_back(fit_line(recs, method, f, colour, first));
+      first = false;
     }
-    if (dots.points.size() > 1) {
-      c.series.push_back(std::move(dots));
-      c.series.push_back(std::move(line));
-    }
+    ++colour;
   }
   if (c.series.empty()) return "";
   return svg::render(c);

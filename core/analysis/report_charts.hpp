@@ -38,7 +38,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> chart_groups(
 std::string size_chart(const std::vector<const Record*>& recs,
                        const std::vector<std::string>& methods,
                        const std::string& title, bool bandwidth);
-// The measured times against the summary's fitted models (`fits`).
+// The measured times of each method with a fitted model (`fits`) against
+// its lines, one per piece over the sizes it holds for.
 std::string fit_chart(const std::vector<const Record*>& recs,
                       const std::vector<nlohmann::json>& fits);
 // One chart per metric of the records, against size.

@@ -9,11 +9,13 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "breakdown.hpp"
 #include "report.hpp"
 #include "report_charts.hpp"
+#include "report_html_tables.hpp"
 #include "report_text.hpp"
 #include "suites.hpp"
 #include "svg.hpp"
@@ -112,7 +114,7 @@ std::string context_section(const Document& doc, const std::string& source) {
          std::to_string(settings.size()) + ")</summary>\n" +
          render_grid({"setting", "value"}, settings, Style::html) +
          "</details>\n";
-  return out;
+  return out + plugins_table(doc);
 }
 
 }  // namespace
@@ -141,20 +143,21 @@ std::string html_page(const std::string& title, const std::string& body) {
 
 namespace {
 
-// The summary's fits of one section.
-std::vector<json> section_fits(const json& summary, const SectionKey& key) {
+// The summary's `part` ("fits", "unfitted") of one section.
+std::vector<json> section_part(const json& summary, const char* part,
+                               const SectionKey& key) {
   const auto& [suite, payload, ranks] = key;
-  std::vector<json> fits;
-  if (summary.contains("fits"))
-    for (const json& f : summary["fits"])
-      if (f["suite"] == suite && f["payload"] == payload && f["ranks"] == ranks)
-        fits.push_back(f);
-  return fits;
+  std::vector<json> out;
+  for (const json& f : summary.value(part, json::array()))
+    if (f["suite"] == suite && f["payload"] == payload && f["ranks"] == ranks)
+      out.push_back(f);
+  return out;
 }
 
-// The summary's views, of one section only.
-std::string section_summary(const json& summary, const SectionKey& key,
-                            const std::vector<json>& fits) {
+// The summary's views, of one section only: the fastest method per size
+// (empty when no size ranks two methods) and the fits.
+std::pair<std::string, std::string> section_summary(const json& summary,
+                                                    const SectionKey& key) {
   const auto& [suite, payload, ranks] = key;
   json mine = {{"best", json::array()},
                {"winner_changes", json::array()},
@@ -163,32 +166,33 @@ std::string section_summary(const json& summary, const SectionKey& key,
     for (const json& b : summary.value(part, json::array()))
       if (b["suite"] == suite && b["payload"] == payload && b["ranks"] == ranks)
         mine[part].push_back(b);
-  mine["fits"] = fits;
-  return render_best(mine, Style::html) + render_fits(mine, Style::html);
+  mine["fits"] = section_part(summary, "fits", key);
+  mine["unfitted"] = section_part(summary, "unfitted", key);
+  return {render_best(mine, Style::html), render_fits(mine, Style::html)};
 }
 
-// Failed verifications, noisy points and skips of a section, as a list.
+// Failed verifications and skips of a section, as a list; its noisy
+// points, one folded table.
 std::string section_notes(const std::vector<const Record*>& recs,
                           const std::vector<const Skip*>& skips) {
   std::vector<std::string> notes;
-  for (const Record* r : recs) {
+  for (const Record* r : recs)
     if (r->verification == "failed")
       notes.push_back("FAILED verification: " + r->method + " " +
                       r->size_label + ": " + r->verification_message);
-    if (r->noise.noisy)
-      notes.push_back("noisy: " + r->method + " " + r->size_label + ": " +
-                      r->noise.reason);
-  }
   for (const Skip* s : skips)
     notes.push_back("skipped " + s->method + " " + s->size_label + ": " +
                     s->reason);
-  if (notes.empty()) return "";
-  std::string out = "<ul>";
-  for (const std::string& n : notes)
-    out += std::string("<li") +
-           (n.rfind("FAILED", 0) == 0 ? " class=\"bad\"" : "") + ">" +
-           svg::escape(n) + "</li>";
-  return out + "</ul>\n";
+  std::string out;
+  if (!notes.empty()) {
+    out = "<ul>";
+    for (const std::string& n : notes)
+      out += std::string("<li") +
+             (n.rfind("FAILED", 0) == 0 ? " class=\"bad\"" : "") + ">" +
+             svg::escape(n) + "</li>";
+    out += "</ul>\n";
+  }
+  return out + noisy_details(recs);
 }
 
 // What a section's charts show, when it is not obvious.
@@ -233,11 +237,17 @@ std::string section_html(const SectionKey& key,
                          true);
   }
   body << metric_charts(recs) << phase_charts(recs);
-  const std::vector<json> fits = section_fits(summary, key);
-  if (!fits.empty() && fits.size() <= kSeriesPerChart / 2)
+  const std::vector<json> fits = section_part(summary, "fits", key);
+  std::set<std::string> fitted;
+  for (const json& f : fits) fitted.insert(f["method"]);
+  if (!fitted.empty() && fitted.size() <= kSeriesPerChart / 2)
     body << fit_chart(recs, fits);
   body << "</div>\n";
-  body << section_summary(summary, key, fits);
+  const auto [best, fit_tables] = section_summary(summary, key);
+  // A section with no ranking of methods per size (a collective section,
+  // one method's ladder) shows its numbers as a table of its own.
+  body << (best.empty() ? medians_table(recs) : best) << fit_tables
+       << points_table(recs);
   body << section_notes(recs, skips);
   body << "</section>\n";
   return body.str();
@@ -276,13 +286,17 @@ std::string render_html(const Document& doc, const json& summary,
   }
   std::ostringstream body;
   body << "<h1>mpiarena report: " << svg::escape(source) << "</h1>\n";
-  body << "<nav><ul><li><a href=\"#context\">Context</a></li>";
+  // A runner ab file: the gate's judgement first.
+  const std::string ab = ab_section(doc, source);
+  body << "<nav><ul>"
+       << (ab.empty() ? "" : "<li><a href=\"#ab\">A/B judgement</a></li>")
+       << "<li><a href=\"#context\">Context</a></li>";
   for (const auto& [key, recs] : sections)
     body << "<li><a href=\"#" << anchor(section_title(key)) << "\">"
          << svg::escape(section_title(key)) << "</a> (" << recs.size()
          << " points)</li>";
   body << "<li><a href=\"#summary\">Across suites</a></li></ul></nav>\n";
-  body << context_section(doc, source);
+  body << ab << context_section(doc, source);
   for (auto& [key, recs] : sections)
     body << section_html(key, recs, skips[key], summary);
   body << across_suites(doc, summary);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "fit.hpp"
 #include "report.hpp"
 #include "report_text.hpp"
 #include "suites.hpp"
@@ -88,34 +89,80 @@ std::string render_1d_vs_2d(const json& summary, Style style) {
   return out.str();
 }
 
+namespace {
+
+// `text` in lines of at most 76 characters, each indented by two.
+std::string wrapped(const std::string& text) {
+  std::istringstream words(text);
+  std::string out, line;
+  for (std::string w; words >> w;) {
+    if (!line.empty() && line.size() + 1 + w.size() > 76) {
+      out += "  " + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + w;
+  }
+  return out + (line.empty() ? "" : "  " + line + "\n");
+}
+
+// "9 of 14: 8 B to 2.05 kB", the sizes a fit or its absence covers.
+std::string fit_sizes(const json& f) {
+  const std::size_t n = f["points"], of = f.value("series_points", n);
+  return (n == of ? std::to_string(n)
+                  : std::to_string(n) + " of " + std::to_string(of)) +
+         ": " + format_bytes(f["min_bytes"]) + " to " +
+         format_bytes(f["max_bytes"]);
+}
+
+// The sizes over which no line holds, a row per series.
+std::string render_unfitted(const json& unfitted, Style style) {
+  if (unfitted.empty()) return "";
+  Table t({"suite", "method", "payload", ">ranks", ">sizes not fitted"});
+  for (const json& u : unfitted)
+    t.add({u["suite"], u["method"], u["payload"],
+           std::to_string(u["ranks"].get<int>()), fit_sizes(u)});
+  return heading("No line L + n / B holds over these sizes", style) +
+         t.render(style);
+}
+
+}  // namespace
+
 std::string render_fits(const json& summary, Style style) {
-  if (!summary.contains("fits") || summary.at("fits").empty()) return "";
+  const json none = json::array();
+  const json& fits = summary.contains("fits") ? summary.at("fits") : none;
+  const json& unfitted =
+      summary.contains("unfitted") ? summary.at("unfitted") : none;
+  if (fits.empty() && unfitted.empty()) return "";
   std::ostringstream out;
-  out << heading("Fitted model: time(n) = L + n / B (least squares)", style);
-  Table fit({"suite", "method", "payload", ">ranks", ">sizes", ">latency L",
-             ">bandwidth B", ">R^2"});
-  bool negative = false;
-  for (const json& f : summary.at("fits")) {
+  out << heading(
+      "Fitted model: time(n) = L + n / B (least squares, where it holds)",
+      style);
+  Table fit({"suite", "method", "payload", ">ranks", ">sizes fitted",
+             ">latency L", ">bandwidth B", ">R^2", ">max error"});
+  for (const json& f : fits) {
     const double latency = f["latency_s"];
-    negative = negative || latency < 0;
-    fit.add(
-        {f["suite"], f["method"], f["payload"],
-         std::to_string(f["ranks"].get<int>()),
-         std::to_string(f["points"].get<std::size_t>()),
-         format_seconds(latency) + (latency < 0 ? " *" : ""),
-         f["bandwidth_Bps"].is_null() ? "-" : format_rate(f["bandwidth_Bps"]),
-         fixed(f["r2"], 4)});
+    fit.add({f["suite"], f["method"], f["payload"],
+             std::to_string(f["ranks"].get<int>()), fit_sizes(f),
+             latency < 0 ? "- (L < 0: no model)" : format_seconds(latency),
+             f["bandwidth_Bps"].is_null() ? "- (flat)"
+                                          : format_rate(f["bandwidth_Bps"]),
+             fixed(f["r2"], 4),
+             f.contains("max_error")
+                 ? fixed(f["max_error"].get<double>() * 100, 1, "%")
+                 : "-"});
   }
-  out << fit.render(style);
-  if (negative) {
-    const std::string note =
-        "* L < 0: over these sizes the time is not a straight line in n "
-        "(protocol switches, caches), so the intercept is no latency; fit a "
-        "narrower range (--sizes) or read the small sizes' times.";
-    out << (style == Style::html       ? prose(note, style)
-            : style == Style::markdown ? "\n" + note + "\n"
-                                       : note + "\n");
-  }
+  if (!fit.empty()) out << fit.render(style);
+  const std::string note =
+      "A line is kept only where it is within " +
+      fixed(kFitTolerance * 100, 0, "%") +
+      " of every median it was fitted on (max error: the largest |L + n / B "
+      "- median| / median there) with L >= 0: over all the sizes, else in "
+      "two pieces split where they fit best (a protocol switch), else over "
+      "the largest sizes only; else no line.";
+  out << (style == Style::html       ? prose(note, style)
+          : style == Style::markdown ? "\n" + note + "\n"
+                                     : wrapped(note));
+  out << render_unfitted(unfitted, style);
   return out.str();
 }
 

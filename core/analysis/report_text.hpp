@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "records.hpp"
 #include "report.hpp"
 
 namespace mpiarena {
@@ -21,6 +22,15 @@ std::string size_text(const std::string& label, std::size_t bytes);
 
 // A table's title: a "###" heading in markdown, a line of its own in text.
 std::string heading(const std::string& title, Style style);
+
+// The noisy points of `recs` (Record::noise) as one compact table: the
+// point, its size and ranks, its noisy samples of all, the samples
+// measured again, the steal in its kept samples and the most preemptions
+// in one; in HTML also its first noisy sample. Empty when none is noisy.
+std::string render_noisy_table(const std::vector<const Record*>& recs,
+                               Style style);
+// "Noisy points: 3 of 172 (...)": the count above that table.
+std::string noisy_count_line(const std::vector<const Record*>& recs);
 
 // A table rendered as aligned text or as a markdown table. Columns whose
 // header starts with '>' are right-aligned.

@@ -181,4 +181,46 @@ std::string render_per_rank(const Document& doc, Style style) {
          render_grid(header, rows, style);
 }
 
+std::string render_noisy_table(const std::vector<const Record*>& recs,
+                               Style style) {
+  std::vector<std::string> header{
+      "point",    ">size",  ">ranks",           ">noisy",
+      ">retried", ">steal", ">most preemptions"};
+  if (style == Style::html) header.push_back("first noisy sample");
+  std::vector<std::vector<std::string>> rows;
+  for (const Record* r : recs) {
+    if (!r->noise.noisy) continue;
+    double steal = 0;
+    for (double s : r->noise.steal_s) steal += s;
+    const auto most = std::max_element(r->noise.preemptions.begin(),
+                                       r->noise.preemptions.end());
+    rows.push_back(
+        {r->suite + "/" + r->method + "/" + r->payload,
+         size_text(r->size_label, r->bytes), std::to_string(r->ranks),
+         std::to_string(r->noise.noisy_samples) + " of " +
+             std::to_string(r->repetitions),
+         std::to_string(r->noise.retries),
+         steal > 0 ? format_seconds(steal) : "0",
+         most == r->noise.preemptions.end() ? "-" : std::to_string(*most)});
+    if (style == Style::html) {
+      const std::string& why = r->noise.reason;
+      const auto first = why.find("first: ");
+      rows.back().push_back(first == std::string::npos ? why
+                                                       : why.substr(first + 7));
+    }
+  }
+  return rows.empty() ? "" : render_grid(header, rows, style);
+}
+
+std::string noisy_count_line(const std::vector<const Record*>& recs) {
+  const auto noisy = std::count_if(
+      recs.begin(), recs.end(), [](const Record* r) { return r->noise.noisy; });
+  std::ostringstream out;
+  out << "Noisy points: " << noisy << " of " << recs.size()
+      << " (a sample kept after the retries had steal over "
+      << kNoisySteal * 100 << "% of its CPU time, or a rank preempted "
+      << kNoisyPreemptions << " times a second or more)";
+  return out.str();
+}
+
 }  // namespace mpiarena

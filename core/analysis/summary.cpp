@@ -34,65 +34,69 @@ std::map<GroupKey, std::vector<const Record*>> ranked_groups(
 
 namespace {
 
-// k with 2^(k-1) <= the largest finite |v| < 2^k (0 when there is none).
-int binary_exponent(const std::vector<double>& values) {
-  double top = 0;
-  for (double v : values)
-    if (std::isfinite(v)) top = std::max(top, std::fabs(v));
-  int exponent = 0;
-  std::frexp(top, &exponent);
-  return exponent;
-}
-
-// fit_latency_bandwidth on values scaled by powers of two into [-1, 1]
-// (exact, so the result is the same), then scaled back: sums of squares of
-// times or sizes near the largest double no longer overflow into NaN.
-LatencyBandwidthFit scaled_fit(std::vector<double> bytes,
-                               std::vector<double> seconds) {
-  const int ex = binary_exponent(bytes), ey = binary_exponent(seconds);
-  for (double& x : bytes) x = std::ldexp(x, -ex);
-  for (double& y : seconds) y = std::ldexp(y, -ey);
-  LatencyBandwidthFit f = fit_latency_bandwidth(bytes, seconds);
-  f.latency_s = std::ldexp(f.latency_s, ey);
-  // B = 1 / slope and slope = slope' * 2^ey / 2^ex.
-  f.bandwidth_Bps = std::ldexp(f.bandwidth_Bps, ex - ey);
-  return f;
+// One fitted piece of a series as the summary's "fits" entry; `range` is
+// "all" (every size of the series), "below" or "above" (of a split, or
+// "above": the largest sizes only).
+json fit_json(const std::tuple<std::string, std::string, std::string, int>& key,
+              const std::vector<double>& x, const FitPiece& p,
+              const char* range) {
+  const LatencyBandwidthFit& f = p.fit;
+  return {{"suite", std::get<0>(key)},
+          {"method", std::get<1>(key)},
+          {"payload", std::get<2>(key)},
+          {"ranks", std::get<3>(key)},
+          {"points", p.last - p.first},
+          {"min_bytes", x[p.first]},
+          {"max_bytes", x[p.last - 1]},
+          {"range", range},
+          {"series_points", x.size()},
+          {"latency_s", f.latency_s},
+          {"bandwidth_Bps",
+           f.bandwidth_Bps > 0 ? json(f.bandwidth_Bps) : json(nullptr)},
+          {"r2", f.r2},
+          {"max_error", p.max_error}};
 }
 
 // Per suite, method, payload and ranks with at least 3 verified sizes that
-// move data: the least-squares fit of median(n) = L + n / B.
-json fits(const Document& doc) {
-  std::map<std::tuple<std::string, std::string, std::string, int>,
-           std::pair<std::vector<double>, std::vector<double>>>
-      series;
+// move data: the least-squares fit of median(n) = L + n / B where it holds
+// (fit_where_it_holds) into "fits", and the sizes no line holds over into
+// "unfitted".
+void fits(const Document& doc, json& fitted, json& unfitted) {
+  using Key = std::tuple<std::string, std::string, std::string, int>;
+  std::map<Key, std::vector<std::pair<double, double>>> series;
   for (const Record& r : doc.records) {
     if (r.verification == "failed" || !r.moves_data) continue;
-    auto& xy = series[{r.suite, r.method, r.payload, r.ranks}];
-    xy.first.push_back(static_cast<double>(r.payload_bytes));
-    xy.second.push_back(r.time.median);
+    series[{r.suite, r.method, r.payload, r.ranks}].emplace_back(
+        static_cast<double>(r.payload_bytes), r.time.median);
   }
-  json out = json::array();
-  for (const auto& [key, xy] : series) {
-    if (xy.first.size() < 3) continue;
-    const LatencyBandwidthFit f = scaled_fit(xy.first, xy.second);
-    // A fit that overflowed (times near the largest double) is no model:
-    // left out rather than written as NaN or infinity.
-    if (!f.ok || !std::isfinite(f.latency_s) || !std::isfinite(f.r2)) continue;
-    out.push_back(
-        {{"suite", std::get<0>(key)},
-         {"method", std::get<1>(key)},
-         {"payload", std::get<2>(key)},
-         {"ranks", std::get<3>(key)},
-         {"points", f.points},
-         {"min_bytes", *std::min_element(xy.first.begin(), xy.first.end())},
-         {"max_bytes", *std::max_element(xy.first.begin(), xy.first.end())},
-         {"latency_s", f.latency_s},
-         {"bandwidth_Bps", f.bandwidth_Bps > 0 && std::isfinite(f.bandwidth_Bps)
-                               ? json(f.bandwidth_Bps)
-                               : json(nullptr)},
-         {"r2", f.r2}});
+  for (auto& [key, xy] : series) {
+    if (xy.size() < kFitMinPoints) continue;
+    std::stable_sort(xy.begin(), xy.end(), [](const auto& a, const auto& b) {
+      return a.first < b.first;
+    });
+    std::vector<double> x, y;
+    for (const auto& [bytes, t] : xy) {
+      x.push_back(bytes);
+      y.push_back(t);
+    }
+    const std::vector<FitPiece> pieces = fit_where_it_holds(x, y);
+    for (const FitPiece& p : pieces)
+      fitted.push_back(fit_json(key, x, p,
+                                pieces.size() == 2
+                                    ? (p.first ? "above" : "below")
+                                : p.first ? "above"
+                                          : "all"));
+    const std::size_t from = pieces.empty() ? x.size() : pieces[0].first;
+    if (from > 0)
+      unfitted.push_back({{"suite", std::get<0>(key)},
+                          {"method", std::get<1>(key)},
+                          {"payload", std::get<2>(key)},
+                          {"ranks", std::get<3>(key)},
+                          {"points", from},
+                          {"min_bytes", x.front()},
+                          {"max_bytes", x[from - 1]},
+                          {"series_points", x.size()}});
   }
-  return out;
 }
 
 }  // namespace
@@ -153,10 +157,13 @@ json compute_summary(const Document& doc) {
          {"best_1d_s", t1},
          {"ratio_2d_over_1d", t1 > 0 ? json(t2 / t1) : json(nullptr)}});
   }
+  json fitted = json::array(), unfitted = json::array();
+  fits(doc, fitted, unfitted);
   return {{"best", best},
           {"winner_changes", changes},
           {"payload_1d_vs_2d", compare},
-          {"fits", fits(doc)}};
+          {"fits", fitted},
+          {"unfitted", unfitted}};
 }
 
 }  // namespace mpiarena

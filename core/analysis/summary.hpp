@@ -21,7 +21,10 @@ namespace mpiarena {
 //  - "winner_changes": per suite, payload and ranks, the sizes at which the
 //    fastest method changes;
 //  - "payload_1d_vs_2d": per suite, ranks and size present in both payloads,
-//    the best 2d and best 1d methods and the ratio of their medians.
+//    the best 2d and best 1d methods and the ratio of their medians;
+//  - "fits": per suite, method, payload and ranks with 3 verified sizes or
+//    more, the lines median(n) = L + n / B over the sizes where one holds
+//    (fit_where_it_holds), and "unfitted": the sizes where none does.
 // Failed verifications never win.
 nlohmann::json compute_summary(const Document& doc);
 

@@ -1,8 +1,10 @@
 #include "svg.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -28,19 +30,68 @@ std::string figure(const std::string& svg, const std::string& caption) {
          "</figure>\n";
 }
 
-// A legend entry: its name (cut to what fits, the whole name in a hover
-// title), its colour, and how its series is drawn.
+// A legend entry: its name (wrapped onto as many lines as it takes, never
+// cut), its colour, and how its series is drawn.
 struct Entry {
   std::string name;
   int colour = 0;
   bool dashed = false, line = true;
 };
 
+// The width of a character of DejaVu Sans, in em (its advance, rounded
+// up to a few classes): a legend line's width is their sum.
+double char_em(unsigned char c) {
+  if (c >= 0x80) return (c & 0xC0) == 0x80 ? 0 : 1;  // a UTF-8 character
+  if (std::strchr("ijl.,:;'|! ", c)) return 0.32;
+  if (std::strchr("()[]{}-ftr/", c)) return 0.42;
+  if (std::strchr("mwMW@%", c)) return 1.0;
+  if (std::isupper(c) || std::strchr("=+<>~#&", c)) return 0.84;
+  return 0.64;  // the other lower-case letters, digits, '_'
+}
+
+// One line of the legend's margin (kRight - 34 pixels) holds this many em
+// of 11 px text, with a little to spare.
+constexpr double kLegendEm = 14.5;
+constexpr int kEntryGap = 16, kLineGap = 13;
+
+// The lines of a legend name: each at most kLegendEm wide, broken after
+// the last ',' or ' ' that leaves a line a third that wide, else after the
+// last '[', ']', '@', '=' or '_', else where the line is full (never inside
+// a UTF-8 character); nothing is dropped, so the lines read back the name.
+std::vector<std::string> legend_lines(const std::string& name) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  do {
+    double em = 0;
+    std::size_t end = start, soft = 0, hard = 0;
+    while (end < name.size() && em + char_em(name[end]) <= kLegendEm) {
+      em += char_em(name[end++]);
+      if (em < kLegendEm / 3) continue;
+      if (std::strchr(", ", name[end - 1])) soft = end;
+      if (std::strchr("[]@=_", name[end - 1])) hard = end;
+    }
+    if (end < name.size()) end = soft ? soft : hard ? hard : end;
+    while (end > start + 1 && end < name.size() &&
+           (static_cast<unsigned char>(name[end]) & 0xC0) == 0x80)
+      --end;
+    lines.push_back(name.substr(start, end - start));
+    start = end;
+  } while (start < name.size());
+  return lines;
+}
+
+// The height the legend takes below kTop.
+int legend_height(const std::vector<Entry>& entries) {
+  int h = 6;
+  for (const Entry& e : entries)
+    h += kEntryGap +
+         kLineGap * (static_cast<int>(legend_lines(e.name).size()) - 1);
+  return h;
+}
+
 void legend(std::ostringstream& o, int w, const std::vector<Entry>& entries) {
-  constexpr std::size_t kFits = 26;  // characters of 11 px in the margin
   int y = kTop + 6;
-  for (std::size_t i = 0; i < entries.size(); ++i, y += 16) {
-    const Entry& e = entries[i];
+  for (const Entry& e : entries) {
     const int x = w - kRight + 10;
     if (e.line)
       o << "<line x1=\"" << x << "\" y1=\"" << y << "\" x2=\"" << x + 18
@@ -50,10 +101,14 @@ void legend(std::ostringstream& o, int w, const std::vector<Entry>& entries) {
     else
       o << "<circle cx=\"" << x + 9 << "\" cy=\"" << y << "\" r=\"3\" fill=\""
         << colour(e.colour) << "\"/>";
-    const std::string shown =
-        e.name.size() > kFits ? e.name.substr(0, kFits - 1) + "\u2026" : e.name;
-    o << "<text class=\"legend\" x=\"" << x + 24 << "\" y=\"" << y + 4 << "\">"
-      << escape(shown) << "<title>" << escape(e.name) << "</title></text>";
+    const std::vector<std::string> lines = legend_lines(e.name);
+    o << "<text class=\"legend\" x=\"" << x + 24 << "\" y=\"" << y + 4 << "\">";
+    for (std::size_t k = 0; k < lines.size(); ++k)
+      o << "<tspan x=\"" << x + 24 << "\""
+        << (k ? " dy=\"" + std::to_string(kLineGap) + "\"" : std::string())
+        << ">" << escape(lines[k]) << "</tspan>";
+    o << "<title>" << escape(e.name) << "</title></text>";
+    y += kEntryGap + kLineGap * static_cast<int>(lines.size() - 1);
   }
 }
 
@@ -143,17 +198,30 @@ void draw_axes(std::ostringstream& o, const LineChart& c, const Scale& sx,
       << escape(c.y.format ? c.y.format(v) : num(v)) << "</text>";
   }
   o << "<text class=\"axis\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
-    << c.height - 12 << "\" text-anchor=\"middle\">" << escape(c.x.label)
+    << ph + kBottom - 12 << "\" text-anchor=\"middle\">" << escape(c.x.label)
     << "</text><text class=\"axis\" transform=\"translate(14,"
     << (kTop + ph) / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
     << escape(c.y.label) << "</text>";
 }
 
-// Series `i` of the chart: its bands, its line and its dots; its legend
-// entry added to `entries` when it has a point to draw.
+// The legend's entries: each series with a point to draw.
+std::vector<Entry> legend_entries(const LineChart& c) {
+  std::vector<Entry> out;
+  for (std::size_t i = 0; i < c.series.size(); ++i) {
+    const Series& s = c.series[i];
+    const int ci = s.colour >= 0 ? s.colour : static_cast<int>(i);
+    if (s.legend &&
+        std::any_of(s.points.begin(), s.points.end(), [&](const Point& p) {
+          return usable(p.x, c.x.log) && usable(p.y, c.y.log);
+        }))
+      out.push_back({s.name, ci, s.dashed || ci >= 10, s.line});
+  }
+  return out;
+}
+
+// Series `i` of the chart: its bands, its line and its dots.
 void draw_series(std::ostringstream& o, const LineChart& c, std::size_t i,
-                 const Scale& sx, const Scale& sy,
-                 std::vector<Entry>& entries) {
+                 const Scale& sx, const Scale& sy) {
   auto fmt = [&](const Axis& a, double v) {
     return a.format ? a.format(v) : num(v);
   };
@@ -167,7 +235,6 @@ void draw_series(std::ostringstream& o, const LineChart& c, std::size_t i,
   std::sort(pts.begin(), pts.end(),
             [](const Point& a, const Point& b) { return a.x < b.x; });
   if (pts.empty()) return;
-  entries.push_back({s.name, ci, dash, s.line});
   o << "<g class=\"series\">";
   for (const Point& p : pts)
     if (usable(p.lo, c.y.log) && usable(p.hi, c.y.log))
@@ -204,8 +271,11 @@ std::string render(const LineChart& c) {
   Scale sx{c.x.log, c.x.base}, sy{c.y.log, c.y.base};
   Extent e = extent_of(c);
   std::ostringstream o;
-  frame(o, c.title, c.width, c.height);
-  const int pw = c.width - kRight, ph = c.height - kBottom;
+  // Taller than asked when the legend's names take more lines than fit.
+  const std::vector<Entry> entries = legend_entries(c);
+  const int height = std::max(c.height, kTop + legend_height(entries) + 4);
+  frame(o, c.title, c.width, height);
+  const int pw = c.width - kRight, ph = height - kBottom;
   o << "<rect class=\"plot\" x=\"" << kLeft << "\" y=\"" << kTop
     << "\" width=\"" << pw - kLeft << "\" height=\"" << ph - kTop << "\"/>";
   std::string caption = c.caption;
@@ -226,18 +296,21 @@ std::string render(const LineChart& c) {
   sy.p0 = ph;
   sy.p1 = kTop;
   draw_axes(o, c, sx, sy, pw, ph);
-  std::vector<Entry> entries;
   for (std::size_t i = 0; i < c.series.size(); ++i)
-    draw_series(o, c, i, sx, sy, entries);
+    draw_series(o, c, i, sx, sy);
   legend(o, c.width, entries);
   o << "</svg>";
   return figure(o.str(), caption);
 }
 
 std::string render(const StackedBars& b) {
+  std::vector<Entry> entries;
+  for (std::size_t s = 0; s < b.stack_names.size(); ++s)
+    entries.push_back({b.stack_names[s], static_cast<int>(s)});
+  const int height = std::max(b.height, kTop + legend_height(entries) + 4);
   std::ostringstream o;
-  frame(o, b.title, b.width, b.height);
-  const int pw = b.width - kRight, ph = b.height - kBottom;
+  frame(o, b.title, b.width, height);
+  const int pw = b.width - kRight, ph = height - kBottom;
   o << "<rect class=\"plot\" x=\"" << kLeft << "\" y=\"" << kTop
     << "\" width=\"" << pw - kLeft << "\" height=\"" << ph - kTop << "\"/>";
   for (int pct = 0; pct <= 100; pct += 25) {
@@ -287,9 +360,6 @@ std::string render(const StackedBars& b) {
   if (!drew)
     o << "<text class=\"empty\" x=\"" << (kLeft + pw) / 2 << "\" y=\""
       << (kTop + ph) / 2 << "\">no phase to draw</text>";
-  std::vector<Entry> entries;
-  for (std::size_t s = 0; s < b.stack_names.size(); ++s)
-    entries.push_back({b.stack_names[s], static_cast<int>(s)});
   legend(o, b.width, entries);
   o << "</svg>";
   return figure(o.str(), b.caption);

@@ -7,7 +7,9 @@
 //
 // Every element that shows data carries class "mark" (the browser test
 // checks that each chart drew at least one), and a <title> child where a
-// hover should tell the exact value.
+// hover should tell the exact value. A legend never cuts a name: a long
+// one wraps onto lines (<tspan>s) that fit the right margin, and the chart
+// grows taller when its legend needs it.
 #pragma once
 
 #include <functional>
@@ -41,6 +43,7 @@ struct Series {
   bool dashed = false;  // a fitted model, not measurements
   bool markers = true;  // a dot per point (always when there is one point)
   bool line = true;     // a line through the points
+  bool legend = true;   // an entry in the legend (false: a second piece)
 };
 
 struct Axis {

@@ -104,7 +104,9 @@ def test_retry(a):
     check(n["noisy"] is True and n["noisy_samples"] >= 1, f"noisy: {n}")
     check(len(n["steal_s"]) == 4 and len(n["preemptions"]) == 4, "a figure per sample")
     check("steal" in n["reason"], f"reason names the steal: {n['reason']}")
-    check("noisy: null" in p.stdout, "the table marks the noisy point")
+    check("passed, noisy" in p.stdout and "Noisy points: 1 of 1" in p.stdout
+          and "harness/null/1d" in p.stdout,
+          "the table marks the noisy point, and counts it in the noisy points' table")
     quiet, p = measured(a, "quiet.json",
                         ["-m", "null", "-p", "1d", "-s", "small", "--repetitions", "4",
                          "--min-time", "0.001", "--retry-noisy", "0", "--wait", "sleep"],

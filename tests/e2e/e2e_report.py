@@ -6,6 +6,8 @@ html:            the page made from tests/fixtures/report_np2.json is one
                  marks; Debian's headless Chromium loads it without an error,
                  every chart drew something on screen, and it takes a
                  screenshot (exit 77, skipped, when chromium is missing).
+ab-page:         the page of a runner ab file gives runner compare FILE's
+                 verdict per point and its exit code.
 trend-step:      synthetic runs with a step change in one point: flagged at
                  the run of the step and nowhere else, runs in time order
                  whatever the order of the files.
@@ -81,8 +83,12 @@ document.querySelectorAll('svg.chart').forEach(function(svg){
   var over=0;svg.querySelectorAll('text').forEach(function(t){var r=t.getBoundingClientRect();
     if(r.width>0&&(r.left<box.left-1||r.right>box.right+1||r.top<box.top-1||
        r.bottom>box.bottom+1))over++;});
+  var legends=[];svg.querySelectorAll('text.legend').forEach(function(t){
+    var s='';t.querySelectorAll('tspan').forEach(function(p){s+=p.textContent;});
+    legends.push(s);});
   out.charts.push({title:(svg.querySelector('title')||{}).textContent,
-    width:box.width,height:box.height,marks:marks.length,drawn:drawn,overflow:over});});
+    width:box.width,height:box.height,marks:marks.length,drawn:drawn,overflow:over,
+    legends:legends});});
 var pre=document.createElement('pre');pre.id='browser-check';
 pre.textContent=JSON.stringify(out);document.body.appendChild(pre);})();</script>"""
 
@@ -96,6 +102,29 @@ def chromium(a, args, profile):
     cmd = [exe] + CHROMIUM_FLAGS + [f"--user-data-dir={profile}"] + args
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     return p
+
+
+def browser_check(a, page, name, charts):
+    """`page` in headless Chromium: no error, each of its `charts` charts
+    laid out, drawn, and no text past its edge. The measurements."""
+    checked = out_path(a, name)
+    with open(checked, "w", encoding="utf-8") as f:
+        f.write(page.replace("<head>", "<head>" + CATCH, 1).replace("</body>", MEASURE + "</body>", 1))
+    with tempfile.TemporaryDirectory() as profile:
+        p = chromium(a, ["--window-size=1400,2000", "--dump-dom", "file://" + checked], profile)
+    m = re.search(r'<pre id="browser-check">(.*?)</pre>', p.stdout, re.S)
+    check(m is not None, f"chromium did not run the check (exit {p.returncode}): {p.stderr[-1500:]}")
+    got = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")
+                     .replace("&lt;", "<").replace("&gt;", ">"))
+    print(f"browser: {len(got['charts'])} charts, errors {got['errors']}")
+    check(got["errors"] == [], f"the page raised errors in the browser: {got['errors']}")
+    check(len(got["charts"]) == charts, f"browser saw {len(got['charts'])} charts, "
+          f"the file has {charts}")
+    for c in got["charts"]:
+        check(c["width"] > 100 and c["height"] > 100, f"chart {c['title']} laid out {c}")
+        check(c["drawn"] > 0, f"chart {c['title']} drew nothing on screen: {c}")
+        check(c["overflow"] == 0, f"chart {c['title']}: text runs past the chart: {c}")
+    return got
 
 
 def test_html(a):
@@ -132,6 +161,23 @@ def test_html(a):
                    doc["context"]["mpi_library"].split(",")[0], "noise seen",
                    "transfer / 2d / 2 ranks"):
         check(needle in text, f"the page lacks {needle!r}")
+    # Issue 44: every section has a table of its points with a verification
+    # column, and the plugins (file, version, ABI) are a table of the page.
+    for sec in root.iter("section"):
+        title = "".join(sec.find("h2").itertext())
+        heads = ["".join(th.itertext()) for th in sec.iter("th")]
+        check("verified" in heads, f"section {title}: no table with a verified column")
+        rows = [tr for tr in sec.iter("tr") if tr.find("td") is not None]
+        check(len(rows) >= sum(1 for r in doc["records"]
+                               if f"{r['suite']} / {r['payload']} / 2 ranks" == title),
+              f"section {title}: fewer rows than points")
+    plugins = [t for t in root.iter("table")
+               if ["".join(th.itertext()) for th in t.iter("th")][:3] == ["file", "version", "ABI"]]
+    check(len(plugins) == 1, "no table of the plugins")
+    listed = {"".join(tr.find("td").itertext()) for tr in plugins[0].iter("tr")
+              if tr.find("td") is not None}
+    check(listed == {r["plugin"]["file"] for r in doc["records"]},
+          f"the plugins table lists {sorted(listed)}")
     # The same document gives the same page.
     p2 = runner(a, ["report", FIXTURE, "--format", "html"])
     check(p2.returncode == 0 and p2.stdout == page, "the page differs from one run to the next")
@@ -139,23 +185,29 @@ def test_html(a):
     if not (shutil.which("chromium") or shutil.which("chromium-browser")):
         raise Skip("chromium is not installed (scripts/setup installs it): the page was "
                    "checked as XML only")
-    checked = out_path(a, "report_checked.html")
-    with open(checked, "w", encoding="utf-8") as f:
-        f.write(page.replace("<head>", "<head>" + CATCH, 1).replace("</body>", MEASURE + "</body>", 1))
-    with tempfile.TemporaryDirectory() as profile:
-        p = chromium(a, ["--window-size=1400,2000", "--dump-dom", "file://" + checked], profile)
-    m = re.search(r'<pre id="browser-check">(.*?)</pre>', p.stdout, re.S)
-    check(m is not None, f"chromium did not run the check (exit {p.returncode}): {p.stderr[-1500:]}")
-    got = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")
-                     .replace("&lt;", "<").replace("&gt;", ">"))
-    print(f"browser: {len(got['charts'])} charts, errors {got['errors']}")
-    check(got["errors"] == [], f"the page raised errors in the browser: {got['errors']}")
-    check(len(got["charts"]) == len(svgs), f"browser saw {len(got['charts'])} charts, "
-          f"the file has {len(svgs)}")
-    for c in got["charts"]:
-        check(c["width"] > 100 and c["height"] > 100, f"chart {c['title']} laid out {c}")
-        check(c["drawn"] > 0, f"chart {c['title']} drew nothing on screen: {c}")
-        check(c["overflow"] == 0, f"chart {c['title']}: text runs past the chart: {c}")
+    browser_check(a, page, "report_checked.html", len(svgs))
+    # Issue 44: long method labels ("name[opt=value,...]") were cut in the
+    # legends ("chunked_pp[chunks=1] (mea."): each is shown whole, inside
+    # its chart.
+    long_doc = json.load(open(FIXTURE))
+    labels = {"mpi_bytes": ("chunked_pp", {"chunks": "1", "mode": "PIPELINED_WIDE",
+                                            "window": "64"}),
+              "pingpong_isend": ("chunked_pp", {"chunks": "16"}),
+              "put_fence": ("put_fence", {"target": "WIDE_REMOTE_WINDOW"})}
+    for r in long_doc["records"]:
+        if r["method"] in labels:
+            r["method"], r["options"] = labels[r["method"]]
+    long_json = write(a, "report_long_labels.json", long_doc)
+    p = runner(a, ["report", long_json, "--format", "html"])
+    check(p.returncode == 0, f"report of long labels exited {p.returncode}")
+    _, long_svgs = charts_of(p.stdout)
+    got = browser_check(a, p.stdout, "report_long_checked.html", len(long_svgs))
+    shown = {t for c in got["charts"] for t in c["legends"]}
+    for want in ("chunked_pp[chunks=1,mode=PIPELINED_WIDE,window=64]",
+                 "chunked_pp[chunks=16]",
+                 "put_fence[target=WIDE_REMOTE_WINDOW] (measured)",
+                 "put_fence[target=WIDE_REMOTE_WINDOW] fit"):
+        check(want in shown, f"no legend reads {want!r} whole: {sorted(shown)}")
     shot = out_path(a, "report.png")
     if os.path.exists(shot):
         os.remove(shot)
@@ -170,6 +222,57 @@ def test_html(a):
     check((width, height) == (1400, 2400), f"screenshot {width}x{height}")
     check(os.path.getsize(shot) > 50000, f"screenshot of {os.path.getsize(shot)} bytes: blank?")
     print(f"screenshot: {shot}")
+
+
+# ---------------------------------------------------------------- ab-page
+
+
+def test_ab_page(a):
+    """Issue 44: the page of a runner ab file shows runner compare FILE's
+    verdict per point and its exit code, the same as compare gives."""
+    recs = []
+    for build in ("base", "new"):
+        new = build == "new"
+        for method, base_s, new_s, options in (
+                ("bcast", 10e-6, 15e-6, None), ("raw", 10e-6, 10e-6, None),
+                ("pack", 10e-6, 7e-6, None),
+                ("allreduce", 10e-6, 10e-6, {"algorithm": "ring"})):
+            r = record(f"{method}@{build}", around(new_s if new else base_s, 15))
+            r["plugin"]["build"] = build
+            if options:
+                r["options"] = options
+            recs.append(r)
+    path = write(a, "ab_page.json", document(recs))
+    p = runner(a, ["compare", path, "--format", "json"])
+    check(p.returncode == 1, f"compare of the ab file exited {p.returncode}, expected 1")
+    judged = json.loads(p.stdout)
+    want = {(q["suite"] + "/" + q["method"] + "/" + q["payload"]):
+            q["verdict"].replace("noisy", "too noisy") for q in judged["points"]}
+    check(len(want) == 4, f"compare judged {sorted(want)}")
+    html = out_path(a, "ab_page.html")
+    p = runner(a, ["report", path, "--format", "html", "-o", html])
+    check(p.returncode == 0, f"report --format html of the ab file exited {p.returncode}")
+    root, _ = charts_of(open(html, encoding="utf-8").read())
+    body = root.find("body")
+    kids = list(body)
+    heads = [i for i, e in enumerate(kids) if e.tag == "h2" and e.get("id") == "ab"]
+    check(len(heads) == 1, "no A/B judgement section")
+    part = kids[heads[0]:next(i for i, e in enumerate(kids)
+                              if e.tag == "h2" and e.get("id") == "context")]
+    tables = [e for e in part if e.tag == "table"]
+    check(len(tables) == 1, f"{len(tables)} verdict tables")
+    header = ["".join(th.itertext()) for th in tables[0].iter("th")]
+    for col in ("point", "base time", "new time", "time", "p (Holm)", "verdict"):
+        check(col in header, f"the verdict table lacks {col!r}: {header}")
+    got = {}
+    for tr in tables[0].iter("tr"):
+        cells = ["".join(td.itertext()) for td in tr.findall("td")]
+        if cells:
+            got[cells[0]] = cells[header.index("verdict")]
+    check(got == want, f"the page's verdicts {got}, compare's {want}")
+    text = "".join("".join(e.itertext()) for e in part)
+    check(f"exit {judged['exit_code']}" in text, "the page does not give compare's exit code")
+    check("1 regressed, 1 improved, 2 unchanged" in text, f"the counts: {text[-400:]}")
 
 
 # ---------------------------------------------------------------- trend
@@ -370,7 +473,7 @@ def main():
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--slow-plugins", required=True)
     a = parse_args(ap)
-    tests = {"html": test_html, "trend-step": test_trend_step,
+    tests = {"html": test_html, "ab-page": test_ab_page, "trend-step": test_trend_step,
              "trend-contexts": test_trend_contexts, "bad-input": test_bad_input,
              "nightly": test_nightly}
     return run_test(tests[a.test], a)
