@@ -114,41 +114,6 @@ json point_json(const PointComparison& p) {
 
 }  // namespace
 
-namespace {
-
-json point_json(const PointComparison& p) {
-  json metrics = json::array();
-  for (const MetricChange& m : p.metrics) {
-    json e = {{"metric", m.metric},
-              {"better", m.higher_is_better ? "higher" : "lower"},
-              {"base", m.base},
-              {"new", m.now},
-              {"change", m.change},
-              {"verdict", verdict_name(m.verdict)}};
-    if (m.p >= 0) e["p"] = m.p;
-    if (m.p_adjusted >= 0) e["p_adjusted"] = m.p_adjusted;
-    if (!m.unit.empty()) e["unit"] = m.unit;
-    metrics.push_back(std::move(e));
-  }
-  json j = key_json(p.key);
-  j["samples"] = {p.test.n1, p.test.n2};
-  j["u"] = p.test.u;
-  j["p"] = p.test.p;
-  j["p_adjusted"] = p.p_adjusted >= 0 ? json(p.p_adjusted) : json();
-  j["test"] = p.test.exact ? "exact" : "normal approximation";
-  j["ties"] = p.test.ties;
-  j["metrics"] = metrics;
-  j["verdict"] = verdict_name(p.verdict);
-  j["note"] = p.note;
-  j["noise"] = {{"base", noise_json(p.base_noise)},
-                {"new", noise_json(p.new_noise)}};
-  j["resolvable_change"] = positive_or_null(p.resolvable);
-  j["state_changed"] = p.state_changed;
-  return j;
-}
-
-}  // namespace
-
 json to_json(const Comparison& c) {
   json points = json::array();
   for (const PointComparison& p : c.points) points.push_back(point_json(p));
