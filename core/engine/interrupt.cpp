@@ -8,6 +8,8 @@
 #include <cstring>
 
 #include "file_io.hpp"
+#include "signal_safe.hpp"
+#include "watchdog.hpp"
 
 namespace mpiarena {
 
@@ -15,22 +17,21 @@ namespace {
 
 volatile sig_atomic_t g_speaker = 0;
 
-void say(const char* text) {
-  std::size_t n = std::strlen(text);
-  while (n > 0) {
-    const ssize_t w = ::write(STDERR_FILENO, text, n);
-    if (w <= 0) return;
-    text += w;
-    n -= static_cast<std::size_t>(w);
-  }
-}
+void say(const char* text) { write_stderr(text); }
 
 extern "C" void on_interrupt(int sig) {
   // Async-signal-safe only: unlink, write, _exit.
   fileio::remove_remembered();
+  // This process is already ending (its own fault, said once): quietly.
+  if (!claim_ending()) ::_exit(kExitFault);
   if (g_speaker) {
-    say("runner: interrupted by ");
-    say(sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+    // Under mpirun, Ctrl-C and the end of a job another rank aborted both
+    // reach the ranks as SIGTERM.
+    say("runner: stopped by ");
+    say(sig == SIGINT    ? "SIGINT"
+        : sig == SIGTERM ? "SIGTERM (Ctrl-C on the launcher, or the launcher "
+                           "ending the job)"
+                         : "SIGHUP");
     say(": the results file (-o) keeps every point written before it, "
         "complete: false; exit ");
     const char digits[] = {static_cast<char>('0' + (128 + sig) / 100),

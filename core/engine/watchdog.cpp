@@ -16,6 +16,8 @@
 #include <mutex>
 #include <thread>
 
+#include "signal_safe.hpp"
+
 namespace mpiarena {
 
 namespace {
@@ -27,15 +29,7 @@ using Clock = std::chrono::steady_clock;
 char g_crash_prefix[512] = "runner: error: ";
 char g_crash_step[256] = "";
 
-void write_all(const char* text) {
-  std::size_t n = std::strlen(text);
-  while (n > 0) {
-    const ssize_t w = ::write(STDERR_FILENO, text, n);
-    if (w <= 0) return;
-    text += w;
-    n -= static_cast<std::size_t>(w);
-  }
-}
+void write_all(const char* text) { write_stderr(text); }
 
 // Set by the first of a crash, a plugin's MPI_Abort or a watchdog's
 // deadline: whatever comes after (the abort crashing on a corrupted heap, a
@@ -46,6 +40,12 @@ std::atomic<int> g_ending{0};
 std::atomic<bool> g_armed{false};
 
 extern "C" void on_late_signal(int) { ::_exit(kExitFault); }
+
+}  // namespace
+
+bool claim_ending() noexcept { return g_ending.exchange(1) == 0; }
+
+namespace {
 
 // Every fatal signal and the alarm end the process quietly from now on.
 void quiet_signals() {

@@ -6,8 +6,8 @@
 // One watchdog thread per process sleeps until the deadline of the step the
 // main thread is in. At a deadline it writes the message and ends the job
 // with MPI_Abort (MPI is not initialised for threads, so a 3 s alarm()
-// backs that call up; watchdog.cpp, end_job). The result file already holds every completed point (rank 0 saves
-// it after each point, atomically).
+// backs that call up; watchdog.cpp, end_job). The result file already holds
+// every completed point (rank 0 saves it after each point, atomically).
 //
 // Who speaks: a rank whose step threw (Role::culprit) fires at the bound; a
 // rank inside plugin code (Role::plugin) fires at the bound plus a small
@@ -21,6 +21,11 @@
 namespace mpiarena {
 
 inline constexpr int kExitFault = 3;
+
+// True for the first caller only, of everything that ends this process
+// (a crash, a plugin's MPI_Abort, a deadline, a stop by signal:
+// interrupt.cpp): the others then end it quietly. Async-signal-safe.
+bool claim_ending() noexcept;
 
 enum class Role { plugin, culprit, waiting };
 

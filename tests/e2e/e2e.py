@@ -117,10 +117,11 @@ def run_np(a, args, out, reps="3", min_time="0.001", timeout=280):
     return p
 
 
-def suite_main(tests):
+def suite_main(tests, extra=()):
     """main() of an e2e script whose tests take --np, --mpiexec, --runner,
-    --fault-plugins and --workdir: runs the test named on the command line,
-    prints PASS or FAIL: why, returns the exit code."""
+    --fault-plugins, --workdir and the `extra` options (required, each a
+    value): runs the test named on the command line, prints PASS or FAIL:
+    why, returns the exit code."""
     ap = argparse.ArgumentParser()
     ap.add_argument("test", choices=sorted(tests))
     ap.add_argument("--np", type=int, default=2)
@@ -128,6 +129,8 @@ def suite_main(tests):
     ap.add_argument("--runner", required=True)
     ap.add_argument("--fault-plugins", required=True)
     ap.add_argument("--workdir", required=True)
+    for option in extra:
+        ap.add_argument(option, required=True)
     a = parse_args(ap)
     return run_test(tests[a.test], a)
 

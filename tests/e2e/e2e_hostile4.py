@@ -37,6 +37,9 @@ algorithms-scan: a method naming a collective beyond the nine (test_scan,
                 MPI_Scan) joins --algorithms: every algorithm the library
                 lists for scan measured and verified; tune shows its winner
                 but writes no scan rule (author's friction 2).
+log-header:     a run's progress lines (stderr) open with what the run is,
+                so that a log of stdout and stderr together starts with it
+                (author's friction 5).
 metric-nan:     a metric whose value for one repetition is NaN: that
                 repetition is left out of its samples and the record says
                 so (it was replaced by the value: weak point).
@@ -46,7 +49,6 @@ ab-messages:    runner ab's weak points: empty or non-plugin directories
                 says so and leaves no lock or spare file.
 Same harness as e2e.py; each is one ctest test.
 """
-import argparse
 import json
 import os
 import shutil
@@ -57,7 +59,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import add_mpi_args, check, env, launch, mpirun, out_path, parse_args, run_test, show  # noqa: E402
+from e2e import check, env, launch, mpirun, out_path, show, suite_main  # noqa: E402
 from e2e_compare import around, document, record  # noqa: E402
 
 
@@ -415,7 +417,7 @@ def test_ab_messages(a):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     print(err)
-    check("interrupted by" in err, f"ab interrupted: no line saying so: {err[-500:]}")
+    check("stopped by SIGTERM" in err, f"ab interrupted: no line saying so: {err[-500:]}")
     doc = json.load(open(out))
     check(doc["complete"] is False and doc["records"], "the file keeps its points, incomplete")
     check(os.listdir(d) == ["ab.json"], f"left beside the results: {os.listdir(d)}")
@@ -466,6 +468,16 @@ def test_algorithms_scan(a):
               f"no scan rule written: {point}")
 
 
+def test_log_header(a):
+    p = mpirun(a, a.np, ["-m", "bcast", "--sizes", "small", "-r", "2", "--min-time", "0.0005"])
+    check(p.returncode == 0, f"a run: exit {p.returncode}")
+    first = p.stderr.splitlines()[0] if p.stderr else ""
+    check("mpiarena" in first and f"{a.np} ranks" in first and "points" in first,
+          f"the log's first line: {first!r}")
+    check(all("[info] [" not in l for l in p.stderr.splitlines()[:1]),
+          "a point's progress line before the header")
+
+
 TESTS = {
     "ab-options": test_ab_options,
     "ab-incomplete": test_ab_incomplete,
@@ -480,20 +492,12 @@ TESTS = {
     "ab-messages": test_ab_messages,
     "metric-nan": test_metric_nan,
     "algorithms-scan": test_algorithms_scan,
+    "log-header": test_log_header,
 }
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("test", choices=sorted(TESTS))
-    ap.add_argument("--np", type=int, default=2)
-    add_mpi_args(ap)
-    ap.add_argument("--runner", required=True)
-    ap.add_argument("--fault-plugins", required=True)
-    ap.add_argument("--algorithm-plugins", required=True)
-    ap.add_argument("--workdir", required=True)
-    a = parse_args(ap)
-    return run_test(TESTS[a.test], a)
+    return suite_main(TESTS, extra=("--algorithm-plugins",))
 
 
 if __name__ == "__main__":

@@ -62,3 +62,23 @@ assert rows == {"rput"}, rows
 print(f"examples at {sys.argv[2]} ranks: {len(recs)} verified records")
 PY
 done
+# Every source docs/writing-a-plugin.md names is installed under
+# share/mpiarena/sources (issue 44: the guide pointed to files an installed
+# SDK did not have), and the ping-pong it shows whole is the plugin's text.
+python3 - "$here/../../docs/writing-a-plugin.md" "$work/install/share/mpiarena/sources" \
+  "$here/../../plugins/pingpong/mpi_bytes/mpi_bytes.cpp" <<'PY'
+import os, re, sys
+guide, sources, mpi_bytes = sys.argv[1:4]
+text = open(guide).read()
+named = sorted(p for p in set(re.findall(r"`((?:plugins|tests/plugins)/[A-Za-z0-9_./-]+)`", text))
+               if "..." not in p)
+assert named, "the guide names no source"
+missing = [p for p in named if not os.path.exists(os.path.join(sources, p.rstrip("/")))]
+assert not missing, f"named by the guide, not installed: {missing}"
+shown = text.split("`plugins/pingpong/mpi_bytes/` whole", 1)[1].split("```cpp\n", 1)[1]
+shown = shown.split("```", 1)[0]
+code = open(mpi_bytes).read()
+code = code[code.index("#include"):]
+assert shown == code, "the guide's mpi_bytes differs from plugins/pingpong/mpi_bytes"
+print(f"the guide's {len(named)} sources installed; its ping-pong is the plugin's text")
+PY
