@@ -91,7 +91,9 @@ std::string render_header(const Document& doc) {
   out << "mpiarena " << c.value("runner_version", std::string("?")) << ": "
       << ranks << (ranks == 1 ? " rank" : " ranks") << " on " << nodes
       << (nodes == 1 ? " node, " : " nodes, ")
-      << library.substr(0, library.find_first_of(",\n")) << "\n";
+      << library.substr(
+             0, std::min(library.find_first_of(",\n"), library.find("\\x0A")))
+      << "\n";
   const int machines = c.value("machines", nodes);
   if (machines < nodes)
     out << "emulated nodes: the " << nodes << " nodes run on " << machines
