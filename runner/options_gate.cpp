@@ -44,9 +44,12 @@ namespace {
 // later run would try to load the file it wrote.
 void check_output_outside_plugins(const Options& o) {
   if (o.output.empty()) return;
+  // Through links: -o may name a link to a file in a plugin directory.
   std::error_code ec;
-  const std::filesystem::path out = std::filesystem::absolute(o.output, ec);
-  const std::filesystem::path parent = out.parent_path();
+  const std::filesystem::path out =
+      std::filesystem::weakly_canonical(o.output, ec);
+  const std::filesystem::path parent =
+      (ec ? std::filesystem::absolute(o.output, ec) : out).parent_path();
   for (const auto* dirs :
        {&o.plugin_dirs, &o.base_plugin_dirs, &o.new_plugin_dirs})
     for (const std::string& d : *dirs)

@@ -13,6 +13,10 @@
 
 namespace mpiarena {
 
+// A result document nests 5 levels; a file nested deeper than this is not
+// one (report, compare and the others refuse it as invalid).
+constexpr int kResultDepth = 100;
+
 // MPICH's selection tables nest about 8 levels (collective, comm_type,
 // comm_size, avg_msg_size, ..., algorithm), runner tune's guards a few more.
 constexpr int kSelectionTableDepth = 64;

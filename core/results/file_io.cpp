@@ -113,9 +113,6 @@ void sync_directory(const std::string& dir) {
   ::close(fd);
 }
 
-// Writes `pieces` to a new temporary file next to `target`, then renames it
-// onto `target`. Empty on success, else what failed and the system's reason;
-// the temporary file never survives a failure.
 namespace {
 
 // The pieces in a new temporary file next to `target`, its name in `tmp`;
@@ -147,6 +144,9 @@ std::string write_temporary(const std::string& target,
 
 }  // namespace
 
+// Writes `pieces` to a new temporary file next to `target`, then renames it
+// onto `target`. Empty on success, else what failed and the system's reason;
+// the temporary file never survives a failure.
 std::string replace_with(const std::string& target,
                          const std::string* const* pieces, std::size_t count,
                          bool durable) {

@@ -12,9 +12,9 @@ namespace mpiarena {
 
 namespace {
 
-// The file's bytes' digest, or "" when it is not a regular file (a named
-// pipe would block the read) or cannot be read: the caller's reading then
-// says why.
+// The digest of the file's JSON content (of its bytes when it is not
+// JSON), or "" when it is not a regular file (a named pipe would block the
+// read) or cannot be read: the caller's reading then says why.
 std::string content_digest(const std::string& file) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) return "";
@@ -26,7 +26,7 @@ std::string content_digest(const std::string& file) {
   // writer (other spaces, other key order) is the same launch.
   std::string canonical;
   try {
-    canonical = parse_bounded(text.str(), 100).dump();
+    canonical = parse_bounded(text.str(), kResultDepth).dump();
   } catch (const std::exception&) {  // not JSON: its reading says so
     canonical = text.str();
   }

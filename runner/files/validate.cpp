@@ -19,8 +19,8 @@ namespace {
 // Containers nested deeper than this make a document unreadable here: the
 // JSON library copies, compares, prints and validates recursively, so a
 // file of 70 000 nested arrays would overflow the stack in `report` or
-// `compare`. A result document nests 5 levels.
-constexpr int kMaxNesting = 100;
+// `compare` (bounded_json.hpp).
+constexpr int kMaxNesting = kResultDepth;
 
 }  // namespace
 

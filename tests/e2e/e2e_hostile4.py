@@ -378,6 +378,17 @@ def test_ab_output(a):
                ["-m", "knobs", "--sizes", "small", "-r", "4", "-o", target])
     check(p.returncode == 2 and "inside the plugin directory" in p.stderr,
           f"ab -o into a plugin directory: exit {p.returncode}, expected 2")
+    # Through a link, and through '..': the same directory.
+    link = os.path.join(a.workdir, "ab_into_plugins.json")
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(target, link)
+    dotted = os.path.join(plugins, "..", os.path.basename(plugins), "mpiarena_knobs.so")
+    for out in (link, dotted):
+        p = mpirun(a, a.np, ["ab"] + builds(a, plugins) +
+                   ["-m", "knobs", "--sizes", "small", "-r", "4", "-o", out])
+        check(p.returncode == 2 and "inside the plugin directory" in p.stderr,
+              f"ab -o {out}: exit {p.returncode}, expected 2")
     check(sorted(os.listdir(plugins)) == before, "the plugin directory is unchanged")
 
 
