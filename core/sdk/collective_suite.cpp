@@ -95,6 +95,83 @@ Verdict check_alltoall(const Ints& data, int rank, int ranks, std::size_t n) {
       "received");
 }
 
+std::size_t v_count(int slot, int slots, std::size_t count, Counts pattern) {
+  if (pattern == Counts::uniform) return count;
+  const std::size_t half = count / 2;
+  if (slot < slots / 2) return count - half;
+  if (slot >= slots - slots / 2) return count + half;
+  return count;
+}
+
+VLayout v_layout(int slots, std::size_t count, Counts pattern, int rotate) {
+  VLayout out;
+  out.counts.resize(static_cast<std::size_t>(slots));
+  out.displs.resize(static_cast<std::size_t>(slots));
+  for (int s = 0; s < slots; ++s) {
+    const std::size_t n = v_count((s + rotate) % slots, slots, count, pattern);
+    out.counts[static_cast<std::size_t>(s)] = static_cast<int>(n);
+    out.displs[static_cast<std::size_t>(s)] = static_cast<int>(out.total);
+    out.total += n;
+  }
+  return out;
+}
+
+OptionInfo counts_option() {
+  return OptionInfo::choice(
+      "counts", "varied", {"varied", "uniform"},
+      "per-rank counts: varied (ranks differ, same total; the check sees a "
+      "misplaced block) or uniform (OSU's and IMB's)");
+}
+
+Counts counts_of(const RunContext& ctx) {
+  return ctx.option("counts") == "uniform" ? Counts::uniform : Counts::varied;
+}
+
+Verdict check_gathered_v(const Ints& data, int ranks, const VLayout& layout) {
+  if (data.size() != layout.total)
+    return {false, "gathered holds " + std::to_string(data.size()) +
+                       " ints, expected " + std::to_string(layout.total)};
+  for (int from = 0; from < ranks; ++from)
+    for (std::size_t i = 0; i < layout.size(from); ++i) {
+      const std::size_t j = layout.first(from) + i;
+      const int want = partial_value(from, ranks, i);
+      if (data[j] != want)
+        return {false, "gathered element " + std::to_string(j) +
+                           " (block of rank " + std::to_string(from) + ") is " +
+                           std::to_string(data[j]) + ", expected " +
+                           std::to_string(want) +
+                           (data[j] == -1 ? " (never written)" : "")};
+    }
+  return {};
+}
+
+Ints alltoall_send_v(int rank, int ranks, const VLayout& layout) {
+  Ints out(layout.total);
+  for (int to = 0; to < ranks; ++to)
+    for (std::size_t i = 0; i < layout.size(to); ++i)
+      out[layout.first(to) + i] = pair_value(rank, to, ranks, i);
+  return out;
+}
+
+Verdict check_alltoall_v(const Ints& data, int rank, int ranks,
+                         const VLayout& layout) {
+  if (data.size() != layout.total)
+    return {false, "received " + std::to_string(data.size()) +
+                       " ints, expected " + std::to_string(layout.total)};
+  for (int from = 0; from < ranks; ++from)
+    for (std::size_t i = 0; i < layout.size(from); ++i) {
+      const std::size_t j = layout.first(from) + i;
+      const int want = pair_value(from, rank, ranks, i);
+      if (data[j] != want)
+        return {false, "received element " + std::to_string(j) +
+                           " (from rank " + std::to_string(from) + ") is " +
+                           std::to_string(data[j]) + ", expected " +
+                           std::to_string(want) +
+                           (data[j] == -1 ? " (never written)" : "")};
+    }
+  return {};
+}
+
 void CollectiveStrategy::prepare(const RunContext& ctx) {
   ctx_ = ctx;
   const std::size_t p = static_cast<std::size_t>(ctx.size);

@@ -94,6 +94,50 @@ Verdict check_sums(const Ints& data, int ranks);
 Ints alltoall_send(int rank, int ranks, std::size_t n);
 Verdict check_alltoall(const Ints& data, int rank, int ranks, std::size_t n);
 
+// ------------------------------------------------- per-rank counts (v, w)
+// The v- and w-collectives (MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv,
+// MPI_Alltoallv/w, MPI_Reduce_scatter, their non-blocking and neighbourhood
+// forms) take one count per rank. Their option "counts" (counts_option())
+// picks the pattern:
+//   varied (the default): `count` ints per rank on average, slot s of p
+//     holding count - count/2 for s < p/2, count + count/2 for s >= p - p/2
+//     and count in the middle slot of an odd p: the slots differ (from
+//     2 ints per rank), their total is OSU's, and a count or displacement
+//     taken from the wrong rank puts data in the wrong place, which the
+//     check sees; uniform counts hide such a bug;
+//   uniform: every slot `count` ints, as OSU's and IMB's v-benchmarks run
+//     (the figures to compare with theirs).
+// A layout's slots are contiguous in slot order (displacements are the
+// prefix sums, as OSU's). `rotate` shifts the pattern: slot s takes the
+// count of pattern slot (s + rotate) mod p, so an alltoallv whose rank i
+// sends v_layout(p, c, pattern, i) to the ranks receives from them the
+// same layout (the count from i to j depends on i + j only).
+enum class Counts { varied, uniform };
+struct VLayout {
+  std::vector<int> counts, displs;
+  std::size_t total = 0;  // ints over every slot
+  std::size_t first(int slot) const {
+    return static_cast<std::size_t>(displs[static_cast<std::size_t>(slot)]);
+  }
+  std::size_t size(int slot) const {
+    return static_cast<std::size_t>(counts[static_cast<std::size_t>(slot)]);
+  }
+};
+// Slot `slot`'s count among `slots` for `count` ints on average.
+std::size_t v_count(int slot, int slots, std::size_t count, Counts pattern);
+VLayout v_layout(int slots, std::size_t count, Counts pattern, int rotate = 0);
+// The option every v- and w-method declares, and its value at a point.
+OptionInfo counts_option();
+Counts counts_of(const RunContext& ctx);
+// The check of every rank's block of partials (partials_of(s, ranks,
+// layout.size(s))) gathered in `layout`, slot s = rank s.
+Verdict check_gathered_v(const Ints& data, int ranks, const VLayout& layout);
+// An alltoallv's send of rank `rank` (pair_value to each destination, in
+// `layout`), and the check of what it received in `layout` from each rank.
+Ints alltoall_send_v(int rank, int ranks, const VLayout& layout);
+Verdict check_alltoall_v(const Ints& data, int rank, int ranks,
+                         const VLayout& layout);
+
 // The everyday collectives: a plugin derives from CollectiveStrategy and
 // writes build(), execute(), poison() and verify() with the helpers above.
 class CollectiveStrategy : public Strategy {
