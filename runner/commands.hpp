@@ -6,16 +6,12 @@
 #include <vector>
 
 #include "files.hpp"
+#include "launcher.hpp"
 #include "options.hpp"
 #include "registry.hpp"
 
 namespace mpiarena {
 
-// This process's rank as the launcher announces it (Open MPI, PMIx, PMI,
-// Slurm), for printing before MPI is initialised; 0 when not launched.
-int launcher_rank();
-// Whether a launcher (mpirun, srun) started this process.
-bool under_launcher();
 
 std::string executable_dir();
 

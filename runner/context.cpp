@@ -158,13 +158,6 @@ nlohmann::json noise_context(const Options& options, const Machine& machine) {
 
 }  // namespace
 
-std::string iso_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 nlohmann::json run_context(const World& world, const Options& options,
                            const Machine& machine,
                            const std::vector<Point>& points, std::uint64_t seed,

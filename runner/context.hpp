@@ -8,14 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "launcher.hpp"
 #include "mpi_session.hpp"
 #include "options.hpp"
 #include "plan.hpp"
 
 namespace mpiarena {
-
-// "2026-11-26T08:00:00Z": now, in UTC.
-std::string iso_now();
 
 // The context of a run about to measure `points`, with the seed of its
 // interleaved order. Collective over `world` (the hosts and the placement
