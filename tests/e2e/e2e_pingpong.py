@@ -26,6 +26,10 @@ from e2e import (add_mpi_args, check, expect_usage_error,  # noqa: E402
 CORE_METHODS = ["mpi_bytes", "mpi_datatype", "pingpong_ssend", "pingpong_bsend",
                 "pingpong_isend", "pingpong_rsend"]
 SIZES = [0, 1000, 65536]
+# Skips a method may take, with the words of its reason: persistent
+# requests are bound to one buffer, so a cold cache that rotates over more
+# slots than the method makes requests for skips the point.
+SKIPPABLE = {("pingpong_persistent", "cold"): "--cache cold rotates over"}
 
 
 def pingpong_methods(a):
@@ -48,7 +52,12 @@ def run(a, tag, args, methods, sizes, cache, buffers, pairs=1, extra=()):
     check(p.returncode == 0, f"{tag}: runner exited {p.returncode}")
     with open(out) as f:
         doc = json.load(f)
-    check(doc["skipped"] == [], f"{tag}: unexpected skips: {doc['skipped']}")
+    skipped = set()
+    for s in doc["skipped"]:
+        says = SKIPPABLE.get((s["method"], cache))
+        check(says is not None and says in s["reason"],
+              f"{tag}: unexpected skip: {s}")
+        skipped.add((s["method"], s["bytes"]))
     ctx = doc["context"]
     check(ctx["cache"]["mode"] == cache, f"{tag}: context cache {ctx['cache']}")
     check(ctx["buffers"] == buffers, f"{tag}: context buffers {ctx['buffers']}")
@@ -56,6 +65,8 @@ def run(a, tag, args, methods, sizes, cache, buffers, pairs=1, extra=()):
     for m in methods:
         for b in sizes:
             r = got.get((m, b))
+            if (m, b) in skipped:
+                continue
             check(r is not None, f"{tag}: no record for {m} at {b} B")
             check(r["verification"]["status"] == "passed",
                   f"{tag}: {m} {b} B: {r['verification']}")
