@@ -294,6 +294,12 @@ void describe_measurement(po::options_description& desc, Options& o,
      "table and markdown (run and 'report'): also print each rank's own "
      "per-operation time per point, and the slowest over the fastest rank "
      "(a fan-in client's time by rank, each pair of --pairs all)")
+    ("percentiles",
+     "table and markdown (run and 'report'): add the columns p50, p95 and "
+     "p99 of the samples (OSU's -z; nearest rank), '-' where a point has "
+     "too few samples: p95 needs -r 20, p99 -r 100 (with -i 1 each sample "
+     "is one operation, as OSU's). The records, csv and html always "
+     "hold them where the samples allow")
     ("log-level", po::value<std::string>(&o.log_level),
      "what the ranks log on stderr: trace, debug, info, warn, error or off. "
      "Default: rank 0 info (a progress line per point), the other ranks "

@@ -81,6 +81,7 @@ struct Options {
   bool quiet = false;              // --quiet: the same as --log-level warn
   std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time
+  bool percentiles = false;        // --percentiles: p50, p95, p99 columns
   std::vector<std::string> files;  // validate, report, compare (BASE NEW)
   // compare BASE1 BASE2... -- NEW1 NEW2...: NEW's launches (`files` then
   // holds BASE's); empty otherwise.
@@ -117,8 +118,8 @@ Options parse_options(int argc, const char* const* argv);
 // (interleave, seed, noise, retry-noisy, target-rse, max-time, cache,
 // buffers, iterations).
 // Every rank must have the same, or a collective deadlocks. Not in it: what
-// only rank 0 does (--output, --format, --per-rank) and how much each rank
-// logs (--log-level, --quiet), which may differ between ranks.
+// only rank 0 does (--output, --format, --per-rank, --percentiles) and how
+// much each rank logs (--log-level, --quiet), which may differ between ranks.
 // --pairs as given: one, all, intra or inter.
 std::string pairs_setting(const Options& o);
 

@@ -133,8 +133,9 @@ void parse_command(const po::variables_map& vm, Options& o) {
 // A command other than a run takes only its own options.
 void check_command_options(const po::variables_map& vm, Options& o) {
   if (o.command == Command::report)
-    reject_foreign_options(vm, "report",
-                           {"format", "per-rank", "output", "log-level"});
+    reject_foreign_options(
+        vm, "report",
+        {"format", "per-rank", "percentiles", "output", "log-level"});
   else if (o.command == Command::compare)
     reject_foreign_options(
         vm, "compare",
@@ -297,7 +298,6 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
   } else if (o.quiet) {
     o.log_level = "warn";
   }
-  o.per_rank = vm.count("per-rank") > 0;
 
   o.methods = split_list(raw.methods);
   o.methods_given = !vm["methods"].defaulted();
@@ -355,11 +355,7 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
     throw UsageError("--format '" + o.format +
                      "' is not supported; accepted: table, summary, markdown, "
                      "json, csv, gbench, html (report and trend)");
-  if (o.per_rank && o.format != "table" && o.format != "markdown")
-    throw UsageError(
-        "--per-rank prints a table, so it needs --format table "
-        "or markdown, got '" +
-        o.format + "' (the JSON records hold the times as per_rank_s)");
+  check_views(vm, o);
 }
 
 // The measurement's numbers, the memory bound and the sizes.

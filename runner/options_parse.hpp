@@ -57,5 +57,8 @@ void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw);
 void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw);
 void check_output(const po::variables_map& vm, Options& o, RawOptions& raw);
 void check_numbers(const po::variables_map& vm, Options& o, RawOptions& raw);
+// The tables' optional views, --per-rank and --percentiles: table or
+// markdown, a run or 'report' (options_views.cpp).
+void check_views(const po::variables_map& vm, Options& o);
 
 }  // namespace mpiarena

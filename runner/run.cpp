@@ -135,7 +135,8 @@ void report(Document& doc, const Options& options, bool failed,
   } else {
     const Style style =
         options.format == "markdown" ? Style::markdown : Style::text;
-    std::cout << render_report(doc, doc.summary, style, options.per_rank);
+    std::cout << render_report(doc, doc.summary, style, options.per_rank,
+                               options.percentiles);
     if (!options.output.empty() && final_error.empty())
       std::cout << "\nresults: " << options.output << "\n";
   }

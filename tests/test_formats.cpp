@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "doc_fixtures.hpp"
 #include "compare_text.hpp"
+#include "doc_fixtures.hpp"
 #include "formats.hpp"
 #include "printable.hpp"
 
@@ -94,6 +94,25 @@ TEST(Csv, OneRowPerRecordWithAHeaderThatParsesBack) {
     EXPECT_EQ(row[col["verification"]], r.verification);
     EXPECT_EQ(row[col["verification_message"]], r.verification_message);
   }
+}
+
+TEST(Csv, PercentilesReadBackAndAreEmptyWhereAbsent) {
+  mpiarena::Document doc;
+  std::vector<double> samples;
+  for (int i = 1; i <= 20; ++i) samples.push_back(i * 1.5e-7);
+  doc.records.push_back(make_record("twenty", samples));
+  doc.records.push_back(make_record("one", {2e-6}));
+  const auto rows = parse_csv(mpiarena::to_csv(doc));
+  ASSERT_EQ(rows.size(), 3u);
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < rows[0].size(); ++i) col[rows[0][i]] = i;
+  ASSERT_TRUE(col.count("p50_s") && col.count("p95_s") && col.count("p99_s"));
+  // 20 samples: p50 the 10th, p95 the 19th, no p99; one sample: none.
+  EXPECT_EQ(std::stod(rows[1][col["p50_s"]]), samples[9]);
+  EXPECT_EQ(std::stod(rows[1][col["p95_s"]]), samples[18]);
+  EXPECT_EQ(rows[1][col["p99_s"]], "");
+  for (const char* c : {"p50_s", "p95_s", "p99_s"})
+    EXPECT_EQ(rows[2][col[c]], "");
 }
 
 TEST(Gbench, HasTheFieldsCompareDotPyReads) {

@@ -228,6 +228,32 @@ TEST(Html, EveryPointsVerificationIsAColumnAndThePluginsATable) {
   EXPECT_NE(table.find("mpiarena_raw.so</td><td>-</td>"), std::string::npos);
 }
 
+// The percentiles (stats.hpp) join the table of every point once a point
+// has a p95 (20 samples); '-' where another has too few.
+TEST(Html, EveryPointHasItsPercentilesWhereSomePointHasATail) {
+  const std::string before =
+      section_of(page_of(page_document()), "transfer / 1d / 2 ranks");
+  EXPECT_EQ(before.find("<th class=\"num\">p95</th>"), std::string::npos);
+  mpiarena::Document doc = page_document();
+  std::vector<double> samples;
+  for (int i = 1; i <= 20; ++i) samples.push_back(i * 1e-6);
+  doc.records[0] = mpiarena_test::make_record("bcast", samples, 1024);
+  const std::string transfer =
+      section_of(page_of(doc), "transfer / 1d / 2 ranks");
+  ASSERT_FALSE(transfer.empty());
+  EXPECT_NE(transfer.find("<th class=\"num\">min</th><th class=\"num\">p50"
+                          "</th><th class=\"num\">p95</th><th "
+                          "class=\"num\">p99</th><th class=\"num\">max</th>"),
+            std::string::npos)
+      << transfer;
+  // 1..20 us: p50 10 us, p95 19 us, p99 none.
+  EXPECT_NE(transfer.find("<td class=\"num\">10.00 us</td><td "
+                          "class=\"num\">19.00 us</td><td "
+                          "class=\"num\">-</td>"),
+            std::string::npos)
+      << transfer;
+}
+
 // Issue 44: the collective section had charts and a fit, but no table of
 // its numbers.
 TEST(Html, ACollectiveSectionHasATableOfItsNumbers) {

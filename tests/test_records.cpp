@@ -355,3 +355,115 @@ TEST(Schema, RejectsOtherBrokenDocuments) {
   expect_invalid(doc, {"extra"}, /*in_parent=*/true);
   EXPECT_FALSE(validate_results(json::array()).empty());
 }
+
+namespace {
+
+// A record of `n` samples 1..n us, shuffled (its percentiles name ranks).
+mpiarena::Record record_of(int n) {
+  std::vector<double> samples;
+  for (int i = 1; i <= n; ++i) samples.push_back(i * 1e-6);
+  std::reverse(samples.begin(), samples.end());
+  std::rotate(samples.begin(), samples.begin() + n / 3, samples.end());
+  return mpiarena_test::make_record("bcast", samples);
+}
+
+json document_of(const mpiarena::Record& r) {
+  mpiarena::Document d;
+  d.context = mpiarena_test::sample_context();
+  d.records.push_back(r);
+  return mpiarena::to_json(d);
+}
+
+// Whether some line of `errors` holds `text`.
+bool names(const std::vector<std::string>& errors, const std::string& text) {
+  return std::any_of(errors.begin(), errors.end(), [&](const std::string& e) {
+    return e.find(text) != std::string::npos;
+  });
+}
+
+}  // namespace
+
+TEST(Percentiles, WrittenWhereTheSamplesAllowAndRoundTrip) {
+  const json full = document_of(record_of(200));
+  const json& t = full["records"][0]["time_s"];
+  EXPECT_DOUBLE_EQ(t.at("p50").get<double>(), 100e-6);
+  EXPECT_DOUBLE_EQ(t.at("p95").get<double>(), 190e-6);
+  EXPECT_DOUBLE_EQ(t.at("p99").get<double>(), 198e-6);
+  EXPECT_EQ(joined(validate_results(full)), "");
+  const mpiarena::Record back = mpiarena::record_from_json(full["records"][0]);
+  ASSERT_TRUE(back.time.percentiles[2]);
+  EXPECT_EQ(*back.time.percentiles[2], t.at("p99").get<double>());
+  // 20 samples: p50 and p95; 7 (the default -r): p50 only; 1: none.
+  const json twenty = document_of(record_of(20))["records"][0]["time_s"];
+  EXPECT_TRUE(twenty.contains("p95"));
+  EXPECT_FALSE(twenty.contains("p99"));
+  const json seven = document_of(record_of(7))["records"][0]["time_s"];
+  EXPECT_TRUE(seven.contains("p50"));
+  EXPECT_FALSE(seven.contains("p95"));
+  const json one = document_of(record_of(1))["records"][0]["time_s"];
+  EXPECT_FALSE(one.contains("p50"));
+}
+
+TEST(Percentiles, OldRecordsWithoutThemValidateAndLoad) {
+  json doc = document_of(record_of(200));
+  for (const char* p : {"p50", "p95", "p99"})
+    doc["records"][0]["time_s"].erase(p);
+  EXPECT_EQ(joined(validate_results(doc)), "");
+  const mpiarena::Document back = mpiarena::document_from_json(doc);
+  EXPECT_FALSE(back.records[0].time.percentiles[0]);
+  EXPECT_FALSE(back.records[0].time.percentiles[2]);
+}
+
+TEST(Percentiles, ValidateRefusesAPercentileItsSamplesContradict) {
+  json doc = document_of(record_of(200));
+  doc["records"][0]["time_s"]["p95"] = 150e-6;  // a sample, not the 190th
+  const auto wrong = validate_results(doc);
+  EXPECT_TRUE(names(wrong, "[records][0][time_s][p95]: ")) << joined(wrong);
+  EXPECT_TRUE(names(wrong, "contradicts its 200 samples")) << joined(wrong);
+}
+
+TEST(Percentiles, ValidateRefusesOneForTooFewSamples) {
+  json doc = document_of(record_of(19));
+  doc["records"][0]["time_s"]["p95"] = 19e-6;
+  const auto errors = validate_results(doc);
+  EXPECT_TRUE(names(errors, "[time_s][p95]: ")) << joined(errors);
+  EXPECT_TRUE(names(errors, "19 samples; p95 needs at least 20"))
+      << joined(errors);
+}
+
+TEST(Percentiles, ValidateRefusesThemOutOfOrderOrOutsideMinMax) {
+  json doc = document_of(record_of(200));
+  json& t = doc["records"][0]["time_s"];
+  t["p99"] = t["p50"].get<double>() / 2;
+  const auto errors = validate_results(doc);
+  EXPECT_TRUE(names(errors, "[time_s][p99]: ")) << joined(errors);
+  EXPECT_TRUE(names(errors, "is below p95")) << joined(errors);
+  // The order holds whatever the samples say: one above max.
+  doc = document_of(record_of(200));
+  doc["records"][0]["time_s"]["p99"] = 1.0;
+  EXPECT_TRUE(names(validate_results(doc), "is above max"));
+  doc = document_of(record_of(200));
+  doc["records"][0]["time_s"]["p50"] = 0.0;
+  EXPECT_TRUE(names(validate_results(doc), "is below min"));
+  // The schema: a number of seconds.
+  doc = document_of(record_of(200));
+  doc["records"][0]["time_s"]["p50"] = -1.0;
+  expect_invalid(doc, {"records", "0", "time_s", "p50"});
+  doc = document_of(record_of(200));
+  doc["records"][0]["time_s"]["p90"] = 1e-4;  // not one mpiarena writes
+  expect_invalid(doc, {"records", "0", "time_s", "p90"}, true);
+}
+
+TEST(Percentiles, PhasesAndPartsHaveThemToo) {
+  mpiarena::Record r = record_of(100);
+  mpiarena::PhaseTiming ph;
+  ph.name = "comm";
+  ph.samples_max = ph.samples_min = ph.samples_avg = r.samples_max;
+  ph.time = mpiarena::summarize(ph.samples_max);
+  r.phases.push_back(ph);
+  json doc = document_of(r);
+  EXPECT_TRUE(doc["records"][0]["phases_s"][0]["time_s"].contains("p99"));
+  EXPECT_EQ(joined(validate_results(doc)), "");
+  doc["records"][0]["phases_s"][0]["time_s"]["p99"] = 42e-6;
+  EXPECT_TRUE(names(validate_results(doc), "[phases_s][0][time_s][p99]: "));
+}

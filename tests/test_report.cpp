@@ -603,3 +603,44 @@ TEST(Report, NoisyPointsAreOneCompactTableNotASentenceEach) {
     EXPECT_EQ(marked, 6) << out;
   }
 }
+
+// runner --percentiles (OSU's -z): p50, p95, p99 after min, '-' where the
+// samples are too few; without it the table is as before.
+TEST(Report, PercentileColumnsOnlyWhenAsked) {
+  mpiarena::Document doc;
+  std::vector<double> many, few;
+  for (int i = 1; i <= 100; ++i) many.push_back(i * 1e-6);
+  for (int i = 1; i <= 7; ++i) few.push_back(i * 1e-6);
+  doc.records.push_back(make_record("many", many));
+  doc.records.push_back(make_record("few", few));
+  const std::string plain = mpiarena::render_table(doc);
+  EXPECT_EQ(plain.find("p95"), std::string::npos) << plain;
+  const auto lines =
+      lines_of(mpiarena::render_table(doc, mpiarena::Style::text, true));
+  const int header = find_line(lines, "median");
+  ASSERT_GE(header, 0);
+  std::istringstream words(lines[header]);
+  std::vector<std::string> columns;
+  for (std::string w; words >> w;) columns.push_back(w);
+  const auto min = std::find(columns.begin(), columns.end(), "min");
+  ASSERT_NE(min, columns.end()) << lines[header];
+  EXPECT_EQ(std::vector<std::string>(min + 1, min + 4),
+            (std::vector<std::string>{"p50", "p95", "p99"}));
+  // 100 samples of 1..100 us: p50 50 us, p95 95 us, p99 99 us; 7: p50 4 us.
+  const auto words_of = [&](const std::string& method) {
+    const int at = method_line(lines, method);
+    std::string out;
+    std::istringstream in(at >= 0 ? lines[at] : "");
+    for (std::string w; in >> w;) out += (out.empty() ? "" : " ") + w;
+    return out;
+  };
+  EXPECT_NE(words_of("many").find("1.00 us 50.00 us 95.00 us 99.00 us"),
+            std::string::npos)
+      << words_of("many");
+  EXPECT_NE(words_of("few").find("1.00 us 4.00 us - -"), std::string::npos)
+      << words_of("few");
+  const std::string md =
+      mpiarena::render_table(doc, mpiarena::Style::markdown, true);
+  EXPECT_NE(md.find("| median | min | p50 | p95 | p99 |"), std::string::npos)
+      << md;
+}

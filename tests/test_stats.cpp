@@ -2,12 +2,18 @@
 // PredictNumItersNeeded), against values computed by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <mpiarena/stats.hpp>
+#include <numeric>
+#include <random>
 #include <vector>
 
 using mpiarena::kMaxIterations;
+using mpiarena::kPercentiles;
+using mpiarena::percentile;
+using mpiarena::percentile_min_samples;
 using mpiarena::predict_iterations;
 using mpiarena::summarize;
 
@@ -75,6 +81,95 @@ TEST(Summarize, IdenticalSamplesHaveNoSpread) {
   EXPECT_DOUBLE_EQ(s.median, 1e-3);
   EXPECT_NEAR(s.stddev, 0, 1e-18);
   EXPECT_NEAR(s.cv, 0, 1e-12);
+}
+
+// 1, 2, ..., n: the k-th smallest sample is k, so a percentile names its
+// rank.
+std::vector<double> one_to(int n) {
+  std::vector<double> v(static_cast<std::size_t>(n));
+  std::iota(v.begin(), v.end(), 1.0);
+  return v;
+}
+
+TEST(Percentile, NeedsOneSampleAboveIt) {
+  // 100 / (100 - p), rounded up.
+  EXPECT_EQ(percentile_min_samples(50), 2u);
+  EXPECT_EQ(percentile_min_samples(90), 10u);
+  EXPECT_EQ(percentile_min_samples(95), 20u);
+  EXPECT_EQ(percentile_min_samples(99), 100u);
+  EXPECT_EQ(percentile_min_samples(97), 34u);  // 33.3 -> 34
+  // At the threshold exactly one sample lies above the percentile, below
+  // it there is none: the percentile would be the maximum.
+  for (int p : kPercentiles) {
+    const int n = static_cast<int>(percentile_min_samples(p));
+    ASSERT_TRUE(percentile(one_to(n), p)) << "p" << p << " of " << n;
+    EXPECT_EQ(*percentile(one_to(n), p), n - 1) << "p" << p;
+    EXPECT_FALSE(percentile(one_to(n - 1), p)) << "p" << p << " of " << n - 1;
+  }
+  EXPECT_FALSE(percentile({}, 50));
+  EXPECT_FALSE(percentile({7.0}, 50));
+}
+
+TEST(Percentile, NearestRankNoInterpolation) {
+  // The ceil(n * p / 100)-th smallest.
+  EXPECT_EQ(*percentile(one_to(100), 50), 50);
+  EXPECT_EQ(*percentile(one_to(100), 95), 95);
+  EXPECT_EQ(*percentile(one_to(100), 99), 99);
+  EXPECT_EQ(*percentile(one_to(200), 99), 198);
+  EXPECT_EQ(*percentile(one_to(101), 99), 100);  // 99.99 -> 100
+  EXPECT_EQ(*percentile(one_to(20), 95), 19);
+  EXPECT_EQ(*percentile(one_to(21), 95), 20);  // 19.95 -> 20
+  EXPECT_EQ(*percentile(one_to(3), 50), 2);    // 1.5 -> 2
+  EXPECT_EQ(*percentile(one_to(2), 50), 1);    // the lower of two
+  EXPECT_EQ(*percentile(one_to(99), 95), 95);  // 94.05 -> 95
+  EXPECT_FALSE(percentile(one_to(99), 99));
+  // A sample, never a value between two.
+  const std::vector<double> spread{1, 10, 100, 1000};
+  EXPECT_EQ(*percentile(spread, 50), 10);
+}
+
+TEST(Percentile, AgreesWithOsuWhereItsRankIsWhole) {
+  // OSU 7.3 (osu_util_mpi.c, omb_calculate_tail_lat) reads the
+  // floor(n * p / 100)-th smallest: the same sample when n * p / 100 is
+  // whole (n = 200, OSU's default of 1000 iterations...).
+  int compared = 0;
+  for (int n : {20, 100, 200, 1000, 10000}) {
+    for (int p : kPercentiles) {
+      if (n * p % 100 != 0 || !percentile(one_to(n), p)) continue;
+      EXPECT_EQ(*percentile(one_to(n), p), n * p / 100) << n << " p" << p;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 14);  // n = 20: p50, p95 (not p99); 3 for each other n
+}
+
+TEST(Summarize, PercentilesOfUnsortedSamples) {
+  std::vector<double> v = one_to(200);
+  std::shuffle(v.begin(), v.end(), std::mt19937(7));
+  const auto s = summarize(v);
+  ASSERT_TRUE(s.percentiles[0] && s.percentiles[1] && s.percentiles[2]);
+  EXPECT_EQ(*s.percentiles[0], 100);
+  EXPECT_EQ(*s.percentiles[1], 190);
+  EXPECT_EQ(*s.percentiles[2], 198);
+  EXPECT_LE(s.min, *s.percentiles[0]);
+  EXPECT_LE(*s.percentiles[2], s.max);
+  EXPECT_EQ(mpiarena::percentile_name(0), "p50");
+  EXPECT_EQ(mpiarena::percentile_name(2), "p99");
+}
+
+TEST(Summarize, PercentilesLeftOutWhereTheSamplesAreTooFew) {
+  // 7 samples (the runner's default -r): p50 only.
+  const auto seven = summarize(one_to(7));
+  ASSERT_TRUE(seven.percentiles[0]);
+  EXPECT_EQ(*seven.percentiles[0], 4);
+  EXPECT_FALSE(seven.percentiles[1]);
+  EXPECT_FALSE(seven.percentiles[2]);
+  // 99 samples: p50 and p95, not p99.
+  const auto s = summarize(one_to(99));
+  EXPECT_TRUE(s.percentiles[0] && s.percentiles[1]);
+  EXPECT_FALSE(s.percentiles[2]);
+  EXPECT_FALSE(summarize({1.0}).percentiles[0]);
+  EXPECT_FALSE(summarize({}).percentiles[0]);
 }
 
 // The predictor as documented, written out once more for the checks below:

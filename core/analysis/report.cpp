@@ -122,16 +122,31 @@ std::string heading(const std::string& title, Style style) {
 
 namespace {
 
+// A table's header with the percentile columns after ">min" when `pct`
+// (runner --percentiles).
+std::vector<std::string> columns(std::vector<std::string> header, bool pct) {
+  const auto at = std::find(header.begin(), header.end(), ">min");
+  if (!pct || at == header.end()) return header;
+  std::vector<std::string> added;
+  for (std::size_t i = 0; i < kPercentiles.size(); ++i)
+    added.push_back(">" + percentile_name(i));
+  header.insert(at + 1, added.begin(), added.end());
+  return header;
+}
+
 // One record's row: `lead` (its place, or its size), method, median, min,
-// bandwidth, CV, [x best,] iterations x repetitions, verification.
+// [p50, p95, p99 ('-' where the samples were too few),] bandwidth, CV,
+// [x best,] iterations x repetitions, verification.
 std::vector<std::string> record_row(std::string lead, const Record* r,
-                                    const std::string* x_best) {
-  std::vector<std::string> row{std::move(lead),
-                               r->method,
+                                    const std::string* x_best, bool pct) {
+  std::vector<std::string> row{std::move(lead), r->method,
                                format_seconds(r->time.median),
-                               format_seconds(r->time.min),
-                               r->moves_data ? format_rate(r->bandwidth) : "-",
-                               fixed(r->time.cv * 100, 1, "%")};
+                               format_seconds(r->time.min)};
+  if (pct)
+    for (const auto& p : r->time.percentiles)
+      row.push_back(p ? format_seconds(*p) : "-");
+  row.push_back(r->moves_data ? format_rate(r->bandwidth) : "-");
+  row.push_back(fixed(r->time.cv * 100, 1, "%"));
   if (x_best) row.push_back(*x_best);
   row.push_back(std::to_string(r->inner_iterations) + " x " +
                 std::to_string(r->repetitions));
@@ -238,26 +253,28 @@ namespace {
 
 // One method over 3 sizes or more: a row per size.
 void series_table(std::ostream& out, const std::vector<const Record*>& series,
-                  Style style) {
-  Table t({">size", "method", ">median", ">min", ">bandwidth", ">CV",
-           ">iters x reps", "verified"});
+                  Style style, bool pct) {
+  Table t(columns({">size", "method", ">median", ">min", ">bandwidth", ">CV",
+                   ">iters x reps", "verified"},
+                  pct));
   for (const Record* r : series)
-    t.add(record_row(size_text(r->size_label, r->bytes), r, nullptr));
+    t.add(record_row(size_text(r->size_label, r->bytes), r, nullptr, pct));
   out << t.render(style);
   render_state(out, series, style);
 }
 
 // Different operations (or overlap figures): side by side, unranked.
 void unranked_table(std::ostream& out, const std::vector<const Record*>& recs,
-                    Style style) {
+                    Style style, bool pct) {
   std::vector<const Record*> by_name = recs;
   std::sort(
       by_name.begin(), by_name.end(),
       [](const Record* a, const Record* b) { return a->method < b->method; });
-  Table t({"method", ">median", ">min", ">bandwidth", ">CV", ">iters x reps",
-           "verified"});
+  Table t(columns({"method", ">median", ">min", ">bandwidth", ">CV",
+                   ">iters x reps", "verified"},
+                  pct));
   for (const Record* r : by_name) {
-    std::vector<std::string> row = record_row("", r, nullptr);
+    std::vector<std::string> row = record_row("", r, nullptr, pct);
     row.erase(row.begin());
     t.add(std::move(row));
   }
@@ -268,9 +285,10 @@ void unranked_table(std::ostream& out, const std::vector<const Record*>& recs,
 // Methods that compete, ranked by median time, with the factor against
 // the fastest.
 void ranked_table(std::ostream& out, const std::vector<const Record*>& recs,
-                  Style style) {
-  Table t({">#", "method", ">median", ">min", ">bandwidth", ">CV", ">x best",
-           ">iters x reps", "verified"});
+                  Style style, bool pct) {
+  Table t(columns({">#", "method", ">median", ">min", ">bandwidth", ">CV",
+                   ">x best", ">iters x reps", "verified"},
+                  pct));
   const double best = recs.empty() ? 0 : recs.front()->time.median;
   int place = 1;
   for (const Record* r : recs) {
@@ -279,7 +297,7 @@ void ranked_table(std::ostream& out, const std::vector<const Record*>& recs,
         r->verification == "failed"
             ? "-"
             : fixed(best > 0 ? r->time.median / best : 1.0, 2);
-    t.add(record_row(std::to_string(place++), r, &x_best));
+    t.add(record_row(std::to_string(place++), r, &x_best, pct));
   }
   if (!t.empty()) out << t.render(style);
   render_state(out, recs, style);
@@ -311,7 +329,7 @@ std::set<SeriesKey> single_method_series(
 
 }  // namespace
 
-std::string render_table(const Document& doc, Style style) {
+std::string render_table(const Document& doc, Style style, bool pct) {
   auto groups = ranked_groups(doc, false);
   std::map<GroupKey, std::vector<const Skip*>> skips;
   std::map<GroupKey, std::string> labels;
@@ -335,16 +353,16 @@ std::string render_table(const Document& doc, Style style) {
         if (SeriesKey{std::get<0>(k), std::get<1>(k), std::get<2>(k)} == sk)
           series.insert(series.end(), rs.begin(), rs.end());
       out << heading(group_title(suite, payload, "", ranks, series), style);
-      series_table(out, series, style);
+      series_table(out, series, style, pct);
       continue;
     }
     out << heading(
         group_title(suite, payload, size_text(labels[key], bytes), ranks, recs),
         style);
     if (!methods_are_alternatives(suite))
-      unranked_table(out, recs, style);
+      unranked_table(out, recs, style, pct);
     else
-      ranked_table(out, recs, style);
+      ranked_table(out, recs, style, pct);
     render_skips(out, skips[key], style);
   }
   std::vector<const Record*> all;

@@ -30,8 +30,11 @@ std::string render_header(const Document& doc);
 
 // Per suite, payload, size and ranks: methods ranked by median time (fastest
 // first) with time, bandwidth, CV, ratio to the best and verification; then
-// the points skipped with their reason.
-std::string render_table(const Document& doc, Style style = Style::text);
+// the points skipped with their reason. `percentiles` (runner
+// --percentiles): also the columns p50, p95, p99 after min, '-' where a
+// point's samples were too few for one (stats.hpp).
+std::string render_table(const Document& doc, Style style = Style::text,
+                         bool percentiles = false);
 
 // The summary's views: the fastest method per size and where it changes,
 // 1d against 2d, the fitted latency and bandwidth (each empty when the
@@ -61,9 +64,10 @@ std::string render_per_rank(const Document& doc, Style style = Style::text);
 // when no record declares axes.
 std::string render_matrices(const Document& doc, Style style = Style::text);
 
-// The text or markdown report of a document: header, tables, matrices,
-// phases, scaling fits, summary, and the per-rank view when asked.
+// The text or markdown report of a document: header, tables (with the
+// percentile columns when asked), matrices, phases, scaling fits, summary,
+// and the per-rank view when asked.
 std::string render_report(const Document& doc, const nlohmann::json& summary,
-                          Style style, bool per_rank);
+                          Style style, bool per_rank, bool percentiles = false);
 
 }  // namespace mpiarena

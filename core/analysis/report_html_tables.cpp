@@ -64,29 +64,45 @@ std::string plugins_table(const Document& doc) {
 std::string points_table(const std::vector<const Record*>& recs) {
   if (recs.empty()) return "";
   std::size_t passed = 0, failed = 0, other = 0;
-  Table t({"method", ">size", ">median", ">min", ">max", ">bandwidth", ">CV",
-           ">iters x reps", "verified", "noisy"});
+  // The percentiles (stats.hpp) once some point has a tail one (p95: 20
+  // samples); p50 alone is about the median.
+  const bool pct = std::any_of(recs.begin(), recs.end(), [](const Record* r) {
+    return r->time.percentiles.at(1).has_value();
+  });
+  std::vector<std::string> header{"method", ">size", ">median", ">min"};
+  for (std::size_t i = 0; pct && i < kPercentiles.size(); ++i)
+    header.push_back(">" + percentile_name(i));
+  header.insert(header.end(), {">max", ">bandwidth", ">CV", ">iters x reps",
+                               "verified", "noisy"});
+  Table t(header);
   for (const Record* r : recs) {
     (r->verification == "passed"   ? passed
      : r->verification == "failed" ? failed
                                    : other)++;
-    t.add({r->method, size_text(r->size_label, r->bytes),
-           format_seconds(r->time.median), format_seconds(r->time.min),
-           format_seconds(r->time.max),
-           r->moves_data ? format_rate(r->bandwidth) : "-",
-           fixed(r->time.cv * 100, 1, "%"),
-           std::to_string(r->inner_iterations) + " x " +
-               std::to_string(r->repetitions),
-           verification_text(*r), r->noise.noisy ? "noisy" : ""});
+    std::vector<std::string> row{r->method, size_text(r->size_label, r->bytes),
+                                 format_seconds(r->time.median),
+                                 format_seconds(r->time.min)};
+    if (pct)
+      for (const auto& p : r->time.percentiles)
+        row.push_back(p ? format_seconds(*p) : "-");
+    row.insert(row.end(),
+               {format_seconds(r->time.max),
+                r->moves_data ? format_rate(r->bandwidth) : "-",
+                fixed(r->time.cv * 100, 1, "%"),
+                std::to_string(r->inner_iterations) + " x " +
+                    std::to_string(r->repetitions),
+                verification_text(*r), r->noise.noisy ? "noisy" : ""});
+    t.add(std::move(row));
   }
   std::string count = std::to_string(passed) + " passed verification";
   if (failed) count += ", " + std::to_string(failed) + " FAILED";
   if (other) count += ", " + std::to_string(other) + " not verified";
   return "<details class=\"points\"><summary>Every point (" +
-         std::to_string(recs.size()) +
-         "): median, spread, bandwidth and verification; " +
-         svg::escape(count) + "</summary>\n" + t.render(Style::html) +
-         "</details>\n";
+         std::to_string(recs.size()) + "): median, " +
+         (pct ? "percentiles (nearest rank; - where the samples are too few), "
+              : "") +
+         "spread, bandwidth and verification; " + svg::escape(count) +
+         "</summary>\n" + t.render(Style::html) + "</details>\n";
 }
 
 std::string medians_table(const std::vector<const Record*>& recs) {

@@ -106,8 +106,8 @@ std::string render_matrices(const Document& doc, Style style) {
 }
 
 std::string render_report(const Document& doc, const nlohmann::json& summary,
-                          Style style, bool per_rank) {
-  std::string out = render_header(doc) + render_table(doc, style) +
+                          Style style, bool per_rank, bool percentiles) {
+  std::string out = render_header(doc) + render_table(doc, style, percentiles) +
                     render_matrices(doc, style) +
                     render_guidelines(doc, style) +
                     render_breakdown(doc, style) + render_scaling(doc, style) +

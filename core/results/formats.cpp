@@ -74,6 +74,7 @@ std::string to_csv(const Document& doc) {
         metrics_of(r)};
     for (std::size_t i = 0; i < cells.size(); ++i)
       out << (i ? "," : "") << csv_field(cells[i]);
+    for (const auto& p : r.time.percentiles) out << "," << (p ? exact(*p) : "");
     out << "\n";
   }
   return out.str();

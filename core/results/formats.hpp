@@ -26,14 +26,16 @@ inline const std::vector<std::string>& csv_columns() {
       "cv",           "bandwidth_Bps",
       "verification", "verification_message",
       "phases_s",     "parts_s",
-      "metrics"};
+      "metrics",      "p50_s",
+      "p95_s",        "p99_s"};
   return columns;
 }
 
 // A header row (csv_columns()), then one row per record, LF line ends.
 // Contract v4 columns hold "name=value" pairs separated by ';': phases_s
 // and parts_s their median seconds, metrics their value (unit in the JSON);
-// empty when the record has none.
+// empty when the record has none. p50_s, p95_s, p99_s: the percentiles of
+// the samples (stats.hpp), empty where the samples were too few for one.
 // Times are seconds over samples_s.max; bandwidth_Bps is empty for methods
 // that move no payload. Numbers are written so that they read back exactly.
 std::string to_csv(const Document& doc);

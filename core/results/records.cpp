@@ -10,8 +10,11 @@ using nlohmann::json;
 
 namespace {
 json summary_json(const Summary& s) {
-  return {{"min", s.min}, {"median", s.median}, {"mean", s.mean},
-          {"max", s.max}, {"stddev", s.stddev}, {"cv", s.cv}};
+  json j = {{"min", s.min}, {"median", s.median}, {"mean", s.mean},
+            {"max", s.max}, {"stddev", s.stddev}, {"cv", s.cv}};
+  for (std::size_t i = 0; i < kPercentiles.size(); ++i)
+    if (s.percentiles[i]) j[percentile_name(i)] = *s.percentiles[i];
+  return j;
 }
 Summary summary_from(const json& j) {
   Summary s;
@@ -21,6 +24,9 @@ Summary summary_from(const json& j) {
   s.max = j.at("max").get<double>();
   s.stddev = j.at("stddev").get<double>();
   s.cv = j.at("cv").get<double>();
+  for (std::size_t i = 0; i < kPercentiles.size(); ++i)
+    if (j.contains(percentile_name(i)))
+      s.percentiles[i] = j.at(percentile_name(i)).get<double>();
   return s;
 }
 json timing_json(const Timing& t) {

@@ -1,10 +1,12 @@
 #include "schema.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <mpiarena/stats.hpp>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -61,11 +63,49 @@ bool agrees(double stated, double from_samples) {
          1e-9 * std::max(std::fabs(stated), std::fabs(from_samples));
 }
 
+// The percentiles a timing's time_s states (stats.hpp): each the one its
+// samples_s.max give, none where they are too few for it, and in order:
+// min <= p50 <= p95 <= p99 <= max.
+void check_percentiles(const nlohmann::json& t, const std::string& where,
+                       std::vector<std::string>& errors) {
+  const nlohmann::json& stated = t.at("time_s");
+  std::vector<double> sorted =
+      t.at("samples_s").at("max").get<std::vector<double>>();
+  std::sort(sorted.begin(), sorted.end());
+  const auto text = [](double v) { return nlohmann::json(v).dump(); };
+  std::string below = "min";
+  double floor = stated.at("min").get<double>();
+  for (std::size_t i = 0; i < kPercentiles.size(); ++i) {
+    const std::string name = percentile_name(i);
+    if (!stated.contains(name)) continue;
+    const double given = stated.at(name).get<double>();
+    const std::string at = where + "[time_s][" + name + "]: " + text(given);
+    const std::optional<double> value = percentile(sorted, kPercentiles[i]);
+    const std::string n = std::to_string(sorted.size()) + " samples";
+    if (!sorted.empty() && !value)
+      errors.push_back(at + " is given for " + n + "; " + name +
+                       " needs at least " +
+                       std::to_string(percentile_min_samples(kPercentiles[i])));
+    else if (value && !agrees(given, *value))
+      errors.push_back(at + " contradicts its " + n + " (the nearest-rank " +
+                       name + " of samples_s.max is " + text(*value) + ")");
+    if (given < floor)
+      errors.push_back(at + " is below " + below + " " + text(floor));
+    below = name;
+    floor = given;
+  }
+  const double max = stated.at("max").get<double>();
+  if (below != "min" && floor > max)
+    errors.push_back(where + "[time_s][" + below + "]: " + text(floor) +
+                     " is above max " + text(max));
+}
+
 // A timing's time_s against its samples_s.max (the statistics are over
 // them): each figure that differs, as "<where>[time_s][median]: ...".
 void check_timing(const nlohmann::json& t, const std::string& where,
                   std::vector<std::string>& errors) {
   const nlohmann::json& samples = t.at("samples_s").at("max");
+  check_percentiles(t, where, errors);
   if (samples.empty()) return;
   const Summary s = summarize(samples.get<std::vector<double>>());
   const nlohmann::json& stated = t.at("time_s");

@@ -25,7 +25,28 @@ Summary summarize(const std::vector<double>& samples) {
     s.stddev = std::sqrt(ss / static_cast<double>(n - 1));
   }
   s.cv = s.mean > 0 ? s.stddev / s.mean : 0;
+  for (std::size_t i = 0; i < kPercentiles.size(); ++i)
+    s.percentiles[i] = percentile(sorted, kPercentiles[i]);
   return s;
+}
+
+std::size_t percentile_min_samples(int p) {
+  if (p <= 0 || p >= 100) return 1;
+  const auto above = static_cast<std::size_t>(100 - p);
+  return (100 + above - 1) / above;
+}
+
+std::string percentile_name(std::size_t i) {
+  return "p" + std::to_string(kPercentiles.at(i));
+}
+
+std::optional<double> percentile(const std::vector<double>& sorted, int p) {
+  const std::size_t n = sorted.size();
+  if (n == 0 || n < percentile_min_samples(p)) return std::nullopt;
+  // Whole numbers only: ceil(n * p / 100) without a rounding error.
+  const std::size_t rank =
+      (n * static_cast<std::size_t>(std::clamp(p, 0, 100)) + 99) / 100;
+  return sorted[std::max<std::size_t>(rank, 1) - 1];
 }
 
 std::int64_t predict_iterations(std::int64_t iters, double seconds,

@@ -1,6 +1,6 @@
 // mpiarena-files: the runner's file commands (validate, report, compare,
-// trend, tune) as a tool that needs no MPI library at build or run time, so a CI
-// job on a machine without MPI can gate on two result files. The same
+// trend, tune) as a tool that needs no MPI library at build or run time, so a
+// CI job on a machine without MPI can gate on two result files. The same
 // options and exit codes as `runner <command>`.
 #include <iostream>
 #include <string>
@@ -35,14 +35,15 @@ constexpr const char* kUsage =
     "file\n"
     "\n"
     "The options are the runner's for the same command (--format, -o,\n"
-    "--threshold, --alpha, --relative, --per-rank, --log-level); "
-    "'runner --help'\n"
+    "--threshold, --alpha, --relative, --per-rank, --percentiles,\n"
+    "--log-level); 'runner --help'\n"
     "explains each. Measuring needs the runner, under mpirun or srun.\n";
 
 int unsupported(const std::string& what) {
-  std::cerr << "mpiarena-files: error: " << what
-            << "; mpiarena-files runs validate, report, compare, trend and tune "
-               "(measuring needs the runner). Run 'mpiarena-files --help'.\n";
+  std::cerr
+      << "mpiarena-files: error: " << what
+      << "; mpiarena-files runs validate, report, compare, trend and tune "
+         "(measuring needs the runner). Run 'mpiarena-files --help'.\n";
   return 2;
 }
 

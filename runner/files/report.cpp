@@ -55,7 +55,7 @@ int command_report(const Options& options) {
       text = render_report(
           doc, summary,
           options.format == "markdown" ? Style::markdown : Style::text,
-          options.per_rank);
+          options.per_rank, options.percentiles);
   }
   if (options.output.empty()) {
     std::cout << text;

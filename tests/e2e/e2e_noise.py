@@ -211,8 +211,9 @@ def test_state(a):
                                          for x in r["noise"]["core_to_core_ns"]]
         for k in r["samples_s"]:
             r["samples_s"][k] = [factor * x for x in r["samples_s"][k]]
-        for k in ("median", "min", "max", "mean", "stddev"):
-            r["time_s"][k] *= factor
+        for k in ("median", "min", "max", "mean", "stddev", "p50", "p95", "p99"):
+            if k in r["time_s"]:
+                r["time_s"][k] *= factor
     paths = [os.path.join(a.workdir, n) for n in ("state_np2.json", "state_moved.json")]
     with open(paths[1], "w") as f:
         json.dump(moved, f)
@@ -236,8 +237,9 @@ def test_state(a):
             factor = slow * max(every) / min(every)
             for k in r["samples_s"]:
                 r["samples_s"][k] = [factor * x for x in r["samples_s"][k]]
-            for k in ("median", "min", "max", "mean", "stddev"):
-                r["time_s"][k] *= factor
+            for k in ("median", "min", "max", "mean", "stddev", "p50", "p95", "p99"):
+                if k in r["time_s"]:
+                    r["time_s"][k] *= factor
         path = os.path.join(a.workdir, name)
         with open(path, "w") as f:
             json.dump(far, f)

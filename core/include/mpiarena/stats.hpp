@@ -1,18 +1,43 @@
 // Statistics over samples and the adaptive iteration predictor. Pure.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace mpiarena {
 
+// The percentiles a summary gives (OSU 7.3's tail latencies, runner
+// --percentiles), in this order in Summary::percentiles.
+inline constexpr std::array<int, 3> kPercentiles = {50, 95, 99};
+
 struct Summary {
   double min = 0, median = 0, mean = 0, max = 0, stddev = 0, cv = 0;
   std::size_t n = 0;
+  // p50, p95, p99 (kPercentiles), each empty when the samples are too few
+  // for it (percentile_min_samples).
+  std::array<std::optional<double>, kPercentiles.size()> percentiles;
 };
 
 // stddev is the sample standard deviation (n-1); cv = stddev / mean.
 Summary summarize(const std::vector<double>& samples);
+
+// The fewest samples the p-th percentile (0 < p < 100) is given for:
+// 100 / (100 - p) rounded up (p50: 2, p95: 20, p99: 100), so that at
+// least one sample lies above it; with fewer it would be the maximum.
+std::size_t percentile_min_samples(int p);
+
+// The p-th percentile of `sorted` (ascending) by the nearest-rank rule:
+// the ceil(n * p / 100)-th smallest sample, no interpolation (OSU 7.3
+// reads the floor(n * p / 100)-th, the same sample whenever n * p / 100
+// is whole). Empty below percentile_min_samples(p) samples.
+std::optional<double> percentile(const std::vector<double>& sorted, int p);
+
+// "p50": the name of the i-th of kPercentiles (records, tables, csv).
+std::string percentile_name(std::size_t i);
 
 inline constexpr std::int64_t kMaxIterations = 1000000000;
 
