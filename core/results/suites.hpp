@@ -27,6 +27,7 @@ known_suites() {
                 {"overlap", {"1d"}},
                 {"stencil", {"1d"}},
                 {"stream", {"bytes"}},
+                {"congestion", {"bytes"}},
                 {"rma", {"allocate", "create", "dynamic"}},
                 {"harness", {"1d", "2d", "bytes"}}};
   return suites;
@@ -67,11 +68,12 @@ inline std::string default_sizes_spec(const std::string& suite) {
 // suite (each method's computation is sized to its own communication: its
 // figure is the overlap, not the time), nor the rma suite (a put and an
 // accumulate, a latency and a per-message bandwidth time do not compete:
-// its answer is the op x sync matrix, report.hpp), nor the harness, nor
+// its answer is the op x sync matrix, report.hpp), nor the congestion
+// suite (a fan-in and a fan-out load different ends), nor the harness, nor
 // mpiarena-startup's quantities (MPI_Init, a first barrier, a launch).
 inline bool methods_are_alternatives(const std::string& suite) {
   return suite != "collective" && suite != "overlap" && suite != "rma" &&
-         suite != "harness" && suite != "startup";
+         suite != "congestion" && suite != "harness" && suite != "startup";
 }
 
 // Suites whose base class rotates its buffers under runner --cache cold and

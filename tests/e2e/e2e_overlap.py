@@ -15,7 +15,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Fail, check, run_np, suite_main  # noqa: E402
 
 METHODS = ["nob_halo2d", "nob_halo2d_test", "nob_halo2d_open", "ibcast",
-           "iallreduce", "ialltoall", "iallgather"]
+           "iallreduce", "ialltoall", "iallgather", "ibarrier", "ireduce",
+           "igather", "iscatter", "ireduce_scatter_block"]
 # The grid each NOB method records (params): NMPM's open grid is a method
 # of its own, so compare never matches it with the periodic one.
 GRIDS = {"nob_halo2d": "periodic", "nob_halo2d_test": "periodic",
