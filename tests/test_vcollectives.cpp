@@ -40,9 +40,13 @@ TEST(VCollectives, ReduceScatterSplitsAsOsu) {
                 ? (static_cast<std::size_t>(s) < n ? 1 : 0)
                 : portion + (static_cast<std::size_t>(s) < remainder ? 1 : 0);
         EXPECT_EQ(u.size(s), osu) << p << " " << n << " " << s;
-        if (s > 0) EXPECT_EQ(v.first(s), v.first(s - 1) + v.size(s - 1));
+        if (s > 0) {
+          EXPECT_EQ(v.first(s), v.first(s - 1) + v.size(s - 1));
+        }
       }
-      if (n / p >= 2) EXPECT_LT(v.size(0), v.size(p - 1)) << p << " " << n;
+      if (n / p >= 2) {
+        EXPECT_LT(v.size(0), v.size(p - 1)) << p << " " << n;
+      }
     }
 }
 
