@@ -1,0 +1,36 @@
+// alltoallw: MPI_Alltoallw, count ints on average from every rank to every
+// rank (the counts as the option "counts" says), a datatype per peer (OSU
+// osu_alltoallw runs one MPI_INT for all): between ranks i and j with i + j
+// odd a strided MPI_Type_vector is sent from a buffer with gaps and
+// received as an MPI_Type_contiguous, between the others MPI_INT both ways;
+// every rank checks each block from each sender (v_collectives.hpp).
+#include <mpiarena/mpi_check.hpp>
+#include <mpiarena/v_collectives.hpp>
+
+namespace {
+
+class Alltoallw final : public mpiarena::CollectiveStrategy {
+  void build() override { data_.build(mpiarena::v_point(ctx(), count())); }
+  void teardown() override { data_.release(); }
+  void execute() override {
+    mpiarena::AlltoallwData& d = data_;
+    MPIARENA_CHECK(MPI_Alltoallw(d.sent.data(), d.sendcounts.data(),
+                                 d.sdispls.data(), d.sendtypes.data(),
+                                 d.received.data(), d.recvcounts.data(),
+                                 d.rdispls.data(), d.recvtypes.data(), comm()));
+  }
+  void poison() override { data_.reset(); }
+  mpiarena::Verdict verify() override { return data_.check(); }
+  mpiarena::AlltoallwData data_;
+};
+
+}  // namespace
+
+MPIARENA_PLUGIN(mpiarena::make_entry<Alltoallw>(mpiarena::chosen_by_library(
+    "alltoallw",
+    mpiarena::with_counts(mpiarena::collective_info(
+        "collective", "alltoallw",
+        "MPI_Alltoallw of count ints on average (option counts) from every "
+        "rank to every rank, MPI_INT to some peers, a strided vector to "
+        "others; each block checked",
+        /*payload_copies=*/32)))))
