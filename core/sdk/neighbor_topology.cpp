@@ -51,17 +51,37 @@ std::vector<int> moore_neighbors(MPI_Comm grid, int ndims, int rank, int r) {
   }
 }
 
-// The block of `sender`'s send buffer that lands in this rank's receive
-// block j, on a graph: the k-th edge to a rank matches the k-th edge from
-// it (MPI-4.1 §8.6).
-std::vector<int> graph_source_slots(MPI_Comm grid, int ndims, int radius,
-                                    int rank, const std::vector<int>& sources) {
+// The face neighbours of `rank` on a Cartesian `grid`, per dimension below
+// then above (what MPI_Cart_shift gives that rank).
+std::vector<int> face_neighbors(MPI_Comm grid, int ndims, int rank) {
+  std::vector<int> at(static_cast<std::size_t>(ndims)), out;
+  MPIARENA_CHECK(MPI_Cart_coords(grid, rank, ndims, at.data()));
+  for (std::size_t i = 0; i < at.size(); ++i)
+    for (int step : {-1, 1}) {
+      std::vector<int> there = at;
+      there[i] += step;
+      int other = 0;
+      MPIARENA_CHECK(MPI_Cart_rank(grid, there.data(), &other));
+      out.push_back(other);
+    }
+  return out;
+}
+
+// The block of the sender's send buffer that lands in this rank's receive
+// block j when the edges between two ranks are matched in list order (a
+// graph's rule, MPI-4.1 §8.6: the k-th edge to a rank with the k-th edge
+// from it), or in reverse order (`reverse`: the k-th with the last-but-k).
+// `theirs_of(s)`: rank s's destinations.
+template <class Lists>
+std::vector<int> matched_slots(int rank, const std::vector<int>& sources,
+                               bool reverse, Lists theirs_of) {
   std::vector<int> slots;
   for (std::size_t j = 0; j < sources.size(); ++j) {
     const int s = sources[j];
-    const auto nth =
+    auto nth =
         std::count(sources.begin(), sources.begin() + static_cast<long>(j), s);
-    const std::vector<int> theirs = moore_neighbors(grid, ndims, s, radius);
+    const std::vector<int> theirs = theirs_of(s);
+    if (reverse) nth = std::count(theirs.begin(), theirs.end(), rank) - 1 - nth;
     int slot = -1;
     for (std::size_t k = 0, seen = 0; k < theirs.size() && slot < 0; ++k)
       if (theirs[k] == rank && static_cast<long>(seen++) == nth)
@@ -102,7 +122,11 @@ Neighborhood osu_graph(const RunContext& ctx, int ndims, int radius) {
   MPIARENA_CHECK(MPI_Dist_graph_neighbors(h.comm, in, h.sources.data(),
                                           in_w.data(), out,
                                           h.destinations.data(), out_w.data()));
-  h.source_slot = graph_source_slots(grid, ndims, radius, ctx.rank, h.sources);
+  for (bool reverse : {false, true})
+    h.matched_slot[reverse] = matched_slots(
+        ctx.rank, h.sources, reverse,
+        [&](int r) { return moore_neighbors(grid, ndims, r, radius); });
+  h.source_slot = h.matched_slot[0];
   MPIARENA_CHECK(MPI_Comm_free(&grid));
   return h;
 }
@@ -121,12 +145,21 @@ Neighborhood cart_grid(const RunContext& ctx, int ndims) {
     // What a rank sends up arrives from below, and the other way round.
     h.source_slot.push_back(2 * i + 1);
     h.source_slot.push_back(2 * i);
-    if (h.dims[static_cast<std::size_t>(i)] <= 2) h.repeated_pairs = true;
   }
+  for (bool reverse : {false, true})
+    h.matched_slot[reverse] =
+        matched_slots(ctx.rank, h.sources, reverse,
+                      [&](int r) { return face_neighbors(h.comm, ndims, r); });
   return h;
 }
 
 }  // namespace
+
+bool Neighborhood::repeated() const {
+  for (std::size_t j = 0; j < sources.size(); ++j)
+    if (std::count(sources.begin(), sources.end(), sources[j]) > 1) return true;
+  return false;
+}
 
 std::string Neighborhood::describe() const {
   return topology + " " + grid_of(dims) + " grid, " + std::to_string(degree()) +

@@ -69,8 +69,15 @@ struct Neighborhood {
   std::string topology;  // "osu" or "cart"
   std::vector<int> dims;
   std::vector<int> sources, destinations, source_slot;
-  // cart: dimensions of 1 or 2 ranks, whose two blocks go to one rank.
-  bool repeated_pairs = false;
+  // The source_slot of a library that matches the repeated edges between
+  // two ranks in list order ([0]: the k-th edge to a rank with its k-th
+  // edge from it, a graph's rule; on cart, block s of a dimension of 1 or 2
+  // ranks into block s) or in reverse order ([1]: the k-th with the
+  // last-but-k; on cart, s into s^1).
+  std::vector<int> matched_slot[2];
+  // Whether a rank is a neighbour twice (cart: a dimension of 1 or 2
+  // ranks; osu: a radius above (d_min - 1) / 2).
+  bool repeated() const;
   int degree() const { return static_cast<int>(destinations.size()); }
   std::string describe() const;  // e.g. "cart 2x1 grid"
 };
@@ -99,7 +106,12 @@ int neighbor_value(long long code, std::size_t index);
 // wrong block, whose block it holds.
 class NeighborExchange {
  public:
+  // The topology (make_neighborhood) and the layout of ctx's counts.
   void build(NeighborOp op, const RunContext& ctx, std::size_t count);
+  // The buffers, counts and types for `pattern` (build: the option
+  // "counts" of a v- or w-method, else uniform).
+  void lay_out(Counts pattern);
+  Counts pattern() const { return pattern_; }
   void release();
   void poison();
   Verdict check() const;
@@ -122,21 +134,28 @@ class NeighborExchange {
   const MPI_Aint* recv_wdispls() const { return recv_wdispls_.data(); }
   const MPI_Datatype* recv_types() const { return recv_types_.data(); }
 
-  // After one exchange, collective: a Cartesian topology whose dimension of
-  // 1 or 2 ranks the library paired in list order (block s into block s,
-  // against MPI-4.1 §8.6; Open MPI 4.1's non-blocking neighbourhood
-  // alltoalls, open-mpi/ompi#14430) while everything else arrived right:
-  // releases and throws SkipPoint naming the defect and `call`.
+  // Whether skip_if_misordered() has something to find: an alltoall on a
+  // topology with repeated neighbours.
+  bool needs_probe() const;
+  // After one exchange of uniform counts (a library that pairs wrongly
+  // would truncate unequal ones), collective: when the library matched the
+  // repeated edges between two ranks in the other order than MPI-4.1 §8.6
+  // requires (list order on a graph, s into s^1 on a Cartesian grid) and
+  // everything else arrived right, releases and throws SkipPoint naming
+  // the defect and `call` (Open MPI 4.1's non-blocking alltoalls on cart,
+  // MPICH 4.0's alltoall on graphs, its alltoallv and alltoallw on cart).
   void skip_if_misordered(const std::string& call);
 
  private:
   Verdict check_with(const std::vector<int>& source_slot) const;
   void build_w();
+  void free_types();
 
   NeighborOp op_ = NeighborOp::allgather;
   Neighborhood hood_;
   int rank_ = 0, ranks_ = 0;
   std::size_t count_ = 0;
+  Counts pattern_ = Counts::uniform;
   Ints send_, recv_;
   std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
   std::vector<int> send_wcounts_, recv_wcounts_;
