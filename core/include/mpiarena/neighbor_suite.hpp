@@ -31,6 +31,9 @@
 //         neighbour, or the same rank both neighbours: MPI-4.1 §8.6 has
 //         block s of the sender land in block s^1 of the receiver in every
 //         dimension, which the check requires.
+// Where neighbours repeat, an alltoall first runs one exchange: a library
+// that matches the repeated edges in the other order than MPI-4.1's has the
+// point skipped, naming it (NeighborExchange::skip_if_misordered).
 #pragma once
 
 #include <mpi.h>
