@@ -198,6 +198,16 @@ def out_path(a, name):
 FAST = ["--min-time", "0.001", "--repetitions", "3"]
 
 
+def pairing_skip(s):
+    """Whether skipped point `s` is a neighbourhood alltoall where a rank is
+    a neighbour twice and the library pairs the repeated edges against
+    MPI-4.1 (docs/methods.md#neighbourhood-collectives: MPICH 4.0's
+    alltoall on OSU's graph at 2 ranks, Open MPI 4.1's non-blocking ones on
+    short Cartesian dimensions)."""
+    return ("alltoall" in s["method"] and "MPI-4.1 §8.6" in s["reason"]
+            and "matches the repeated edges" in s["reason"])
+
+
 def test_all_methods(a):
     out = out_path(a, f"all_np{a.np}.json")
     listed = listed_methods(a)
@@ -222,16 +232,22 @@ def test_all_methods(a):
     # Open MPI 4's osc rdma crash (docs/methods.md#rma): skipped, the reason said.
     known = {(s["method"], s["payload"]) for s in doc["skipped"]
              if "open-mpi/ompi#11349" in s["reason"] and a.launcher == "openmpi"}
+    # A neighbourhood alltoall where a rank is a neighbour twice and the
+    # library pairs the repeated edges against MPI-4.1 (MPICH 4.0's alltoall
+    # on OSU's graph at 2 ranks; docs/methods.md#neighbourhood-collectives):
+    # skipped, the reason said.
+    pairing = {(s["method"], s["payload"]) for s in doc["skipped"] if pairing_skip(s)}
     for m, (suite, payloads) in listed.items():
         # The rma atomics move one 8-byte element whatever --sizes says.
         fixed = suite == "rma" and m.split("_")[0] in ("fop", "cas")
         for payload in payloads:
             for size in ("8",) if fixed else ("small", "medium"):
-                check((m, payload, size) in got or (m, payload) in known,
+                check((m, payload, size) in got or (m, payload) in known | pairing,
                       f"no record for {m} {payload} {size}")
     check(all(m.startswith("cas_") and p == "allocate" for m, p in known),
           f"skips beyond the known Open MPI crash: {known}")
-    doc["skipped"] = [s for s in doc["skipped"] if (s["method"], s["payload"]) not in known]
+    doc["skipped"] = [s for s in doc["skipped"]
+                      if (s["method"], s["payload"]) not in known | pairing]
     for r in doc["records"]:
         check(r["verification"]["status"] == "passed",
               f"{r['method']} {r['payload']} {r['size_label']}: {r['verification']}")

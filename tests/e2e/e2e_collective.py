@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env, run_np, suite_main  # noqa: E402
+from e2e import Fail, check, env, pairing_skip, run_np, suite_main  # noqa: E402
 
 DISTRIBUTION = ["distribute_p2p", "distribute_scatter", "distribute_bcast"]
 COMBINATION = ["combine_p2p", "combine_gather", "combine_reduce",
@@ -92,7 +92,10 @@ def test_everyday(a):
             check(len(r["samples_s"]["avg"]) == 3, f"{m}: no average samples")
     check(got[("barrier", "1024")]["bandwidth_Bps"] is None,
           "barrier moves no data: no bandwidth")
-    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
+    # The neighbourhood alltoalls (also -m collective) may be skipped where
+    # the library pairs repeated neighbours against MPI-4.1 (e2e.py).
+    skipped = [s for s in doc["skipped"] if not pairing_skip(s)]
+    check(skipped == [], f"unexpected skips: {skipped}")
 
 
 def test_total(a):
