@@ -222,16 +222,22 @@ def test_all_methods(a):
     # Open MPI 4's osc rdma crash (docs/methods.md#rma): skipped, the reason said.
     known = {(s["method"], s["payload"]) for s in doc["skipped"]
              if "open-mpi/ompi#11349" in s["reason"] and a.launcher == "openmpi"}
+    # MPI-4's partitioned ping-pong under Open MPI 4.1 (docs/methods.md):
+    # skipped, the reason said.
+    mpi4 = {(s["method"], s["payload"]) for s in doc["skipped"]
+            if s["method"] == "mpi_partitioned" and a.launcher == "openmpi"
+            and "has no MPI_Psend_init" in s["reason"]}
     for m, (suite, payloads) in listed.items():
         # The rma atomics move one 8-byte element whatever --sizes says.
         fixed = suite == "rma" and m.split("_")[0] in ("fop", "cas")
         for payload in payloads:
             for size in ("8",) if fixed else ("small", "medium"):
-                check((m, payload, size) in got or (m, payload) in known,
+                check((m, payload, size) in got or (m, payload) in known | mpi4,
                       f"no record for {m} {payload} {size}")
     check(all(m.startswith("cas_") and p == "allocate" for m, p in known),
           f"skips beyond the known Open MPI crash: {known}")
-    doc["skipped"] = [s for s in doc["skipped"] if (s["method"], s["payload"]) not in known]
+    doc["skipped"] = [s for s in doc["skipped"]
+                      if (s["method"], s["payload"]) not in known | mpi4]
     for r in doc["records"]:
         check(r["verification"]["status"] == "passed",
               f"{r['method']} {r['payload']} {r['size_label']}: {r['verification']}")

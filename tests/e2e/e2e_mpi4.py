@@ -81,16 +81,16 @@ def test_partitioned(a):
                    "--set", "mpi_partitioned.partitions=0"], out)
     check(p.returncode == 2, f"partitions=0 exited {p.returncode}, expected 2")
     check("partitions" in p.stderr, f"no error naming partitions: {p.stderr}")
-    sizes = ["4", "8", "1024", "65536", "100"]
+    sizes = ["0", "4", "8", "1024", "65536", "100"]
     p = run_np(a, ["-m", "mpi_partitioned", "--sizes", ",".join(sizes),
                    "--set", "mpi_partitioned.partitions=8,16"], out)
     check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = load(out)
-    skips = {(s["method"], s["size_label"], s.get("options", {}).get("partitions")): s
-             for s in doc["skipped"]}
     if a.launcher == "openmpi":
         check(doc["records"] == [], f"records under Open MPI: {doc['records']}")
-        check(len(doc["skipped"]) > 0, "nothing skipped under Open MPI")
+        check(len(doc["skipped"]) == 2 * len(sizes),
+              f"{len(doc['skipped'])} points skipped under Open MPI, expected "
+              f"{2 * len(sizes)}")
         for s in doc["skipped"]:
             check("Open MPI 4.1 has no MPI_Psend_init" in s["reason"]
                   and "MPI-4" in s["reason"], f"reason: {s['reason']}")
@@ -99,7 +99,7 @@ def test_partitioned(a):
            for r in doc["records"]}
     for parts in ("8", "16"):
         for size in sizes:
-            fits = int(size) >= int(parts) and int(size) % int(parts) == 0
+            fits = int(size) % int(parts) == 0
             if fits:
                 r = got.get(("mpi_partitioned", size, parts))
                 check(r is not None, f"no record at {size} B, {parts} partitions")
@@ -108,9 +108,12 @@ def test_partitioned(a):
             else:
                 check(("mpi_partitioned", size, parts) not in got,
                       f"{size} B ran with {parts} partitions")
+    unfit = [(size, parts) for parts in ("8", "16") for size in sizes
+             if int(size) % int(parts) != 0]
     reasons = [s["reason"] for s in doc["skipped"]]
-    check(len(reasons) == 4 and all("equal partitions" in r for r in reasons),
-          f"skips: {doc['skipped']}")
+    check(len(reasons) == len(unfit)
+          and all("equal partitions" in r for r in reasons),
+          f"skips: {doc['skipped']}, expected {unfit}")
 
 
 if __name__ == "__main__":

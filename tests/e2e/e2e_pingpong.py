@@ -48,13 +48,23 @@ def run(a, tag, args, methods, sizes, cache, buffers, pairs=1, extra=()):
     check(p.returncode == 0, f"{tag}: runner exited {p.returncode}")
     with open(out) as f:
         doc = json.load(f)
-    check(doc["skipped"] == [], f"{tag}: unexpected skips: {doc['skipped']}")
+    # mpi_partitioned (MPI-4, docs/methods.md) is skipped, saying why, under
+    # a library without partitioned calls (Open MPI 4.1) and with more
+    # buffer slots than it makes requests for (--cache cold).
+    known = {(s["method"], s["bytes"]) for s in doc["skipped"]
+             if s["method"] == "mpi_partitioned"
+             and ("has no MPI_Psend_init" in s["reason"]
+                  or "buffer slots (--cache cold)" in s["reason"])}
+    check(all(s["method"] == "mpi_partitioned" and (s["method"], s["bytes"]) in known
+              for s in doc["skipped"]), f"{tag}: unexpected skips: {doc['skipped']}")
     ctx = doc["context"]
     check(ctx["cache"]["mode"] == cache, f"{tag}: context cache {ctx['cache']}")
     check(ctx["buffers"] == buffers, f"{tag}: context buffers {ctx['buffers']}")
     got = {(r["method"], r["bytes"]): r for r in doc["records"]}
     for m in methods:
         for b in sizes:
+            if (m, b) in known:
+                continue
             r = got.get((m, b))
             check(r is not None, f"{tag}: no record for {m} at {b} B")
             check(r["verification"]["status"] == "passed",

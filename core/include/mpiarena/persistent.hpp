@@ -72,16 +72,20 @@ namespace persistent {
 // One functor per MPI-4 blocking collective: its init call under the
 // running library, or a SkipPoint naming what is missing.
 #ifdef MPIARENA_PERSISTENT_CALL
-#define MPIARENA_PERSISTENT_INIT(Coll)                                    \
-  struct Coll {                                                           \
-    template <class... Args>                                              \
-    int operator()(Args&&... args) const {                                \
-      return MPIARENA_PERSISTENT_CALL(Coll)(std::forward<Args>(args)...); \
-    }                                                                     \
+#define MPIARENA_PERSISTENT_INIT(Coll)                                 \
+  struct Coll {                                                        \
+    static constexpr const char* name =                                \
+        MPIARENA_PERSISTENT_PREFIX #Coll "_init";                      \
+    template <class... Args>                                           \
+    int operator()(Args&&... a) const {                                \
+      return MPIARENA_PERSISTENT_CALL(Coll)(std::forward<Args>(a)...); \
+    }                                                                  \
   };
 #else
 #define MPIARENA_PERSISTENT_INIT(Coll)                    \
   struct Coll {                                           \
+    static constexpr const char* name =                   \
+        MPIARENA_PERSISTENT_PREFIX #Coll "_init";         \
     template <class... Args>                              \
     int operator()(Args&&...) const {                     \
       throw SkipPoint(persistent_missing(#Coll "_init")); \
@@ -115,10 +119,11 @@ template <class Blocking, class Init>
 class Persistent final : public Blocking {
   void setup() override {
     Blocking::setup();
-    MPIARENA_CHECK(this->call([this](auto&&... args) {
+    const int rc = this->call([this](auto&&... args) {
       return Init{}(std::forward<decltype(args)>(args)..., MPI_INFO_NULL,
                     &request_);
-    }));
+    });
+    if (rc != MPI_SUCCESS) throw_mpi_error(rc, Init::name, __FILE__, __LINE__);
   }
   void execute() override {
     MPIARENA_CHECK(MPI_Start(&request_));
