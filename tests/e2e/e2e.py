@@ -198,6 +198,22 @@ def out_path(a, name):
 FAST = ["--min-time", "0.001", "--repetitions", "3"]
 
 
+# MPICH 4.0's persistent allgather, gather and scatter leave blocks unwritten
+# (MPI_Gather_init never copies the root's block, pmodels/mpich#7078;
+# MPI_Allgather_init and MPI_Scatter_init deliver on the first MPI_Start
+# only): their verification fails, as it must (docs/methods.md, MPI-4).
+MPICH_PERSISTENT_BROKEN = ("allgather_persistent", "gather_persistent",
+                           "scatter_persistent")
+
+
+def mpich_persistent_bug(a, r):
+    """Whether record `r` is one of MPICH 4.0's known wrong persistent
+    collectives, failed as it must be."""
+    return (a.launcher == "mpich" and r["method"] in MPICH_PERSISTENT_BROKEN
+            and r["verification"]["status"] == "failed"
+            and "never written" in r["verification"]["message"])
+
+
 def test_all_methods(a):
     out = out_path(a, f"all_np{a.np}.json")
     listed = listed_methods(a)
@@ -208,8 +224,9 @@ def test_all_methods(a):
         listed = {m: v for m, v in listed.items() if v[0] != "rma"}
     methods = "all" if a.np == 2 else ",".join(sorted({v[0] for v in listed.values()}))
     p = mpirun(a, a.np, ["--methods", methods, "--sizes", "small,medium", "-o", out] + FAST)
-    check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = validate(a, out)
+    known_bug = any(mpich_persistent_bug(a, r) for r in doc["records"])
+    check(p.returncode == (1 if known_bug else 0), f"runner exited {p.returncode}")
     check(doc["complete"] is True, "document not marked complete")
     check(doc["context"]["ranks"] == a.np, "context.ranks differs from -np")
     got = {(r["method"], r["payload"], r["size_label"]) for r in doc["records"]}
@@ -239,7 +256,7 @@ def test_all_methods(a):
     doc["skipped"] = [s for s in doc["skipped"]
                       if (s["method"], s["payload"]) not in known | mpi4]
     for r in doc["records"]:
-        check(r["verification"]["status"] == "passed",
+        check(r["verification"]["status"] == "passed" or mpich_persistent_bug(a, r),
               f"{r['method']} {r['payload']} {r['size_label']}: {r['verification']}")
         check(r["ranks"] == a.np, "record ranks differs from -np")
         check(len(r["samples_s"]["max"]) == 3, "3 repetitions asked")

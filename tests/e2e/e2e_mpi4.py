@@ -21,7 +21,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, run_np, suite_main  # noqa: E402
+from e2e import (Fail, MPICH_PERSISTENT_BROKEN, check,  # noqa: E402
+                 mpich_persistent_bug, run_np, suite_main)
 
 BLOCKING = ["allgather", "allreduce", "alltoall", "barrier", "coll_bcast",
             "gather", "reduce", "scatter"]
@@ -38,7 +39,10 @@ def test_persistent(a):
     out = os.path.join(a.workdir, f"mpi4_persistent_np{a.np}.json")
     p = run_np(a, ["-m", ",".join(BLOCKING + PERSISTENT),
                    "--sizes", ",".join(SIZES)], out)
-    check(p.returncode == 0, f"runner exited {p.returncode}")
+    # Under MPICH 4.0 three twins fail verification: the library's bug
+    # (e2e.py, MPICH_PERSISTENT_BROKEN), which the check must catch.
+    broken = a.launcher == "mpich"
+    check(p.returncode == (1 if broken else 0), f"runner exited {p.returncode}")
     doc = load(out)
     check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
     got = {(r["method"], r["size_label"]): r for r in doc["records"]}
@@ -46,6 +50,10 @@ def test_persistent(a):
         for size in SIZES:
             r = got.get((m, size))
             check(r is not None, f"no record for {m} at {size} B")
+            if broken and m in MPICH_PERSISTENT_BROKEN:
+                check(mpich_persistent_bug(a, r),
+                      f"{m} {size} B under MPICH 4.0: {r['verification']}")
+                continue
             check(r["verification"]["status"] == "passed",
                   f"{m} {size} B: {r['verification']}")
             check(r["suite"] == "collective", f"{m}: suite {r['suite']}")
