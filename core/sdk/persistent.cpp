@@ -12,6 +12,24 @@ std::string persistent_missing(const std::string& call) {
          " (Open MPI's pcollreq extension): no persistent collectives";
 }
 
+std::string persistent_known_broken(const std::string& name) {
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 40100000
+  // Found by these methods' checks, and by hand in plain C on
+  // MPI_COMM_WORLD (docs/methods.md, MPI-4).
+  if (name == "MPI_Allgather_init" || name == "MPI_Scatter_init")
+    return std::string(kMpiImplementation) + "'s " + name +
+           " is known to deliver wrong data: blocks left unwritten after the "
+           "first MPI_Start (and MPI_Wait failing at 3 ranks)";
+  if (name == "MPI_Gather_init")
+    return std::string(kMpiImplementation) + "'s " + name +
+           " is known to deliver wrong data: the root's own block is never "
+           "copied (pmodels/mpich#7078)";
+#else
+  (void)name;
+#endif
+  return {};
+}
+
 // The blocking method's collective (its param "collective", else its
 // library_collective) becomes the param "persistent".
 StrategyInfo persistent_info(StrategyInfo info) {

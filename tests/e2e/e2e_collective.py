@@ -76,8 +76,8 @@ def test_seed003(a):
 
 def test_everyday(a):
     out = os.path.join(a.workdir, f"everyday_np{a.np}.json")
-    # The suite but the MPI-4 persistent twins (e2e_mpi4.py: MPICH 4.0's
-    # persistent allgather, gather and scatter deliver wrong data).
+    # The suite but the MPI-4 persistent twins (e2e_mpi4.py: under MPICH 4.0
+    # three of them are skipped, the library delivering wrong data).
     listed = runner(a, ["--list"]).stdout.splitlines()[1:]
     suite = [f[0] for f in (line.split() for line in listed)
              if len(f) >= 2 and f[1] == "collective"

@@ -67,6 +67,13 @@ std::string persistent_missing(const std::string& call);
 // does not take the twin for the library's blocking choice).
 StrategyInfo persistent_info(StrategyInfo blocking);
 
+// Why the running library's init call `name` ("MPI_Gather_init") cannot be
+// measured, or empty: MPICH 4.0's persistent allgather, gather and scatter
+// deliver wrong data (gather: pmodels/mpich#7078, the root's own block
+// never copied; allgather and scatter: only the first MPI_Start delivers;
+// scatter at 3 ranks fails in MPI_Wait). Their points are skipped with it.
+std::string persistent_known_broken(const std::string& name);
+
 namespace persistent {
 
 // One functor per MPI-4 blocking collective: its init call under the
@@ -119,6 +126,8 @@ template <class Blocking, class Init>
 class Persistent final : public Blocking {
   void setup() override {
     Blocking::setup();
+    const std::string broken = persistent_known_broken(Init::name);
+    if (!broken.empty()) throw SkipPoint(broken);
     const int rc = this->call([this](auto&&... args) {
       return Init{}(std::forward<decltype(args)>(args)..., MPI_INFO_NULL,
                     &request_);
