@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, check, env, pairing_skip, run_np, suite_main  # noqa: E402
+from e2e import Fail, check, env, known_skip, run_np, runner, suite_main  # noqa: E402
 
 DISTRIBUTION = ["distribute_p2p", "distribute_scatter", "distribute_bcast"]
 COMBINATION = ["combine_p2p", "combine_gather", "combine_reduce",
@@ -76,7 +76,13 @@ def test_seed003(a):
 
 def test_everyday(a):
     out = os.path.join(a.workdir, f"everyday_np{a.np}.json")
-    p = run(a, ["-m", "collective", "--sizes", ",".join(SIZES)], out)
+    # The suite but the MPI-4 persistent twins (e2e_mpi4.py: under MPICH 4.0
+    # three of them are skipped, the library delivering wrong data).
+    listed = runner(a, ["--list"]).stdout.splitlines()[1:]
+    suite = [f[0] for f in (line.split() for line in listed)
+             if len(f) >= 2 and f[1] == "collective"
+             and not f[0].endswith("_persistent")]
+    p = run(a, ["-m", ",".join(suite), "--sizes", ",".join(SIZES)], out)
     check(p.returncode == 0, f"runner exited {p.returncode}")
     with open(out) as f:
         doc = json.load(f)
@@ -94,7 +100,7 @@ def test_everyday(a):
           "barrier moves no data: no bandwidth")
     # The neighbourhood alltoalls (also -m collective) may be skipped where
     # the library pairs repeated neighbours against MPI-4.1 (e2e.py).
-    skipped = [s for s in doc["skipped"] if not pairing_skip(s)]
+    skipped = [s for s in doc["skipped"] if not known_skip(a, s)]
     check(skipped == [], f"unexpected skips: {skipped}")
 
 

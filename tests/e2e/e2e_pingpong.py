@@ -19,17 +19,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import (add_mpi_args, check, expect_usage_error,  # noqa: E402
-                 parse_args, run_np, run_test, runner)
+                 known_skip, parse_args, run_np, run_test, runner)
 
 # The methods built whatever the build's MPI (the Boost.MPI ones too when
 # it has them: every method --list shows in the pingpong suite is run).
 CORE_METHODS = ["mpi_bytes", "mpi_datatype", "pingpong_ssend", "pingpong_bsend",
                 "pingpong_isend", "pingpong_rsend"]
 SIZES = [0, 1000, 65536]
-# Skips a method may take, with the words of its reason: persistent
-# requests are bound to one buffer, so a cold cache that rotates over more
-# slots than the method makes requests for skips the point.
-SKIPPABLE = {("pingpong_persistent", "cold"): "--cache cold rotates over"}
 
 
 def pingpong_methods(a):
@@ -54,9 +50,7 @@ def run(a, tag, args, methods, sizes, cache, buffers, pairs=1, extra=()):
         doc = json.load(f)
     skipped = set()
     for s in doc["skipped"]:
-        says = SKIPPABLE.get((s["method"], cache))
-        check(says is not None and says in s["reason"],
-              f"{tag}: unexpected skip: {s}")
+        check(known_skip(a, s), f"{tag}: unexpected skip: {s}")
         skipped.add((s["method"], s["bytes"]))
     ctx = doc["context"]
     check(ctx["cache"]["mode"] == cache, f"{tag}: context cache {ctx['cache']}")
