@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import (add_mpi_args, check, expect_usage_error,  # noqa: E402
-                 parse_args, run_np, run_test, runner)
+                 parse_args, run_np, run_test, runner, thread_level_skips)
 
 # The methods built whatever the build's MPI (the Boost.MPI ones too when
 # it has them: every method --list shows in the pingpong suite is run).
@@ -48,6 +48,8 @@ def run(a, tag, args, methods, sizes, cache, buffers, pairs=1, extra=()):
     check(p.returncode == 0, f"{tag}: runner exited {p.returncode}")
     with open(out) as f:
         doc = json.load(f)
+    threaded = thread_level_skips(doc)  # latency_mt: e2e_threads.py
+    methods = [m for m in methods if m not in threaded]
     check(doc["skipped"] == [], f"{tag}: unexpected skips: {doc['skipped']}")
     ctx = doc["context"]
     check(ctx["cache"]["mode"] == cache, f"{tag}: context cache {ctx['cache']}")
