@@ -12,18 +12,22 @@
 // forks none, whatever -t says; receiver_processes defaults to that 0.
 //
 // Here setup() forks the children (untimed) on the pair's two ranks; each
-// child closes its copy of a pipe's write end and blocks reading the pipe,
-// calling nothing but read() and _exit() (async-signal-safe: the parent
-// may have threads), so it lives until teardown() closes the pipe and
-// reaps it (or until its parent dies), rather than 2 s. The ping-pong is
+// child calls nothing but prctl(), getppid(), pause() and _exit()
+// (async-signal-safe: the parent may have threads) and lives until
+// teardown() kills (SIGKILL) and reaps it, or until its parent dies
+// (PR_SET_PDEATHSIG), rather than 2 s. (A pipe whose end the child awaits
+// would not do: the children of a method prepared beside it, as
+// --interleave does, inherit its write end.) The ping-pong is
 // the base's (MPI_Send/MPI_Recv of MPI_BYTE, tag 1), verified as every
 // ping-pong method's. Unlike OSU, no MPI_Barrier precedes each round trip
 // (OSU's is outside its timer; here one would be timed).
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/pingpong.hpp>
@@ -40,9 +44,7 @@ class LatencyMp final : public mpiarena::PingPongStrategy {
     if (!in_pair()) return;
     const long long n = ctx().option_int(initiator() ? "sender_processes"
                                                      : "receiver_processes");
-    if (n == 0) return;
-    if (::pipe(pipe_) != 0)
-      throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+    const pid_t parent = ::getpid();
     for (long long c = 0; c < n; ++c) {
       const pid_t pid = ::fork();
       if (pid < 0) {
@@ -50,23 +52,20 @@ class LatencyMp final : public mpiarena::PingPongStrategy {
         teardown();
         throw std::runtime_error(std::string("fork: ") + std::strerror(e));
       }
-      if (pid == 0) {  // the child: wait for the pipe's end, then leave
-        ::close(pipe_[1]);
-        char byte;
-        while (::read(pipe_[0], &byte, 1) < 0 && errno == EINTR) {
-        }
-        ::_exit(0);
+      if (pid == 0) {  // the child: idle until killed, or its parent dies
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(0);
+        for (;;) ::pause();
       }
       children_.push_back(pid);
     }
   }
   void teardown() override {
-    if (pipe_[1] >= 0) ::close(pipe_[1]);
-    if (pipe_[0] >= 0) ::close(pipe_[0]);
-    pipe_[0] = pipe_[1] = -1;
-    for (pid_t pid : children_)
+    for (pid_t pid : children_) {
+      ::kill(pid, SIGKILL);
       while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
       }
+    }
     children_.clear();
   }
   void send(const unsigned char* data, std::size_t n, int peer) override {
@@ -78,7 +77,6 @@ class LatencyMp final : public mpiarena::PingPongStrategy {
                             comm(), MPI_STATUS_IGNORE));
   }
 
-  int pipe_[2] = {-1, -1};
   std::vector<pid_t> children_;
 };
 
