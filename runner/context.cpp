@@ -13,6 +13,7 @@
 #include "collective.hpp"
 #include "library_algorithms.hpp"
 #include "memory.hpp"
+#include "mpi_session.hpp"
 #include "noise.hpp"
 #include "placement.hpp"
 #include "records.hpp"
@@ -175,6 +176,10 @@ nlohmann::json run_context(const World& world, const Options& options,
                          {"max_time_s", options.max_time},
                          {"iterations", options.iterations}};
   context["buffers"] = options.separate_buffers ? "separate" : "shared";
+  context["mpi_thread_level"] = {
+      {"requested",
+       options.thread_level.empty() ? "none (MPI_Init)" : options.thread_level},
+      {"provided", thread_level_name(machine.thread_level)}};
   const nlohmann::json where = placement(world);  // collective
   if (world.rank() == 0) context["placement"] = where;
   std::vector<int> counts;

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "mpi_session.hpp"
 #include "plan.hpp"
 #include "printable.hpp"
 #include "suite_info.hpp"
@@ -166,6 +167,10 @@ int command_help_method(const Options& options) {
             << ", at least " << i.min_ranks << " ranks"
             << (i.version.empty() ? "" : ", version " + i.version) << "\n"
             << "  plugin " << found->file << "\n";
+  if (i.thread_level != MPI_THREAD_SINGLE)
+    std::cout << "  needs MPI thread level "
+              << thread_level_name(i.thread_level) << " (runner --thread-level "
+              << thread_level_name(i.thread_level) << "; else skipped)\n";
   for (const auto& [k, v] : i.params)
     std::cout << "  " << k << ": " << v << "\n";
   if (i.options.empty()) {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "memory.hpp"
+#include "mpi_session.hpp"
 #include "plan.hpp"
 
 namespace mpiarena {
@@ -124,6 +125,9 @@ Machine survey(MPI_Comm world, std::size_t max_memory) {
   MPIARENA_CHECK(
       MPI_Allreduce(&llc, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world));
   m.llc_bytes = static_cast<std::size_t>(largest);
+  const int provided = provided_thread_level();
+  MPIARENA_CHECK(
+      MPI_Allreduce(&provided, &m.thread_level, 1, MPI_INT, MPI_MIN, world));
   return m;
 }
 

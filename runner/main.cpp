@@ -192,7 +192,9 @@ int main(int argc, char** argv) {
   if (usage_error.empty() &&
       (!options.algorithms.empty() || options.command == Command::algorithms))
     prepare_library_algorithms();
-  env.emplace(argc, argv);
+  env.emplace(argc, argv,
+              usage_error.empty() ? thread_level_value(options.thread_level)
+                                  : MpiSession::kNoThreadLevel);
   int code = agree_on_command(usage_error, options.command);
   if (code < 0) {
     int rank = 0;

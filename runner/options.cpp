@@ -193,6 +193,11 @@ void describe_suites(po::options_description& desc, Options& o,
      "ping-pong suite: 'separate' = each rank sends from a buffer it never "
      "writes and receives into another (osu_latency's scheme); 'shared' = "
      "one buffer per rank receives the ping and sends the pong (NetPIPE's)")
+    ("thread-level", po::value<std::string>(&o.thread_level),
+     "initialise MPI with MPI_Init_thread at this level (single, funneled, "
+     "serialized, multiple) instead of MPI_Init; the context records the "
+     "level the library provided. A method that needs more (the threads of "
+     "latency_mt need multiple) is skipped with the reason")
     ("receive", po::value<std::string>(&raw.receive)->default_value(raw.receive),
      "transfer suite, 2d payload: 'reuse' = the receiver keeps its rows "
      "from one operation to the next (an application's ghost storage); "
@@ -367,6 +372,12 @@ Options parse_options(int argc, const char* const* argv) {
   check_sampling(vm, o, raw);
   check_output(vm, o, raw);
   check_numbers(vm, o, raw);
+  const std::string& t = o.thread_level;
+  if (vm.count("thread-level") && t != "single" && t != "funneled" &&
+      t != "serialized" && t != "multiple")
+    throw UsageError("--thread-level '" + t +
+                     "' is not supported; accepted: single, funneled, "
+                     "serialized, multiple");
   return o;
 }
 

@@ -75,9 +75,12 @@ struct Options {
   double max_time = 10;     // --max-time seconds per point (target-rse)
   bool cache_cold = false;  // --cache hot|cold
   bool separate_buffers = true;
-  bool receive_fresh = false;      // --receive reuse|fresh (transfer, 2d)    //
-                                   // --buffers separate|shared (ping-pong)
-  std::int64_t iterations = 0;     // --iterations N; 0: calibrate
+  bool receive_fresh = false;   // --receive reuse|fresh (transfer, 2d)    //
+                                // --buffers separate|shared (ping-pong)
+  std::int64_t iterations = 0;  // --iterations N; 0: calibrate
+  // --thread-level single|funneled|serialized|multiple: MPI_Init_thread
+  // with it; empty (the default): MPI_Init.
+  std::string thread_level;
   bool quiet = false;              // --quiet: the same as --log-level warn
   std::string log_level;           // --log-level; empty: the default levels
   bool per_rank = false;           // --per-rank: also print each rank's time

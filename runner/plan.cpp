@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -16,6 +17,7 @@
 
 #include "collective.hpp"
 #include "memory.hpp"
+#include "mpi_session.hpp"
 #include "records.hpp"
 #include "suite_info.hpp"
 
@@ -34,6 +36,11 @@ int copies_of(const StrategyInfo& info, const Options& o) {
          2 * o.exchanges * (o.stride / 8);
 }
 
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(c));
+  return s;
+}
+
 std::string skip_reason(const StrategyInfo& info, const std::string& payload,
                         const SizePoint& size, const Machine& m, int ranks,
                         int copies) {
@@ -43,6 +50,12 @@ std::string skip_reason(const StrategyInfo& info, const std::string& payload,
   if (info.single_node && m.nodes > 1)
     return "works within one node only (shared memory), the ranks span " +
            std::to_string(m.nodes) + " nodes";
+  if (info.thread_level > m.thread_level)
+    return "needs MPI_THREAD_" + upper(thread_level_name(info.thread_level)) +
+           ", the MPI library provides MPI_THREAD_" +
+           upper(thread_level_name(m.thread_level)) +
+           " (runner --thread-level " + thread_level_name(info.thread_level) +
+           " asks for it)";
   if (!info.moves_data) return {};
   std::string why = payload_size_problem(payload, size.bytes);
   if (why.empty())

@@ -64,6 +64,9 @@ struct Machine {
   // rank 0 read it; runner --cache cold rotates over cold_set_bytes of it.
   std::size_t llc_bytes = 0;
   std::string llc_source;
+  // The MPI thread level every rank's library provides (MPI_Query_thread,
+  // the least over ranks): a method that needs more is skipped.
+  int thread_level = MPI_THREAD_SINGLE;
 };
 
 // --pairs intra|inter: the rank among the first `ranks` that pairs with rank

@@ -154,7 +154,7 @@ void report(Document& doc, const Options& options, bool failed,
 int command_run(const Options& options, int argc, char** argv) {
   if (!options.algorithms.empty() || options.command == Command::algorithms)
     prepare_library_algorithms();
-  MpiSession env(argc, argv);
+  MpiSession env(argc, argv, thread_level_value(options.thread_level));
   if (options.command == Command::algorithms)
     return command_algorithms(options);
   const World world;

@@ -158,7 +158,7 @@ std::string check_suite(const StrategyInfo& info) {
   return {};
 }
 
-// The numbers: time_scale, min_ranks, payload_copies.
+// The numbers: time_scale, min_ranks, payload_copies, thread_level.
 std::string check_numbers(const StrategyInfo& info) {
   if (!std::isfinite(info.time_scale) || info.time_scale <= 0)
     return "time_scale " + std::to_string(info.time_scale) +
@@ -169,6 +169,12 @@ std::string check_numbers(const StrategyInfo& info) {
   if (info.payload_copies < 0)
     return "payload_copies " + std::to_string(info.payload_copies) +
            " is not accepted: 0 or more";
+  const int t = info.thread_level;
+  if (t != MPI_THREAD_SINGLE && t != MPI_THREAD_FUNNELED &&
+      t != MPI_THREAD_SERIALIZED && t != MPI_THREAD_MULTIPLE)
+    return "thread_level " + std::to_string(t) +
+           " is not accepted: MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, "
+           "MPI_THREAD_SERIALIZED or MPI_THREAD_MULTIPLE";
   return {};
 }
 

@@ -42,7 +42,8 @@ namespace mpiarena {
 // 9: StrategyInfo::library_collective. 10: OptionInfo's named
 // constructors, option values read with the runner's own parser
 // (option_value.hpp), library_collective open to any collective.
-inline constexpr std::uint32_t kAbiVersion = 10;
+// 11: StrategyInfo::thread_level.
+inline constexpr std::uint32_t kAbiVersion = 11;
 
 // ---------------------------------------------------------------- metrics
 // What a metric formula sees: per-operation times in seconds of every part
@@ -217,6 +218,10 @@ struct StrategyInfo {
   // choice only, with the reason), as the option "algorithm" the runner
   // adds; the method declares no option of that name.
   std::string library_collective;
+  // Contract v11 -------------------------------------------------------
+  // The MPI thread level the method needs (MPI_THREAD_MULTIPLE: threads
+  // calling MPI at once); a run with less (--thread-level) skips it.
+  int thread_level = MPI_THREAD_SINGLE;
 };
 
 // Thrown by prepare() (or setup()) on EVERY rank alike when a point cannot
@@ -321,7 +326,6 @@ struct RunContext {
     return v;
   }
 };
-
 struct Verdict {
   bool ok = true;
   std::string message;  // first mismatch, or empty
@@ -352,12 +356,10 @@ class BOOST_SYMBOL_VISIBLE Strategy {
   virtual Verdict verify() = 0;
   virtual void release() {}
 };
-
 struct StrategyEntry {
   StrategyInfo info;
   std::function<std::unique_ptr<Strategy>()> create;
 };
-
 using FactoryFn = std::vector<StrategyEntry>();
 
 // The MPI library family whose mpi.h this header was compiled with: MPI
