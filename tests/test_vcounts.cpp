@@ -20,7 +20,9 @@ TEST(VCounts, VariedDiffersWithTheUniformTotal) {
       for (int s = 0; s < p; ++s) {
         EXPECT_GT(v.counts[s], 0);
         EXPECT_EQ(u.counts[s], static_cast<int>(c));
-        if (s > 0) EXPECT_EQ(v.first(s), v.first(s - 1) + v.size(s - 1));
+        if (s > 0) {
+          EXPECT_EQ(v.first(s), v.first(s - 1) + v.size(s - 1));
+        }
       }
     }
 }

@@ -28,6 +28,8 @@ LAYERS = {
     "runner/files": {"runner/files", "runner", "core/analysis", "core/results"},
     "runner": {"runner", "runner/files", "core/engine", "core/sdk",
                "core/analysis", "core/results"},
+    "runner/startup": {"runner/startup", "runner", "core/analysis",
+                       "core/results"},
 }
 # Files that must build without MPI, beside the MPI-free layers.
 MPI_FREE_RUNNER = {"options.cpp", "options.hpp", "options_check.cpp",
