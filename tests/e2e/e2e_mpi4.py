@@ -25,7 +25,8 @@ from e2e import (MPICH_PERSISTENT_BROKEN, check,  # noqa: E402
                  mpich_persistent_skip, run_np, suite_main)
 
 BLOCKING = ["allgather", "allreduce", "alltoall", "barrier", "coll_bcast",
-            "gather", "reduce", "scatter"]
+            "gather", "reduce", "scatter", "allgatherv", "alltoallv",
+            "alltoallw", "gatherv", "scatterv", "reduce_scatter"]
 PERSISTENT = [m + "_persistent" for m in BLOCKING]
 SIZES = ["4", "12", "1024", "65540"]  # bytes per rank
 

@@ -4,33 +4,50 @@
 // odd a strided MPI_Type_vector is sent from a buffer with gaps and
 // received as an MPI_Type_contiguous, between the others MPI_INT both ways;
 // every rank checks each block from each sender (v_collectives.hpp).
+// alltoallw_persistent: the same through MPI_Alltoallw_init once, then
+// MPI_Start + MPI_Wait (OSU 7.3 osu_alltoallw_persistent).
 #include <mpiarena/mpi_check.hpp>
+#include <mpiarena/persistent.hpp>
 #include <mpiarena/v_collectives.hpp>
 
 namespace {
 
-class Alltoallw final : public mpiarena::CollectiveStrategy {
-  void build() override { data_.build(mpiarena::v_point(ctx(), count())); }
-  void teardown() override { data_.release(); }
-  void execute() override {
+class Alltoallw : public mpiarena::CollectiveStrategy {
+ public:
+  template <class Call>
+  int call(Call&& c) {
     mpiarena::AlltoallwData& d = data_;
-    MPIARENA_CHECK(MPI_Alltoallw(d.sent.data(), d.sendcounts.data(),
-                                 d.sdispls.data(), d.sendtypes.data(),
-                                 d.received.data(), d.recvcounts.data(),
-                                 d.rdispls.data(), d.recvtypes.data(), comm()));
+    return c(d.sent.data(), d.sendcounts.data(), d.sdispls.data(),
+             d.sendtypes.data(), d.received.data(), d.recvcounts.data(),
+             d.rdispls.data(), d.recvtypes.data(), comm());
   }
+
+ protected:
+  void teardown() override { data_.release(); }
+
+ private:
+  void build() override { data_.build(mpiarena::v_point(ctx(), count())); }
+  void execute() override { MPIARENA_CHECK(call(MPI_Alltoallw)); }
   void poison() override { data_.reset(); }
   mpiarena::Verdict verify() override { return data_.check(); }
   mpiarena::AlltoallwData data_;
 };
 
+mpiarena::StrategyInfo info() {
+  return mpiarena::chosen_by_library(
+      "alltoallw",
+      mpiarena::with_counts(mpiarena::collective_info(
+          "collective", "alltoallw",
+          "MPI_Alltoallw of count ints on average (option counts) from every "
+          "rank to every rank, MPI_INT to some peers, a strided vector to "
+          "others; each block checked",
+          /*payload_copies=*/32)));
+}
+
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Alltoallw>(mpiarena::chosen_by_library(
-    "alltoallw",
-    mpiarena::with_counts(mpiarena::collective_info(
-        "collective", "alltoallw",
-        "MPI_Alltoallw of count ints on average (option counts) from every "
-        "rank to every rank, MPI_INT to some peers, a strided vector to "
-        "others; each block checked",
-        /*payload_copies=*/32)))))
+MPIARENA_PLUGIN(
+    mpiarena::make_entry<Alltoallw>(info()),
+    mpiarena::make_entry<
+        mpiarena::Persistent<Alltoallw, mpiarena::persistent::Alltoallw>>(
+        mpiarena::persistent_info(info())))

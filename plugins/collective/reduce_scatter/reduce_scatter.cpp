@@ -5,7 +5,10 @@
 // more). Unlike reduce_scatter_block (IMB's), whose size is the block each
 // rank receives. Every rank checks its block of the sum
 // (v_collectives.hpp).
+// reduce_scatter_persistent: the same through MPI_Reduce_scatter_init once,
+// then MPI_Start + MPI_Wait (OSU 7.3 osu_reduce_scatter_persistent).
 #include <mpiarena/mpi_check.hpp>
+#include <mpiarena/persistent.hpp>
 #include <mpiarena/v_collectives.hpp>
 #include <string>
 
@@ -40,30 +43,41 @@ std::string mpich_would_abort(const mpiarena::RunContext& ctx,
   return "";
 }
 
-class ReduceScatter final : public mpiarena::CollectiveStrategy {
+class ReduceScatter : public mpiarena::CollectiveStrategy {
+ public:
+  template <class Call>
+  int call(Call&& c) {
+    return c(data_.sent.data(), data_.received.data(),
+             data_.layout.counts.data(), MPI_INT, MPI_SUM, comm());
+  }
+
+ private:
   void build() override {
     const std::size_t vector = ctx().bytes / sizeof(int);
     data_.build(mpiarena::v_point(ctx(), count()), vector);
     const std::string abort = mpich_would_abort(ctx(), data_.layout);
     if (!abort.empty()) throw mpiarena::SkipPoint(abort);
   }
-  void execute() override {
-    MPIARENA_CHECK(MPI_Reduce_scatter(data_.sent.data(), data_.received.data(),
-                                      data_.layout.counts.data(), MPI_INT,
-                                      MPI_SUM, comm()));
-  }
+  void execute() override { MPIARENA_CHECK(call(MPI_Reduce_scatter)); }
   void poison() override { data_.reset(); }
   mpiarena::Verdict verify() override { return data_.check(); }
   mpiarena::ReduceScatterData data_;
 };
 
+mpiarena::StrategyInfo info() {
+  return mpiarena::chosen_by_library(
+      "reduce_scatter",
+      mpiarena::with_counts(mpiarena::collective_info(
+          "collective", "reduce_scatter",
+          "MPI_Reduce_scatter (MPI_SUM) of a vector of size/4 ints per rank "
+          "(OSU's size), split over the ranks (option counts); every block "
+          "checked",
+          /*payload_copies=*/3)));
+}
+
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<ReduceScatter>(mpiarena::chosen_by_library(
-    "reduce_scatter",
-    mpiarena::with_counts(mpiarena::collective_info(
-        "collective", "reduce_scatter",
-        "MPI_Reduce_scatter (MPI_SUM) of a vector of size/4 ints per rank "
-        "(OSU's size), split over the ranks (option counts); every block "
-        "checked",
-        /*payload_copies=*/3)))))
+MPIARENA_PLUGIN(mpiarena::make_entry<ReduceScatter>(info()),
+                mpiarena::make_entry<mpiarena::Persistent<
+                    ReduceScatter, mpiarena::persistent::Reduce_scatter>>(
+                    mpiarena::persistent_info(info())))
