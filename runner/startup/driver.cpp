@@ -70,12 +70,15 @@ std::string tail(const std::string& path) {
 
 // Runs the launcher once over the probe; throws std::runtime_error naming
 // the command and the end of its output when it fails.
-Launch launch_once(const std::string& launch, const std::string& dir,
-                   int index) {
+Launch launch_once(const std::string& launch, const std::string& dir, int index,
+                   int timeout) {
   const std::string exe = self_path();
   const std::string out = dir + "/launch" + std::to_string(index) + ".json";
   const std::string log = dir + "/launch" + std::to_string(index) + ".log";
-  const std::string command = launch + " " + quoted(exe) + " --probe " +
+  // A launch with a rank that hangs is stopped (coreutils' timeout: TERM,
+  // then KILL 10 s later), so the run ends in bounded time.
+  const std::string command = "timeout -k 10 " + std::to_string(timeout) + " " +
+                              launch + " " + quoted(exe) + " --probe " +
                               quoted(out) + " >" + quoted(log) + " 2>&1";
   const auto t0 = std::chrono::steady_clock::now();
   const int status = std::system(command.c_str());
@@ -84,6 +87,13 @@ Launch launch_once(const std::string& launch, const std::string& dir,
   l.wall = std::chrono::duration<double>(t1 - t0).count();
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream f(out);
+  if (code == 124 || code == 137)
+    throw std::runtime_error("launch " + std::to_string(index + 1) + " (" +
+                             launch + " ... --probe) did not end within " +
+                             std::to_string(timeout) +
+                             " s (--launch-timeout) and was stopped; its "
+                             "output:\n" +
+                             tail(log));
   if (code != 0 || !f)
     throw std::runtime_error("launch " + std::to_string(index + 1) + " (" +
                              launch + " ... --probe) exited " +
@@ -170,6 +180,8 @@ StartupOptions parse_startup_options(int argc, char** argv) {
             "e.g. --launch 'mpirun -np 4'");
     } else if (a == "--launches" || a == "-r") {
       o.launches = parse_count(a, value(), 3, 100000);
+    } else if (a == "--launch-timeout") {
+      o.timeout = parse_count(a, value(), 1, 86400);
     } else if (a == "--warmup") {
       o.warmup = parse_count(a, value(), 0, 100000);
     } else if (a == "-o" || a == "--output") {
@@ -182,9 +194,10 @@ StartupOptions parse_startup_options(int argc, char** argv) {
     } else if (a == "--probe") {
       o.probe = value();
     } else {
-      throw std::invalid_argument("unknown argument '" + a +
-                                  "' (accepted: --launch, --launches, "
-                                  "--warmup, -o, --format, --help)");
+      throw std::invalid_argument(
+          "unknown argument '" + a +
+          "' (accepted: --launch, --launches, "
+          "--warmup, --launch-timeout, -o, --format, --help)");
     }
   }
   return o;
@@ -201,6 +214,9 @@ std::string startup_help() {
          "  --launches K    launches measured, one sample each (default 10, "
          "at least 3)\n"
          "  --warmup W      launches run first and not recorded (default 1)\n"
+         "  --launch-timeout S  seconds a launch may take; a launch past it "
+         "is stopped\n                  and the run ends with exit 1 "
+         "(default 300)\n"
          "  -o FILE         the records (results schema, suite 'startup'):\n"
          "                  init (MPI_Init, as osu_init), first_barrier (the "
          "first\n                  MPI_Barrier after it), launch (the whole "
@@ -221,7 +237,7 @@ std::vector<Launch> run_launches(const StartupOptions& o, const char* dir,
   std::vector<Launch> launches;
   std::size_t ranks = 0;
   for (int i = 0; i < o.warmup + o.launches; ++i) {
-    Launch l = launch_once(o.launch, dir, i);
+    Launch l = launch_once(o.launch, dir, i, o.timeout);
     if (i == 0) ranks = l.init.size();
     if (problem.empty() && !l.problem.empty())
       problem = "launch " + std::to_string(i + 1) + ": " + l.problem;

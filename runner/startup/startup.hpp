@@ -16,9 +16,10 @@ struct StartupOptions {
   std::string launch = "mpirun -np 2";  // the launcher, as a shell prefix
   int launches = 10;                    // measured launches (samples)
   int warmup = 1;                       // launches run first, not recorded
-  std::string output;                   // -o: the result file
-  std::string format = "table";         // table | json
-  std::string probe;                    // internal: probe mode, its file
+  int timeout = 300;   // seconds a launch may take before it is stopped
+  std::string output;  // -o: the result file
+  std::string format = "table";  // table | json
+  std::string probe;             // internal: probe mode, its file
   bool help = false;
 };
 

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import check, env, launch, suite_main  # noqa: E402
@@ -88,6 +89,17 @@ def test_checks(a):
     check(r["verification"]["status"] == "failed"
           and "ranks' sum over MPI_COMM_WORLD is 5, expected 1" in r["verification"]["message"],
           f"verification {r['verification']}")
+    # A launch with a hanging rank is stopped at --launch-timeout: bounded
+    # time, one message, exit 1.
+    hang = os.path.join(a.workdir, "hang_launcher.sh")
+    with open(hang, "w") as f:
+        f.write("#!/bin/sh\nsleep 600\n")
+    t0 = time.monotonic()
+    p = drive(a, ["--launch", f"sh {hang}", "--launches", "3",
+                  "--launch-timeout", "2"])
+    check(p.returncode == 1 and "did not end within 2 s" in p.stderr
+          and time.monotonic() - t0 < 60,
+          f"a hanging launch: exit {p.returncode}, {p.stderr!r}")
     p = drive(a, ["--launch", "false", "--launches", "3"])
     check(p.returncode == 1 and "launch 1 (false ... --probe) exited 1" in p.stderr,
           f"a failing launcher: exit {p.returncode}, {p.stderr!r}")
