@@ -9,6 +9,7 @@ import os
 import re
 import statistics
 import subprocess
+import time
 
 KiB, MiB = 1024, 1024 * 1024
 P2P = [1, 8, 64, 1 * KiB, 64 * KiB, 1 * MiB, 4 * MiB]
@@ -236,6 +237,11 @@ osu_p2p("osu_get_latency", "one-sided/osu_get_latency", "get_flush", BW,
 osu_p2p("osu_put_bw", "one-sided/osu_put_bw", "put_flush_bw", BW,
         "rma: osu_put_bw / put_flush_bw (W 64), time per put", per_msg=True,
         ours=["--window", "64"], stat=rank_max_mean, payload="allocate")
+# osu_put_bibw: OSU's defaults, a window of MPI_Win_allocate and pscw.
+osu_p2p("osu_put_bibw", "one-sided/osu_put_bibw", "put_pscw_bibw", BW,
+        "rma: osu_put_bibw / put_pscw_bibw (W 64, both ways), time per put",
+        per_msg=True, ours=["--window", "64"], stat=rank_max_mean,
+        payload="allocate")
 osu_p2p("osu_acc_latency", "one-sided/osu_acc_latency", "acc_flush",
         [8, 1 * KiB, 64 * KiB],
         "rma: osu_acc_latency / acc_flush, allocate window",
@@ -334,6 +340,15 @@ osu_p2p("osu_latency_mt", "pt2pt/standard/osu_latency_mt", "latency_mt", P2P,
         "pingpong: osu_latency_mt / latency_mt (1 sender, 2 receiver "
         "threads, as OSU)", ours=["--thread-level", "multiple"])
 CASES[-1]["ref_ok"] = (0, 1)
+# osu_latency_mt -t 1:1: one thread a side, which 2 cores can run (OSU's
+# default 1:2 spins 3 threads a rank and did not end in 80 s here).
+osu_p2p("osu_latency_mt_1_1", "pt2pt/standard/osu_latency_mt", "latency_mt",
+        P2P, "pingpong: osu_latency_mt -t 1:1 / latency_mt (1 sender, 1 "
+        "receiver thread)", refargs=["-t", "1:1"],
+        ours=["--thread-level", "multiple", "--set",
+              "latency_mt.sender_threads=1",
+              "--set", "latency_mt.receiver_threads=1"])
+CASES[-1]["ref_ok"] = (0, 1)
 
 # The v-collectives with OSU's equal counts (counts=uniform), under OSU's
 # definition (OSU_SYNC); the reductions in MPI_INT both (-T mpi_int).
@@ -346,12 +361,14 @@ for osu, extra in VCOLLECTIVES:
         step=OSU_STEP, sizes=list(COLL),
         title=f"collective: osu_{osu} / {osu} (counts=uniform"
         + (", both MPI_INT" if extra else "")
-        + (", a strided type to half the peers" if osu == "alltoallw" else "")
+        + (", MPI_INT to every peer as OSU, types=int"
+           if osu == "alltoallw" else "")
         + ")",
         refcmd=lambda d, o=osu, x=extra: osu_collective(
             os.path.join(d, f"collective/blocking/osu_{o}"), COLL, x),
         ours=["-m", osu, "-s", sizes_arg(COLL), "--set",
-              f"{osu}.counts=uniform", *OSU_SYNC],
+              f"{osu}.counts=uniform", *OSU_SYNC]
+        + (["--set", f"{osu}.types=int"] if osu == "alltoallw" else []),
         ours_stat=rank_avg_mean(osu, COLL)))
 
 # The non-blocking collectives OSU 7.4 has and we had not: OSU's pure
@@ -361,7 +378,8 @@ NONBLOCKING = [("ireduce", ["-T", "mpi_int"], False),
                ("ireduce_scatter_block", ["-T", "mpi_int"], False),
                ("iallgatherv", [], True), ("ialltoallv", [], True),
                ("igatherv", [], True), ("iscatterv", [], True),
-               ("ireduce_scatter", ["-T", "mpi_int"], True)]
+               ("ireduce_scatter", ["-T", "mpi_int"], True),
+               ("ialltoallw", [], True)]
 for osu, extra, v in NONBLOCKING:
     CASES.append(dict(
         name=f"osu_{osu}", ref="osu", suite="overlap", np=2,
@@ -373,14 +391,33 @@ for osu, extra, v in NONBLOCKING:
              f"{min(COLL)}:{max(COLL)}", *x],
             lambda t: {("comm", b): osu_rows(t)[b][2] * 1e-6 for b in COLL}),
         ours=["-m", osu, "-s", sizes_arg(COLL), *OSU_SYNC]
-        + (["--set", f"{osu}.counts=uniform"] if v else []),
+        + (["--set", f"{osu}.counts=uniform"] if v else [])
+        + (["--set", f"{osu}.types=int"] if osu == "ialltoallw" else []),
         ours_stat=comm_part(osu, COLL)))
+
+
+# osu_ibarrier: one row without a size (overall, compute, pure
+# communication, overlap); ours at 0 bytes.
+def ibarrier_ref(d):
+    def parse(text):
+        rows = [l.split() for l in text.splitlines()
+                if re.fullmatch(r"(\s*[\d.]+){4}\s*", l)]
+        return {("comm", 0): float(rows[-1][2]) * 1e-6}
+    return [os.path.join(d, "collective/non_blocking/osu_ibarrier")], parse
+
+
+CASES.append(dict(
+    name="osu_ibarrier", ref="osu", suite="overlap", np=2, step=OSU_STEP,
+    sizes=[0], title="overlap: osu_ibarrier / ibarrier, pure communication",
+    refcmd=ibarrier_ref, ours=["-m", "ibarrier", "-s", "0", *OSU_SYNC],
+    ours_stat=comm_part("ibarrier", [0])))
 
 # The neighbourhood collectives on OSU's graph (dim 1, radius 1: a ring,
 # which OSU builds from 3 ranks on): 3 ranks on the 2 cores here,
 # oversubscribed.
 NEIGHBOR = [("neighbor_allgather", False), ("neighbor_alltoall", False),
-            ("neighbor_allgatherv", True), ("neighbor_alltoallv", True)]
+            ("neighbor_allgatherv", True), ("neighbor_alltoallv", True),
+            ("neighbor_alltoallw", True)]
 for osu, v in NEIGHBOR:
     CASES.append(dict(
         name=f"osu_{osu}", ref="osu", suite="collective", np=3,
@@ -392,6 +429,99 @@ for osu, v in NEIGHBOR:
         ours=["-m", osu, "-s", sizes_arg(COLL), *OSU_SYNC]
         + (["--set", f"{osu}.counts=uniform"] if v else []),
         ours_stat=rank_avg_mean(osu, COLL)))
+# Their non-blocking forms: OSU's pure communication column against our
+# "comm" part, as the other non-blocking collectives.
+for osu, v in NEIGHBOR:
+    CASES.append(dict(
+        name=f"osu_i{osu}", ref="osu", suite="overlap", np=3,
+        step=OSU_STEP, sizes=list(COLL),
+        title=f"overlap: osu_i{osu} / i{osu}, OSU's graph, pure "
+        "communication, 3 ranks on 2 cores (oversubscribed)"
+        + (" (counts=uniform)" if v else ""),
+        refcmd=lambda d, o=osu: (
+            [os.path.join(d, f"collective/neighborhood/osu_i{o}"), "-m",
+             f"{min(COLL)}:{max(COLL)}"],
+            lambda t: {("comm", b): osu_rows(t)[b][2] * 1e-6 for b in COLL}),
+        ours=["-m", f"i{osu}", "-s", sizes_arg(COLL), *OSU_SYNC]
+        + (["--set", f"i{osu}.counts=uniform"] if v else []),
+        ours_stat=comm_part(f"i{osu}", COLL)))
+
+# OSU 7.3's persistent collectives under MPICH 4.0 (Open MPI 4.1 has no
+# MPI_<C>_init, so OSU's programs do not build there), against our
+# <c>_persistent twins, under OSU's definition as the blocking cases. Not
+# allgather, gather and scatter: MPICH 4.0.2's delivers wrong data
+# (pmodels/mpich#7078), so ours are skipped there.
+PERSISTENT = [("allreduce", ["-T", "mpi_int"], []),
+              ("alltoall", [], []), ("bcast", [], []),
+              ("reduce", ["-T", "mpi_int"], []),
+              ("allgatherv", [], ["counts=uniform"]),
+              ("alltoallv", [], ["counts=uniform"]),
+              ("alltoallw", [], ["counts=uniform", "types=int"]),
+              ("gatherv", [], ["counts=uniform"]),
+              ("scatterv", [], ["counts=uniform"]),
+              ("reduce_scatter", ["-T", "mpi_int"], ["counts=uniform"])]
+for osu, extra, sets in PERSISTENT:
+    method = ("coll_bcast" if osu == "bcast" else osu) + "_persistent"
+    CASES.append(dict(
+        name=f"osu_{osu}_persistent", ref="osu_mpich", mpi="mpich", np=2,
+        suite="collective", step=OSU_STEP, sizes=list(COLL),
+        title=f"collective: osu_{osu}_persistent / {method}, MPICH"
+        + (f" ({', '.join(sets)})" if sets else ""),
+        refcmd=lambda d, o=osu, x=extra: osu_collective(
+            os.path.join(d, f"collective/persistent/osu_{o}_persistent"),
+            COLL, x),
+        ours=["-m", method, "-s", sizes_arg(COLL), *OSU_SYNC]
+        + [a for kv in sets for a in ("--set", f"{method}.{kv}")],
+        ours_stat=rank_avg_mean(method, COLL)))
+CASES.append(dict(
+    name="osu_barrier_persistent", ref="osu_mpich", mpi="mpich", np=2,
+    suite="collective", step=OSU_STEP, sizes=[0],
+    title="collective: osu_barrier_persistent / barrier_persistent, MPICH",
+    refcmd=lambda d: (
+        [os.path.join(d, "collective/persistent/osu_barrier_persistent")],
+        barrier_ref(d)[1]),
+    ours=["-m", "barrier_persistent", *OSU_SYNC],
+    ours_stat=lambda doc: {("time", 0): mean(
+        next(records(doc, "barrier_persistent"))["samples_s"]["avg"])}))
+
+# osu_init and osu_hello against mpiarena-startup, which runs the launcher
+# itself (one launch per sample): 3 launches of each per round, the mean.
+# osu_init prints the rank average of MPI_Init in whole milliseconds (its
+# step); osu_hello prints no time, so the launch is timed from outside, as
+# mpiarena-startup's "launch" record is.
+STARTUP_LAUNCHES = 3
+STARTUP = ["./mpiarena-startup", "--launch", "mpirun --oversubscribe -np 2",
+           "--launches", str(STARTUP_LAUNCHES), "--warmup", "0",
+           "--format", "json"]
+
+
+def startup_stat(record, column):
+    def stat(doc):
+        r = next(records(doc, record))
+        return {(record, 0): mean(r["samples_s"][column])}
+    return stat
+
+
+CASES.append(dict(
+    name="osu_init", ref="osu", suite="startup", np=2, step=1e-3,
+    sizes=[0], ref_launches=STARTUP_LAUNCHES, ours_direct=True,
+    title="startup: osu_init / mpiarena-startup init (rank average of "
+    "MPI_Init, mean of 3 launches)",
+    refcmd=lambda d: (
+        [os.path.join(d, "startup/osu_init")],
+        lambda t: {("init", 0): float(
+            re.search(r"avg: (\d+) ms", t).group(1)) * 1e-3}),
+    ours=STARTUP, ours_stat=startup_stat("init", "avg")))
+CASES.append(dict(
+    name="osu_hello", ref="osu", suite="startup", np=2, step=None,
+    sizes=[0], ref_launches=STARTUP_LAUNCHES, ours_direct=True,
+    ref_wall=True,
+    title="startup: time mpirun osu_hello / mpiarena-startup launch (the "
+    "whole launch from outside, mean of 3 launches)",
+    refcmd=lambda d: (
+        [os.path.join(d, "startup/osu_hello")],
+        lambda t, wall: {("launch", 0): wall}),
+    ours=STARTUP, ours_stat=startup_stat("launch", "max")))
 
 # --- seed 002's NMPM -------------------------------------------------------
 NMPM_SIZES = [64 * KiB, 256 * KiB, 1 * MiB]
@@ -536,12 +666,24 @@ CASES.append(dict(
     default_stat=seed_stat))
 
 
+LAUNCHERS = {"openmpi": ["mpirun", "--oversubscribe"],
+             "mpich": ["mpiexec.mpich"]}
+
+
 class Runner:
-    def __init__(self, build, refs, tmp, env):
-        self.build, self.refs, self.tmp, self.env = build, refs, tmp, env
+    """builds: {mpi: mpiarena build dir}; a case's "mpi" (default
+    openmpi) picks the build and the launcher."""
+
+    def __init__(self, builds, refs, tmp, env):
+        self.builds, self.refs, self.tmp, self.env = builds, refs, tmp, env
+        self.mpi = "openmpi"
+
+    @property
+    def build(self):
+        return self.builds[self.mpi]
 
     def mpirun(self, np, argv, ok=(0,)):
-        cmd = ["mpirun", "--oversubscribe", "-np", str(np), *argv]
+        cmd = [*LAUNCHERS[self.mpi], "-np", str(np), *argv]
         p = subprocess.run(cmd, cwd=self.build, env=self.env, text=True,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if p.returncode not in ok:
@@ -550,21 +692,37 @@ class Runner:
         return p.stdout
 
     def reference(self, c):
+        """The reference's figures; a case with ref_launches K runs each
+        command K times and takes the mean (the start-up cases, one
+        launch per sample), and a parse taking `wall` gets the launch's
+        time from outside (osu_hello prints none)."""
         cmds = c["refcmd"](self.refs[c["ref"]])
         if isinstance(cmds, tuple):
             cmds = [cmds]
         xs = [a for k, v in c.get("ref_env", {}).items()
               for a in ("-x", f"{k}={v}")]
-        out = {}
+        got = {}
         for argv, parse in cmds:
-            out.update(parse(self.mpirun(c["np"], [*xs, *argv],
-                                         c.get("ref_ok", (0,)))))
-        return out
+            for _ in range(c.get("ref_launches", 1)):
+                t0 = time.perf_counter()
+                text = self.mpirun(c["np"], [*xs, *argv],
+                                   c.get("ref_ok", (0,)))
+                wall = time.perf_counter() - t0
+                vals = (parse(text, wall=wall) if c.get("ref_wall")
+                        else parse(text))
+                for k, v in vals.items():
+                    got.setdefault(k, []).append(v)
+        return {k: mean(v) for k, v in got.items()}
 
     def ours(self, c, args, stat, env=None):
         out = os.path.join(self.tmp, "ours.json")
-        xs = [a for k, v in (env or {}).items() for a in ("-x", f"{k}={v}")]
-        self.mpirun(c["np"], [*xs, "./runner", "-q", *args, "-o", out])
+        if c.get("ours_direct"):  # a program that runs the launcher itself
+            subprocess.run([*args, "-o", out], cwd=self.build, env=self.env,
+                           check=True, stdout=subprocess.DEVNULL)
+        else:
+            xs = [a for k, v in (env or {}).items()
+                  for a in ("-x", f"{k}={v}")]
+            self.mpirun(c["np"], [*xs, "./runner", "-q", *args, "-o", out])
         with open(out) as f:
             return stat(json.load(f))
 
@@ -596,6 +754,7 @@ class Runner:
         return min(float(x) for x in out[1::2]) if out else None
 
     def round(self, c, r):
+        self.mpi = c.get("mpi", "openmpi")
         steps = ["ref", "control", "ours"]
         if "default" in c:
             steps.append("default")
@@ -618,6 +777,7 @@ class Runner:
                 kv[0][1], kv[0][0])):
             q, b = key
             row = dict(case=c["name"], suite=c["suite"], ref=c["ref"],
+                       mpi=self.mpi,
                        quantity=q, bytes=b, round=r, np=c["np"],
                        ref_value=ref, control_value=got["control"].get(key),
                        ours_value=got["ours"].get(key))

@@ -287,6 +287,37 @@ TEST(Report, PingPongGroupsSayOneWay) {
       << pairs;
 }
 
+// Windowed methods' time_scale holds 1 / window (1 / (2 x window) both
+// ways at once): their groups say per message, never "round trip / 2".
+TEST(Report, WindowedGroupsSayPerMessage) {
+  mpiarena::Document doc;
+  auto one = make_record("isend_bw", {1e-6, 1e-6, 1e-6});
+  one.suite = "stream";
+  one.window = 64;
+  one.time_scale = 1.0 / 64;
+  auto both = one;
+  both.method = "isend_bibw";
+  both.time_scale = 0.5 / 64;
+  doc.records = {both};
+  std::string table = mpiarena::render_table(doc);
+  EXPECT_NE(table.find("(time per message, both ways at once: a window's "
+                       "time / (2 x window))"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("round trip"), std::string::npos) << table;
+  doc.records = {one};
+  table = mpiarena::render_table(doc);
+  EXPECT_NE(table.find("(time per message: a window's time / window)"),
+            std::string::npos)
+      << table;
+  doc.records = {one, both};
+  table = mpiarena::render_table(doc);
+  EXPECT_NE(table.find("(time per message: a window's time / window (both "
+                       "ways at once: / (2 x window)))"),
+            std::string::npos)
+      << table;
+}
+
 TEST(Report, SkipsOnlyDocument) {
   mpiarena::Document doc;
   doc.skipped.push_back(make_skip("rdma", "one rank only"));

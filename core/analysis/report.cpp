@@ -159,16 +159,33 @@ std::vector<std::string> record_row(std::string lead, const Record* r,
   return row;
 }
 
-// What the times of a group are: one-way (ping-pong), and with --pairs all
-// the time and bandwidth of one pair among several at once.
+// What the times of a group are: one-way (ping-pong), per message of a
+// window (one way, or both ways at once: time_scale includes 1 / window),
+// and with --pairs all the time and bandwidth of one pair among several.
 std::string group_note(const std::vector<const Record*>& recs) {
-  const bool one_way =
-      std::any_of(recs.begin(), recs.end(),
-                  [](const Record* r) { return r->time_scale != 1.0; });
+  auto any = [&](auto pred) {
+    return std::any_of(recs.begin(), recs.end(), pred);
+  };
+  const bool one_way = any(
+      [](const Record* r) { return r->window == 0 && r->time_scale != 1.0; });
+  const bool windowed = any([](const Record* r) { return r->window > 0; });
+  auto both = [](const Record* r) {
+    return r->window > 0 && r->time_scale * r->window < 0.75;
+  };
+  const bool some_both = any(both);
+  const bool all_both = std::all_of(recs.begin(), recs.end(), both);
   int pairs = 0;
   for (const Record* r : recs) pairs = std::max(pairs, r->pairs);
   std::string note;
   if (one_way) note = "one-way time: round trip / 2";
+  if (windowed)
+    note +=
+        (note.empty() ? "" : "; ") +
+        std::string(all_both    ? "time per message, both ways at once: a "
+                                  "window's time / (2 x window)"
+                    : some_both ? "time per message: a window's time / window "
+                                  "(both ways at once: / (2 x window))"
+                                : "time per message: a window's time / window");
   if (pairs > 1)
     note += (note.empty() ? "" : "; ") + std::to_string(pairs) +
             " pairs at once: time and bandwidth per pair, aggregate x" +

@@ -209,7 +209,8 @@ std::string section_remarks(const std::string& suite,
                   [](const Record* r) { return r->time_scale != 1.0; }))
     out += para(
         "Times are per message: one-way (round trip / 2) for the "
-        "ping-pong, per message of the window for windowed methods "
+        "ping-pong, per message of the window for windowed methods, "
+        "both directions' messages for those both ways at once "
         "(time_scale in the records).");
   return out;
 }

@@ -72,41 +72,59 @@ bool rma_single_element(RmaOp op) {
   return op == RmaOp::fetch_and_op || op == RmaOp::compare_and_swap;
 }
 
-std::string rma_method_name(RmaOp op, RmaSync sync, bool bandwidth) {
-  return std::string(names(op).short_name) + "_" + rma_sync_name(sync) +
-         (bandwidth ? "_bw" : "");
+bool rma_bidirectional_sync(RmaSync sync) {
+  return sync == RmaSync::fence || sync == RmaSync::pscw;
 }
 
-StrategyInfo rma_info(RmaOp op, RmaSync sync, bool bandwidth,
+std::string rma_method_name(RmaOp op, RmaSync sync, RmaMode mode) {
+  static const char* const kSuffix[] = {"", "_bw", "_bibw"};
+  return std::string(names(op).short_name) + "_" + rma_sync_name(sync) +
+         kSuffix[static_cast<int>(mode)];
+}
+
+StrategyInfo rma_info(RmaOp op, RmaSync sync, RmaMode mode,
                       std::string summary) {
+  const bool bandwidth = mode != RmaMode::latency;
+  const bool both = mode == RmaMode::bidirectional;
   if (bandwidth && rma_single_element(op))
     throw std::invalid_argument(
         std::string(rma_op_name(op)) +
         " moves one element: the rma suite offers its latency only");
+  if (both && !rma_bidirectional_sync(sync))
+    throw std::invalid_argument(
+        std::string("the rma suite's bidirectional methods synchronise by "
+                    "fence or pscw (OSU's), not ") +
+        rma_sync_name(sync));
   StrategyInfo info;
-  info.name = rma_method_name(op, sync, bandwidth);
+  info.name = rma_method_name(op, sync, mode);
   info.suite = "rma";
-  info.summary = std::move(summary) + ", " + names(sync).text +
-                 (bandwidth ? "; W operations per synchronisation" : "");
+  info.summary =
+      std::move(summary) + ", " + names(sync).text +
+      (both        ? "; both ranks of a pair at once, W operations each per "
+                     "synchronisation"
+       : bandwidth ? "; W operations per synchronisation"
+                   : "");
   info.payloads = {"allocate", "create", "dynamic"};
   info.min_ranks = 2;
   info.pairwise = true;
-  info.payload_copies = 2;  // the origin's data and results
+  info.payload_copies = both ? 3 : 2;  // + the window both ranks expose
   info.windowed = bandwidth;
+  if (both) info.time_scale = 0.5;
   if (rma_single_element(op)) info.fixed_bytes = 8;
+  static const char* const kModes[] = {"latency", "bandwidth", "bidirectional"};
   info.params = {{"op", rma_op_name(op)},
                  {"sync", rma_sync_name(sync)},
-                 {"mode", bandwidth ? "bandwidth" : "latency"}};
+                 {"mode", kModes[static_cast<int>(mode)]}};
   info.matrix_row = "op";
   info.matrix_column = "sync";
   return info;
 }
 
 bool RmaStrategy::is_origin() const {
-  return pair_member(ctx_) && pair_initiator(ctx_);
+  return pair_member(ctx_) && (both_ways_ || pair_initiator(ctx_));
 }
 bool RmaStrategy::is_target() const {
-  return pair_member(ctx_) && !pair_initiator(ctx_);
+  return pair_member(ctx_) && (both_ways_ || !pair_initiator(ctx_));
 }
 
 int RmaStrategy::count() const {
@@ -258,11 +276,15 @@ void RmaStrategy::target_start() {
 
 void RmaStrategy::execute() {
   const bool origin = is_origin(), target = is_target();
+  const bool pscw = sync_ == RmaSync::pscw;
+  // A target posts before it starts its own epoch as an origin (OSU's
+  // osu_put_bibw order), and waits after completing it.
+  if (target && pscw) MPIARENA_CHECK(MPI_Win_post(peer_group_, 0, win_));
   if (origin) {
     const int t = pair_peer(ctx_);
     if (sync_ == RmaSync::lock)
       MPIARENA_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win_));
-    else if (sync_ == RmaSync::pscw)
+    else if (pscw)
       MPIARENA_CHECK(MPI_Win_start(peer_group_, 0, win_));
     for (int k = 0; k < ops(); ++k) issue(k);
     switch (sync_) {
@@ -281,10 +303,8 @@ void RmaStrategy::execute() {
       case RmaSync::fence:
         break;
     }
-  } else if (target && sync_ == RmaSync::pscw) {
-    MPIARENA_CHECK(MPI_Win_post(peer_group_, 0, win_));
-    MPIARENA_CHECK(MPI_Win_wait(win_));
   }
+  if (target && pscw) MPIARENA_CHECK(MPI_Win_wait(win_));
   if (sync_ == RmaSync::fence) MPIARENA_CHECK(MPI_Win_fence(0, win_));
 }
 
@@ -361,7 +381,7 @@ Verdict RmaStrategy::verify() {
     e = check_target();
     if (sync_ == RmaSync::lock) MPIARENA_CHECK(MPI_Win_unlock(ctx_.rank, win_));
   }
-  if (is_origin() && has_result(op_)) e = check_result();
+  if (e.empty() && is_origin() && has_result(op_)) e = check_result();
   if (is_origin() && e.empty() && op_ == RmaOp::put)
     for (int k = 0; k < ops() && e.empty(); ++k)
       if (std::string s = check_bytes(at(origin_, k), bytes(),

@@ -83,8 +83,21 @@ Verdict AlltoallvData::check() const {
   return check_alltoall_v(received, rank_, ranks_, layout);
 }
 
-void AlltoallwData::build(const VPoint& at) {
+StrategyInfo with_w_types(StrategyInfo info) {
+  info = with_counts(std::move(info));
+  info.options.push_back(OptionInfo::choice(
+      "types", "mixed", {"mixed", "int"},
+      "datatypes: mixed (a strided vector received as a contiguous type "
+      "between ranks i and j with i + j odd, MPI_INT between the others) "
+      "or int (MPI_INT to every peer, OSU's)"));
+  return info;
+}
+
+bool mixed_types(const RunContext& ctx) { return ctx.option("types") != "int"; }
+
+void AlltoallwData::build(const VPoint& at, bool mixed) {
   release();
+  mixed_ = mixed;
   rank_ = at.rank;
   ranks_ = at.ranks;
   layout = v_layout(at.ranks, at.count, at.pattern, at.rank);

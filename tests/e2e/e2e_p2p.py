@@ -66,6 +66,7 @@ def test_rma(a):
             want.add(f"{short}_{sync}")
             if short not in ("fop", "cas"):
                 want.add(f"{short}_{sync}_bw")
+    want |= {"put_fence_bibw", "put_pscw_bibw"}  # osu_put_bibw
     check(listed == want, f"rma methods listed {sorted(listed ^ want)} differ")
     got = {(r["method"], r["payload"], r["bytes"]): r for r in doc["records"]}
     skipped = {(s["method"], s["payload"], s["bytes"]): s["reason"] for s in doc["skipped"]}
@@ -83,14 +84,16 @@ def test_rma(a):
                 check(r is not None, f"no record for {key}")
                 check(r["verification"]["status"] == "passed", f"{key}: {r['verification']}")
                 check(r["pairs"] == a.np // 2, f"{key}: pairs {r['pairs']}")
-                short = m[:-len("_bw")] if m.endswith("_bw") else m
+                mode = ("bidirectional" if m.endswith("_bibw") else
+                        "bandwidth" if m.endswith("_bw") else "latency")
+                short = m.rsplit("_", 1)[0] if mode != "latency" else m
                 op = OPS[next(s for s in sorted(OPS, key=len, reverse=True)
                               if short.startswith(s + "_"))]
                 check(r["params"]["op"] == op and r["params"]["sync"] in SYNCS
-                      and r["params"]["mode"] == ("bandwidth" if m.endswith("_bw") else "latency"),
-                      f"{key}: params {r['params']}")
+                      and r["params"]["mode"] == mode, f"{key}: params {r['params']}")
                 check(r["matrix"] == {"row": "op", "column": "sync"}, f"{key}: {r.get('matrix')}")
-                check((r.get("window") == 2) == m.endswith("_bw"), f"{key}: window {r.get('window')}")
+                check((r.get("window") == 2) == (mode != "latency"),
+                      f"{key}: window {r.get('window')}")
     check("op x sync" in p.stdout and "fastest of its row" in p.stdout,
           "no op x sync matrix in the report")
     # Sizes an op cannot take are skipped with the reason.
@@ -115,6 +118,15 @@ def test_wrong_disp(a):
     v = r["verification"]
     check(v["status"] == "failed" and "the target's slot 0" in v["message"],
           f"put_wrong_disp: {v}")
+    # Both ways (osu_put_bibw): only the odd rank puts wrong, so the failure
+    # is the even rank's window, a target in this mode only.
+    p = run_np(a, ["--plugin-dir", a.fault_plugins, "-m", "put_wrong_disp_bibw",
+                   "-p", "allocate", "--sizes", "64", "--window", "4"], out, reps="1")
+    check(p.returncode == 1, f"a wrong bidirectional put exited {p.returncode}, expected 1")
+    with open(out) as f:
+        v = json.load(f)["records"][0]["verification"]
+    check(v["status"] == "failed" and "the target's slot 0" in v["message"]
+          and "rank 0" in json.dumps(v), f"put_wrong_disp_bibw: {v}")
 
 
 if __name__ == "__main__":

@@ -42,8 +42,9 @@ namespace mpiarena {
 // 9: StrategyInfo::library_collective. 10: OptionInfo's named
 // constructors, option values read with the runner's own parser
 // (option_value.hpp), library_collective open to any collective.
-// 11: StrategyInfo::thread_level.
-inline constexpr std::uint32_t kAbiVersion = 11;
+// 11: StrategyInfo::thread_level. 12: the rma base's bidirectional mode
+// (RmaStrategy holds one more member).
+inline constexpr std::uint32_t kAbiVersion = 12;
 
 // ---------------------------------------------------------------- metrics
 // What a metric formula sees: per-operation times in seconds of every part

@@ -30,6 +30,13 @@
 // Latency methods issue one operation per execute(); bandwidth methods
 // (`windowed`, runner --window W) issue W operations to W consecutive
 // slots, then synchronise once: records hold the time per operation.
+// Bidirectional bandwidth methods (osu_put_bibw; fence and pscw, OSU's
+// two) make both ranks of a pair origin and target at once: each issues W
+// operations into the other's window in the same epoch (pscw: MPI_Win_post,
+// MPI_Win_start, the operations, MPI_Win_complete, MPI_Win_wait, OSU's
+// order), each checks its own window, and the engine halves the time
+// (time_scale 0.5) so that the bandwidth counts both directions, OSU's
+// 2 x size x window / t.
 //
 // Operations (RmaOp) and what verification checks after poison() and one
 // execute() (plus, under flush_local, an untimed MPI_Win_flush so that the
@@ -81,16 +88,35 @@ const char* rma_sync_name(RmaSync s);  // "fence", "flush_local"...
 // latency methods only, 8 bytes.
 bool rma_single_element(RmaOp op);
 
+// What a method measures: one operation's latency, the bandwidth of W
+// operations per synchronisation one way, or both ways at once.
+enum class RmaMode { latency, bandwidth, bidirectional };
+
 // The StrategyInfo of an rma method: suite "rma", payloads allocate,
 // create and dynamic, pairwise, params {op, sync, mode} with the matrix
-// rows op and columns sync; bandwidth: windowed, name ending in "_bw".
-// Single-element ops: fixed_bytes 8, latency only (bandwidth throws
-// std::invalid_argument: the combination is not offered).
-StrategyInfo rma_info(RmaOp op, RmaSync sync, bool bandwidth,
+// rows op and columns sync; bandwidth: windowed, name ending in "_bw";
+// bidirectional: windowed, time_scale 0.5, name ending in "_bibw", fence
+// and pscw only. Single-element ops: fixed_bytes 8, latency only (another
+// mode, or bidirectional with another sync, throws std::invalid_argument:
+// the combination is not offered).
+StrategyInfo rma_info(RmaOp op, RmaSync sync, RmaMode mode,
                       std::string summary);
+inline StrategyInfo rma_info(RmaOp op, RmaSync sync, bool bandwidth,
+                             std::string summary) {
+  return rma_info(op, sync, bandwidth ? RmaMode::bandwidth : RmaMode::latency,
+                  std::move(summary));
+}
 // The name rma_info gives: op ("acc", "get_acc", "fop", "cas" short),
-// sync, and "_bw" for bandwidth, e.g. "get_acc_flush_local_bw".
-std::string rma_method_name(RmaOp op, RmaSync sync, bool bandwidth);
+// sync, and "_bw" for bandwidth, "_bibw" for both ways, e.g.
+// "get_acc_flush_local_bw", "put_pscw_bibw".
+std::string rma_method_name(RmaOp op, RmaSync sync, RmaMode mode);
+inline std::string rma_method_name(RmaOp op, RmaSync sync, bool bandwidth) {
+  return rma_method_name(op, sync,
+                         bandwidth ? RmaMode::bandwidth : RmaMode::latency);
+}
+// Whether a bidirectional method is offered for `sync` (OSU's fence and
+// pscw).
+bool rma_bidirectional_sync(RmaSync sync);
 
 inline constexpr RmaSync kRmaSyncs[] = {RmaSync::fence, RmaSync::lock,
                                         RmaSync::flush, RmaSync::flush_local,
@@ -106,21 +132,31 @@ inline constexpr RmaSync kRmaSyncs[] = {RmaSync::fence, RmaSync::lock,
 // as `op` is, named row_SYNC[_bw] ("rput_fence", "rput_flush_bw") with
 // params op = row. A name of [a-z0-9_], short enough for the method names
 // (32 characters with the longest sync, "_flush_local_bw").
+// `bidirectional`: the bidirectional methods too, for the syncs that offer
+// them (rma_bidirectional_sync).
 template <class T>
 std::vector<StrategyEntry> rma_entries(RmaOp op, const std::string& call,
-                                       const std::string& row = "") {
+                                       const std::string& row = "",
+                                       bool bidirectional = false) {
   std::vector<StrategyEntry> out;
   for (RmaSync sync : kRmaSyncs)
-    for (bool bw : {false, true}) {
-      if (bw && rma_single_element(op)) continue;
-      StrategyInfo info = rma_info(op, sync, bw, call);
+    for (RmaMode mode :
+         {RmaMode::latency, RmaMode::bandwidth, RmaMode::bidirectional}) {
+      if (mode != RmaMode::latency && rma_single_element(op)) continue;
+      if (mode == RmaMode::bidirectional &&
+          (!bidirectional || !rma_bidirectional_sync(sync)))
+        continue;
+      StrategyInfo info = rma_info(op, sync, mode, call);
       if (!row.empty()) {
-        info.name = row + "_" + rma_sync_name(sync) + (bw ? "_bw" : "");
+        info.name =
+            row + "_" + rma_sync_name(sync) +
+            rma_method_name(op, sync, mode)
+                .substr(rma_method_name(op, sync, RmaMode::latency).size());
         for (auto& kv : info.params)
           if (kv.first == "op") kv.second = row;
       }
-      out.push_back({std::move(info), [op, sync, bw] {
-                       return std::unique_ptr<Strategy>(new T(op, sync, bw));
+      out.push_back({std::move(info), [op, sync, mode] {
+                       return std::unique_ptr<Strategy>(new T(op, sync, mode));
                      }});
     }
   return out;
@@ -128,8 +164,11 @@ std::vector<StrategyEntry> rma_entries(RmaOp op, const std::string& call,
 
 class RmaStrategy : public Strategy {
  public:
-  RmaStrategy(RmaOp op, RmaSync sync, bool bandwidth)
-      : op_(op), sync_(sync), bandwidth_(bandwidth) {}
+  RmaStrategy(RmaOp op, RmaSync sync, RmaMode mode)
+      : op_(op),
+        sync_(sync),
+        bandwidth_(mode != RmaMode::latency),
+        both_ways_(mode == RmaMode::bidirectional) {}
   void prepare(const RunContext& ctx) final;
   void execute() final;
   void poison() final;
@@ -137,7 +176,8 @@ class RmaStrategy : public Strategy {
   void release() final;
 
  protected:
-  // Operation k (0 <= k < ops()) of one execute(), on the origin only.
+  // Operation k (0 <= k < ops()) of one execute(), on the origin only
+  // (bidirectional: on both ranks of the pair, each to the other).
   virtual void issue(int k) = 0;
 
   MPI_Win win() const { return win_; }
@@ -183,6 +223,7 @@ class RmaStrategy : public Strategy {
   RmaOp op_;
   RmaSync sync_;
   bool bandwidth_;
+  bool both_ways_;  // bidirectional: both ranks origin and target
   RunContext ctx_;
   MPI_Win win_ = MPI_WIN_NULL;
   MPI_Group peer_group_ = MPI_GROUP_NULL;

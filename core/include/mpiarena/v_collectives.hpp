@@ -96,6 +96,8 @@ class AlltoallvData {
 //   i + j odd: sent as ONE MPI_Type_vector(n, 1, 2, MPI_INT) from a block
 //     of 2n ints whose odd places hold a marker (-2) that must never
 //     arrive, received as ONE MPI_Type_contiguous(n, MPI_INT).
+// With the option "types" (w_types_option()) at "int", every pair is
+// sent and received as n MPI_INT, as OSU's osu_alltoallw runs.
 // Both sides' type signatures are n ints, as MPI requires pairwise. The
 // displacements are in bytes (MPI_Alltoallw's); every rank's `received`
 // is contiguous in its layout and checked as the alltoallv's (a strided
@@ -109,12 +111,15 @@ class AlltoallwData {
   AlltoallwData& operator=(const AlltoallwData&) = delete;
   ~AlltoallwData() { release(); }
   // Throws SkipPoint when the send buffer's bytes exceed an int
-  // displacement.
-  void build(const VPoint& at);
+  // displacement. mixed: the strided types between odd pairs (else
+  // MPI_INT everywhere).
+  void build(const VPoint& at, bool mixed = true);
   void release();
   void reset();
   Verdict check() const;
-  static bool strided(int from, int to) { return (from + to) % 2 != 0; }
+  bool strided(int from, int to) const {
+    return mixed_ && (from + to) % 2 != 0;
+  }
   VLayout layout;  // of the received blocks
   Ints sent, received;
   std::vector<int> sendcounts, sdispls, recvcounts, rdispls;  // bytes
@@ -123,7 +128,14 @@ class AlltoallwData {
  private:
   std::vector<MPI_Datatype> owned_;
   int rank_ = 0, ranks_ = 1;
+  bool mixed_ = true;
 };
+
+// The w-methods' option "types": mixed (the default; the types above) or
+// int (MPI_INT to every peer, OSU's); with_w_types adds it and the counts
+// option to `info`, mixed_types reads it.
+StrategyInfo with_w_types(StrategyInfo info);
+bool mixed_types(const RunContext& ctx);
 
 // MPI_Reduce_scatter (MPI_SUM) as OSU's osu_reduce_scatter: every rank
 // contributes `total` ints (its partials, partials_of), rank r receives

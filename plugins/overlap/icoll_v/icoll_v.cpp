@@ -87,7 +87,10 @@ class Ialltoallv final : public OverlapStrategy {
 };
 
 class Ialltoallw final : public OverlapStrategy {
-  void build() override { data_.build(mpiarena::v_point(ctx(), count())); }
+  void build() override {
+    data_.build(mpiarena::v_point(ctx(), count()),
+                mpiarena::mixed_types(ctx()));
+  }
   void teardown() override { data_.release(); }
   void post(std::vector<MPI_Request>& requests) override {
     mpiarena::AlltoallwData& d = data_;
@@ -148,12 +151,15 @@ MPIARENA_PLUGIN(
              "every pair overlapped with computation (osu_ialltoallv); each "
              "block checked",
              24)),
-    mpiarena::make_entry<Ialltoallw>(
-        info("ialltoallw",
-             "MPI_Ialltoallw of count ints on average (option counts), "
-             "MPI_INT to some peers, a strided vector to others, overlapped "
-             "with computation (osu_ialltoallw); each block checked",
-             32)),
+    mpiarena::make_entry<Ialltoallw>(mpiarena::with_w_types(
+        mpiarena::overlap_info("ialltoallw",
+                               "MPI_Ialltoallw of count ints on average "
+                               "(option counts), MPI_INT to some peers, a "
+                               "strided vector to others (option types; int: "
+                               "MPI_INT to all, OSU's), overlapped with "
+                               "computation (osu_ialltoallw); each block "
+                               "checked",
+                               32))),
     mpiarena::make_entry<IreduceScatter>(
         info("ireduce_scatter",
              "MPI_Ireduce_scatter (MPI_SUM) of a vector of size/4 ints per "

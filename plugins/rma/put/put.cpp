@@ -1,5 +1,7 @@
 // rma suite, MPI_Put (rma.hpp): latency and bandwidth methods over every
-// synchronisation; the window kind is the point's payload.
+// synchronisation, and both ways at once under fence and pscw
+// (osu_put_bibw: put_fence_bibw, put_pscw_bibw); the window kind is the
+// point's payload.
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/rma.hpp>
 
@@ -19,4 +21,5 @@ class Op final : public mpiarena::RmaStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::rma_entries<Op>(mpiarena::RmaOp::put,
-                                          "MPI_Put of MPI_BYTE"))
+                                          "MPI_Put of MPI_BYTE", "",
+                                          /*bidirectional=*/true))
