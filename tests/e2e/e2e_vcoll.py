@@ -7,6 +7,8 @@ docs/methods.md "Per-rank counts: the v- and w-collectives and the scans").
                                     with counts=varied and counts=uniform),
                                     scan and exscan verified at N ranks, at
                                     sizes of 1, 257 (odd) and 16384 ints;
+                                    alltoallw and ialltoallw with types=int
+                                    (OSU's MPI_INT to every peer) too;
                                     the options recorded; a bad counts
                                     value exits 2 naming what is accepted.
     e2e_vcoll.py overlap --np N     their non-blocking forms (iallgatherv,
@@ -90,11 +92,26 @@ def test_blocking(a):
         r = got[(m, "1028", "varied" if m in V_BLOCKING else None)]
         check(r.get("params", {}).get("collective") == m,
               f"{m}: params {r.get('params')}")
+    # types=int: OSU's osu_alltoallw (MPI_INT to every peer), checked alike.
+    out = os.path.join(a.workdir, "types_int.json")
+    w = ["alltoallw", "ialltoallw"]
+    p = run_np(a, ["-m", ",".join(w), "--sizes", ",".join(SIZES)]
+               + [x for m in w for x in ("--set", f"{m}.types=int")]
+               + counts_axes(w), out)
+    check(p.returncode == 0, f"types=int: runner exited {p.returncode}")
+    recs = validate(a, out)["records"]
+    check(len(recs) == len(w) * len(SIZES) * len(COUNTS), f"types=int: {len(recs)} records")
+    for r in recs:
+        check(r["verification"]["status"] == "passed" and
+              r.get("options", {}).get("types") == "int",
+              f"types=int {r['method']} {r['size_label']}: {r['verification']} "
+              f"{r.get('options')}")
     # The help says what counts accepts; a bad value is refused before
     # anything runs, on every rank alike (one message).
     h = subprocess.run([a.runner, "--help-method", "alltoallw"], capture_output=True,
                        text=True, env=env(), timeout=60)
-    check(h.returncode == 0 and "counts" in h.stdout and "uniform" in h.stdout,
+    check(h.returncode == 0 and "counts" in h.stdout and "uniform" in h.stdout
+          and "types" in h.stdout,
           f"--help-method alltoallw: {h.stdout[-500:]}")
     bad = os.path.join(a.workdir, "bad.json")
     p = run_np(a, ["-m", "gatherv", "--sizes", "4", "--set", "gatherv.counts=random"],

@@ -21,12 +21,15 @@
 // this is OSU's number, the mean one-way time of its sender thread; with
 // S > 1 it is the one-way time of a round in which S round trips run at
 // once (OSU's own figure there sums per-iteration times in variables its
-// sender threads share, docs/methods.md). On the responder, execute()
-// grants round t's S messages to their receiver threads, which run on
-// their own as OSU's do, and returns once at most S + R messages are left
-// to answer (so its calling thread waits on a condition variable, not in
-// MPI, while the receiver threads work); poison(), verify() and release()
-// wait for all of them.
+// sender threads share, docs/methods.md). On the responder the calling
+// thread is receiver thread 0: execute() grants round t's messages for
+// threads 1..R-1 to them, answers its own, and returns when all are
+// answered (waiting on a condition variable, not in MPI). With R = 1
+// nothing is handed off, as OSU's one receiver thread loops alone; an
+// earlier design woke the runner's thread for every answer, and since
+// Open MPI binds a rank to one core its wake-ups queued behind the
+// spinning receiver thread: 3 ms a round trip from 512 B on 2 cores.
+// poison(), verify() and release() wait for every granted message.
 //
 // Buffers: every thread owns a send and a receive buffer of the message
 // size, 16 KiB-aligned (OSU allocates a pair per thread); --buffers shared
@@ -105,7 +108,7 @@ class LatencyMt final : public mpiarena::Strategy {
         std::memset(s.in.data(), mpiarena::kPoisonByte, ctx.bytes);
       }
     }
-    for (long long t = initiator_ ? 1 : 0; t < n; ++t)
+    for (long long t = 1; t < n; ++t)
       slot(t).thread = std::thread([this, t] { work(t); });
   }
 
@@ -122,13 +125,31 @@ class LatencyMt final : public mpiarena::Strategy {
       done_.wait(lock, [&] { return finished_ == senders_ - 1; });
       finished_ = 0;
     } else {
+      // Receiver thread 0 is the calling thread: it answers its messages
+      // of the round itself (with one receiver thread, all of them: no
+      // hand-off, as in OSU, whose receiver thread loops on its own), the
+      // others are granted to their threads, and the call returns when
+      // every message of the round is answered.
+      std::vector<long long> mine;
+      bool others = false;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        for (long long i = granted_; i < granted_ + senders_; ++i) {
+          if (i % receivers_ == 0)
+            mine.push_back(i);
+          else
+            ++slot(i % receivers_).credit, others = true;
+        }
+        granted_ += senders_;
+      }
+      if (others) wake_.notify_all();
+      for (long long i : mine) {
+        guarded([&] { answer(0, i); });
+        std::lock_guard<std::mutex> lock(mu_);
+        ++slot(0).done, ++answered_;
+      }
       std::unique_lock<std::mutex> lock(mu_);
-      for (long long i = granted_; i < granted_ + senders_; ++i)
-        ++slot(i % receivers_).credit;
-      granted_ += senders_;
-      wake_.notify_all();
-      done_.wait(lock,
-                 [&] { return granted_ - answered_ <= senders_ + receivers_; });
+      done_.wait(lock, [&] { return answered_ == granted_; });
     }
     rethrow();
   }
