@@ -42,8 +42,7 @@ namespace mpiarena {
 // 9: StrategyInfo::library_collective. 10: OptionInfo's named
 // constructors, option values read with the runner's own parser
 // (option_value.hpp), library_collective open to any collective.
-// 11: StrategyInfo::thread_level. 12: the rma base's bidirectional mode
-// (RmaStrategy holds one more member).
+// 11: StrategyInfo::thread_level. 12: RmaStrategy's bidirectional mode.
 inline constexpr std::uint32_t kAbiVersion = 12;
 
 // ---------------------------------------------------------------- metrics
