@@ -12,7 +12,6 @@
 
 namespace mpiarena {
 
-
 std::string executable_dir();
 
 // Loads the plugins from the default directories and --plugin-dir. Fills
@@ -25,5 +24,9 @@ void load_plugins(Registry& registry, const Options& options,
 int command_list(const Options& options);
 int command_help_method(const Options& options);
 int command_run(const Options& options, int argc, char** argv);
+// runner clocks: every --clock-sync algorithm's synchronization over the
+// launch, its residual offsets right after it and a second later, printed
+// by rank 0 (clocks.cpp). Exit 0.
+int command_clocks(const Options& options);
 
 }  // namespace mpiarena

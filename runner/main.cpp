@@ -43,6 +43,8 @@ const char* command_name(Command c) {
       return "ab";
     case Command::algorithms:
       return "algorithms";
+    case Command::clocks:
+      return "clocks";
     case Command::help:
       return "--help";
     case Command::version:
@@ -121,6 +123,7 @@ int dispatch(const Options& options, bool printer) {
     case Command::run:
     case Command::ab:
     case Command::algorithms:
+    case Command::clocks:
       break;
   }
   return -1;

@@ -138,4 +138,24 @@ std::vector<std::string> parse_algorithms(const std::string& spec, bool given) {
   return out;
 }
 
+std::vector<std::string> parse_clock_sync(const std::string& spec) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t comma = spec.find(',', from);
+    const std::string v = spec.substr(
+        from, comma == std::string::npos ? std::string::npos : comma - from);
+    if (std::find(std::begin(kClockSyncAlgorithms),
+                  std::end(kClockSyncAlgorithms),
+                  v) == std::end(kClockSyncAlgorithms))
+      throw UsageError("--clock-sync '" + spec + "': '" + v +
+                       "' is not a clock synchronization algorithm; "
+                       "accepted: hca, jk, comma-separated");
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  return out;
+}
+
 }  // namespace mpiarena

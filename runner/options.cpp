@@ -36,6 +36,8 @@ const char* kUsage =
     "                                    A/B in one run: both builds' methods in the\n"
     "                                    same rounds, judged as compare does (exit\n"
     "                                    0/1/2); -o keeps the run (docs/ci.md)\n"
+    "  runner clocks [--clock-sync A,B]  how well the ranks' clocks agree once\n"
+    "                                    synchronized, per algorithm (MPI)\n"
     "  runner algorithms [-f json]       the MPI library's own algorithms of each\n"
     "                                    collective (MPI_T), which --algorithms\n"
     "                                    measures (docs/tuning.md)\n"
@@ -89,7 +91,12 @@ void describe_commands(po::options_description& desc, Options& o,
      "each a point named METHOD[algorithm=NAME] beside METHOD[algorithm="
      "library], the library's own choice; names as the library gives them "
      "(runner algorithms lists them); one launch switches them, under Open "
-     "MPI with its dynamic rules, which the runner turns on (docs/tuning.md)");
+     "MPI with its dynamic rules, which the runner turns on (docs/tuning.md)")
+    ("clock-sync", po::value<std::string>(&raw.clock_sync),
+     "runner clocks: the clock synchronization algorithms to measure, "
+     "comma-separated: hca (hierarchical, O(log p) rounds) and jk (every "
+     "rank against rank 0, O(p)); default hca,jk (docs/methodology.md, "
+     "\"A global clock\")");
   // clang-format on
 }
 

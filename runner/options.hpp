@@ -23,6 +23,7 @@ enum class Command {
   tune,        // runner tune: the winners of --algorithms as the library's file
   ab,          // runner ab: two builds of the methods in the same rounds
   algorithms,  // runner algorithms: the MPI library's, per collective
+  clocks,      // runner clocks: the global clock's accuracy, per algorithm
   help,
   version
 };
@@ -35,8 +36,15 @@ struct OptionSetting {
   std::vector<std::string> values;
 };
 
+// The clock synchronization algorithms (core/engine/clock_sync.hpp), as
+// --clock-sync names them.
+inline const std::string kClockSyncAlgorithms[] = {"hca", "jk"};
+
 struct Options {
   Command command = Command::run;
+  // --clock-sync: the clock synchronization algorithms (clock_sync.hpp);
+  // runner clocks measures each, in this order.
+  std::vector<std::string> clock_sync{"hca", "jk"};
   std::vector<std::string> methods{"all"};
   std::vector<std::string> payloads;  // empty: every payload of each method
   std::string sizes_spec = "small..xxlarge";

@@ -51,10 +51,6 @@ void reject_foreign_options(const po::variables_map& vm, const char* command,
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The largest --seed: 2^53-1, exact in every JSON reader (the schema's
 // maximum too).
 constexpr std::uint64_t kMaxSeed = (1ULL << 53) - 1;
@@ -107,6 +103,8 @@ void parse_command(const po::variables_map& vm, Options& o) {
       o.command = Command::list;
     } else if (args[0] == "algorithms" && args.size() == 1) {
       o.command = Command::algorithms;
+    } else if (args[0] == "clocks" && args.size() == 1) {
+      o.command = Command::clocks;
     } else if (args[0] == "sizes" && args.size() == 1) {
       o.command = Command::sizes;
     } else if (args[0] != "run" || args.size() > 1) {
@@ -116,7 +114,7 @@ void parse_command(const po::variables_map& vm, Options& o) {
                                                                          : 0] +
           "'; the commands are 'run' (default), 'list', 'sizes', "
           "'validate FILE...', 'report FILE', 'compare BASE NEW', 'ab', "
-          "'algorithms', 'trend FILE...' and 'tune FILE...'. Run "
+          "'algorithms', 'clocks', 'trend FILE...' and 'tune FILE...'. Run "
           "'runner --help'");
     }
   }
@@ -151,6 +149,11 @@ void check_command_options(const po::variables_map& vm, Options& o) {
     reject_foreign_options(vm, "sizes", {"sizes"});
   else if (o.command == Command::algorithms)
     reject_foreign_options(vm, "algorithms", {"format", "log-level"});
+  else if (o.command == Command::clocks)
+    reject_foreign_options(
+        vm, "clocks", {"clock-sync", "format", "log-level", "point-timeout"});
+  if (o.command != Command::clocks && vm.count("clock-sync"))
+    throw UsageError("--clock-sync applies to 'runner clocks' only");
   else if (o.command == Command::list)
     reject_foreign_options(vm, "list", {"plugin-dir", "log-level"});
   else if (o.command == Command::help_method)
@@ -166,6 +169,7 @@ void check_command_options(const po::variables_map& vm, Options& o) {
 void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw) {
   o.settings = parse_settings(raw.set_specs);
   o.algorithms = parse_algorithms(raw.algorithms, vm.count("algorithms") > 0);
+  if (vm.count("clock-sync")) o.clock_sync = parse_clock_sync(raw.clock_sync);
   o.verify = vm.count("no-verify") == 0;
   if (raw.pairs != "one" && raw.pairs != "all" && raw.pairs != "intra" &&
       raw.pairs != "inter")
@@ -336,11 +340,11 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
     throw UsageError("--format '" + o.format +
                      "' is not supported by tune; accepted: table, markdown, "
                      "json (-o FILE writes the library's file)");
-  if (o.command == Command::algorithms && o.format != "table" &&
-      o.format != "json")
+  if ((o.command == Command::algorithms || o.command == Command::clocks) &&
+      o.format != "table" && o.format != "json")
     throw UsageError("--format '" + o.format +
-                     "' is not supported by algorithms; accepted: table, "
-                     "json");
+                     "' is not supported by algorithms and clocks; accepted: "
+                     "table, json");
   if (o.command == Command::trend && !tabular && o.format != "html")
     throw UsageError("--format '" + o.format +
                      "' is not supported by trend; accepted: table, "

@@ -28,7 +28,7 @@ struct RawOptions {
               target_rse, cache = "hot", buffers = "separate",
               receive = "reuse", seed;
   std::vector<std::string> set_specs;
-  std::string algorithms;
+  std::string algorithms, clock_sync;
 };
 
 // What a numeric option accepts, for the message about a value that is not
@@ -43,6 +43,9 @@ std::vector<OptionSetting> parse_settings(
 // --algorithms all | NAME[,NAME...], checked for its shape (the names the
 // library has: algorithms.cpp, after MPI_Init); empty when not `given`.
 std::vector<std::string> parse_algorithms(const std::string& spec, bool given);
+
+// --clock-sync NAME[,NAME...]: known algorithms (hca, jk), each once.
+std::vector<std::string> parse_clock_sync(const std::string& spec);
 
 // Each throws UsageError naming what was wrong and what is accepted.
 // compare's files (args[0] is "compare"): BASE NEW, one file of runner

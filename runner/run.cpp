@@ -157,6 +157,7 @@ int command_run(const Options& options, int argc, char** argv) {
   MpiSession env(argc, argv, thread_level_value(options.thread_level));
   if (options.command == Command::algorithms)
     return command_algorithms(options);
+  if (options.command == Command::clocks) return command_clocks(options);
   const World world;
   install_interrupt_handler(world.rank() == 0);
   auto log = make_rank_logger(world.rank(), options.quiet);

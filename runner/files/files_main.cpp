@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
     case Command::sizes:
     case Command::ab:
     case Command::algorithms:
+    case Command::clocks:
       break;
   }
   return unsupported("that command is not a file command");
