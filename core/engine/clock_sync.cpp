@@ -15,18 +15,29 @@ constexpr int kPingTag = 4601, kPongTag = 4602, kModelTag = 4603;
 // clock's drift (quartz: a few ppm to tens) but the noise of few points.
 constexpr std::size_t kMinSlopePoints = 5;
 constexpr double kMaxDrift = 1e-4;
+// An exchange this fast bounds an offset's error to +- 5 us; until one is,
+// an offset measurement goes on, up to 10 times its exchanges.
+constexpr double kGoodRtt = 10e-6;
+constexpr int kMoreExchanges = 10;
 
 // The client's side of one offset measurement against `server`; `to_clock`
 // turns a local reading into the clock compared (identity, or global).
+// Each ping carries whether an answer is wanted: `exchanges` ping-pongs,
+// and more, up to kMoreExchanges times as many, while none has come back
+// within kGoodRtt (a rank descheduled on an oversubscribed node); then a
+// last ping that says stop.
 template <class ToClock>
 OffsetPoint measure(MPI_Comm comm, int server, int exchanges,
                     ToClock to_clock) {
   OffsetPoint best;
   best.rtt = std::numeric_limits<double>::infinity();
-  for (int k = 0; k < exchanges; ++k) {
+  for (int k = 0;
+       k < exchanges || (best.rtt > kGoodRtt && k < kMoreExchanges * exchanges);
+       ++k) {
+    const int answer = 1;
     double theirs = 0;
     const double t0 = MPI_Wtime();
-    MPIARENA_CHECK(MPI_Send(nullptr, 0, MPI_BYTE, server, kPingTag, comm));
+    MPIARENA_CHECK(MPI_Send(&answer, 1, MPI_INT, server, kPingTag, comm));
     MPIARENA_CHECK(MPI_Recv(&theirs, 1, MPI_DOUBLE, server, kPongTag, comm,
                             MPI_STATUS_IGNORE));
     const double t1 = MPI_Wtime();
@@ -36,15 +47,20 @@ OffsetPoint measure(MPI_Comm comm, int server, int exchanges,
       best.offset = (to_clock(t0) + to_clock(t1)) / 2 - theirs;
     }
   }
+  const int stop = 0;
+  MPIARENA_CHECK(MPI_Send(&stop, 1, MPI_INT, server, kPingTag, comm));
   return best;
 }
 
-// The server's side: answers `exchanges` pings of `client` with its clock.
+// The server's side: answers the pings of `client` with its clock until
+// one says stop.
 template <class ToClock>
-void serve(MPI_Comm comm, int client, int exchanges, ToClock to_clock) {
-  for (int k = 0; k < exchanges; ++k) {
-    MPIARENA_CHECK(MPI_Recv(nullptr, 0, MPI_BYTE, client, kPingTag, comm,
+void serve(MPI_Comm comm, int client, ToClock to_clock) {
+  for (;;) {
+    int answer = 0;
+    MPIARENA_CHECK(MPI_Recv(&answer, 1, MPI_INT, client, kPingTag, comm,
                             MPI_STATUS_IGNORE));
+    if (!answer) return;
     const double now = to_clock(MPI_Wtime());
     MPIARENA_CHECK(MPI_Send(&now, 1, MPI_DOUBLE, client, kPongTag, comm));
   }
@@ -80,7 +96,7 @@ ClockModel sync_jk(MPI_Comm comm, const SyncParams& p) {
       wait_until(start, p.spread_s * f / std::max(1, p.fitpoints - 1));
     for (int client = 1; client < size; ++client) {
       if (rank == 0)
-        serve(comm, client, p.exchanges, identity);
+        serve(comm, client, identity);
       else if (rank == client)
         mine.push_back(measure(comm, 0, p.exchanges, identity));
     }
@@ -109,8 +125,7 @@ ClockModel sync_hca(MPI_Comm comm, const SyncParams& p) {
       }
       to_server = fit_line(points);
     } else if (rank % (2 * step) == 0 && rank + step < size) {
-      for (int f = 0; f < p.fitpoints; ++f)
-        serve(comm, rank + step, p.exchanges, identity);
+      for (int f = 0; f < p.fitpoints; ++f) serve(comm, rank + step, identity);
     }
   }
   // Down the tree: a rank receives its server's line against rank 0 and
@@ -198,7 +213,7 @@ std::vector<OffsetPoint> residuals(MPI_Comm comm, const ClockModel& model,
   OffsetPoint mine;
   for (int client = 1; client < size; ++client) {
     if (rank == 0)
-      serve(comm, client, exchanges, global);
+      serve(comm, client, global);
     else if (rank == client)
       mine = measure(comm, 0, exchanges, global);
   }

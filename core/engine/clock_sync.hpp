@@ -15,9 +15,10 @@
 //        holds its line against rank 0.
 //
 // One offset measurement between a client and its server is SKaMPI's: K
-// ping-pongs, the client's clock read before the ping and after the pong,
-// the server's in between; the one with the shortest round trip gives the
-// offset (client - server) at the midpoint of the client's two reads. A
+// ping-pongs (up to 10 K while none came back within 10 us), the client's
+// clock read before the ping and after the pong, the server's in between;
+// the one with the shortest round trip gives the offset (client - server)
+// at the midpoint of the client's two reads. A
 // slope is kept only when it is larger than three standard errors of its
 // fit (on one node every rank reads the same clock and the slope is 0); a
 // slope fitted from noise would grow the error over a run.
