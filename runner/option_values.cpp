@@ -112,50 +112,55 @@ std::vector<OptionSetting> parse_settings(
   return out;
 }
 
-std::vector<std::string> parse_algorithms(const std::string& spec, bool given) {
-  if (!given) return {};
-  const std::string shape =
-      "--algorithms '" + spec +
-      "': give all, or algorithm names of the MPI library (1 to 64 "
-      "characters of [a-z0-9_.-], comma-separated; runner algorithms lists "
-      "them)";
+namespace {
+
+// The comma-separated words of `spec`, each checked by `ok` (which throws
+// for one it refuses), each kept once, in order.
+template <class Check>
+std::vector<std::string> distinct_words(const std::string& spec, Check ok) {
   std::vector<std::string> out;
   std::size_t from = 0;
   for (;;) {
     const std::size_t comma = spec.find(',', from);
     const std::string v = spec.substr(
         from, comma == std::string::npos ? std::string::npos : comma - from);
-    if (v.empty() || v.size() > 64 ||
-        v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.-") !=
-            std::string::npos)
-      throw UsageError(shape);
+    ok(v);
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
     if (comma == std::string::npos) break;
     from = comma + 1;
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> parse_algorithms(const std::string& spec, bool given) {
+  if (!given) return {};
+  const std::vector<std::string> out =
+      distinct_words(spec, [&spec](const std::string& v) {
+        if (v.empty() || v.size() > 64 ||
+            v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.-") !=
+                std::string::npos)
+          throw UsageError(
+              "--algorithms '" + spec +
+              "': give all, or algorithm names of the MPI library (1 to 64 "
+              "characters of [a-z0-9_.-], comma-separated; runner algorithms "
+              "lists them)");
+      });
   if (out.size() > 1 && std::find(out.begin(), out.end(), "all") != out.end())
     throw UsageError("--algorithms '" + spec + "': all stands alone");
   return out;
 }
 
 std::vector<std::string> parse_clock_sync(const std::string& spec) {
-  std::vector<std::string> out;
-  std::size_t from = 0;
-  for (;;) {
-    const std::size_t comma = spec.find(',', from);
-    const std::string v = spec.substr(
-        from, comma == std::string::npos ? std::string::npos : comma - from);
+  return distinct_words(spec, [&spec](const std::string& v) {
     if (std::find(std::begin(kClockSyncAlgorithms),
                   std::end(kClockSyncAlgorithms),
                   v) == std::end(kClockSyncAlgorithms))
       throw UsageError("--clock-sync '" + spec + "': '" + v +
                        "' is not a clock synchronization algorithm; "
                        "accepted: hca, jk, comma-separated");
-    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-    if (comma == std::string::npos) break;
-    from = comma + 1;
-  }
-  return out;
+  });
 }
 
 }  // namespace mpiarena
