@@ -163,4 +163,17 @@ std::vector<std::string> parse_clock_sync(const std::string& spec) {
   });
 }
 
+std::string unexpected_argument(const std::vector<std::string>& args) {
+  static const std::string kBare[] = {"run", "sizes", "ab", "algorithms",
+                                      "clocks"};
+  const bool bare =
+      args.size() > 1 &&
+      std::find(std::begin(kBare), std::end(kBare), args[0]) != std::end(kBare);
+  return "unexpected argument '" + args[bare ? 1 : 0] +
+         "'; the commands are 'run' (default), 'list', 'sizes', "
+         "'validate FILE...', 'report FILE', 'compare BASE NEW', 'ab', "
+         "'algorithms', 'clocks', 'trend FILE...' and 'tune FILE...'. Run "
+         "'runner --help'";
+}
+
 }  // namespace mpiarena

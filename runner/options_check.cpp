@@ -108,14 +108,7 @@ void parse_command(const po::variables_map& vm, Options& o) {
     } else if (args[0] == "sizes" && args.size() == 1) {
       o.command = Command::sizes;
     } else if (args[0] != "run" || args.size() > 1) {
-      throw UsageError(
-          "unexpected argument '" +
-          args[args[0] == "run" || args[0] == "sizes" || args[0] == "ab" ? 1
-                                                                         : 0] +
-          "'; the commands are 'run' (default), 'list', 'sizes', "
-          "'validate FILE...', 'report FILE', 'compare BASE NEW', 'ab', "
-          "'algorithms', 'clocks', 'trend FILE...' and 'tune FILE...'. Run "
-          "'runner --help'");
+      throw UsageError(unexpected_argument(args));
     }
   }
   if (vm.count("help"))

@@ -44,6 +44,11 @@ std::vector<OptionSetting> parse_settings(
 // library has: algorithms.cpp, after MPI_Init); empty when not `given`.
 std::vector<std::string> parse_algorithms(const std::string& spec, bool given);
 
+// The message for a command line whose positional arguments name no
+// command, or a command that takes no argument with one: it names the
+// first argument that is not a command (`algorithms foo`: foo).
+std::string unexpected_argument(const std::vector<std::string>& args);
+
 // --clock-sync NAME[,NAME...]: known algorithms (hca, jk), each once.
 std::vector<std::string> parse_clock_sync(const std::string& spec);
 

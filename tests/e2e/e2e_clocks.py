@@ -12,8 +12,9 @@
                                 synchronization and a second later; rank
                                 0's residual is 0, the models are finite.
     e2e_clocks.py bad --np N    an unknown algorithm, --clock-sync on a run,
-                                and a format clocks does not write exit 2
-                                with one message naming what is accepted.
+                                a format clocks does not write and an
+                                argument after it exit 2 with one message
+                                naming what is accepted.
     e2e_clocks.py hang --np N   a rank stuck in the synchronization
                                 (MPIARENA_TEST_CLOCK_HANG) ends the run
                                 within --point-timeout and the watchdog's
@@ -85,6 +86,7 @@ def one_error(p, *words):
 def test_bad(a):
     one_error(run(a, ["--clock-sync", "hca,ntp"]), "ntp", "hca, jk")
     one_error(run(a, ["--format", "csv"]), "csv", "table, json")
+    one_error(run(a, ["now"]), "unexpected argument 'now'", "'clocks'")
     cmd = launch(a) + [a.runner, "-m", "barrier", "--clock-sync", "hca"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env())
     one_error(p, "--clock-sync", "clocks")
