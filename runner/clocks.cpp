@@ -13,6 +13,7 @@
 
 #include "clock_sync.hpp"
 #include "commands.hpp"
+#include "global_clock.hpp"
 #include "units.hpp"
 #include "watchdog.hpp"
 
@@ -22,14 +23,6 @@ namespace {
 
 // The wait between the two checks: the drift shows over it.
 constexpr double kLater = 1.0;
-
-// Tests only: MPIARENA_TEST_CLOCK_HANG=RANK makes that rank hang in the
-// synchronization (tests/e2e/e2e_clocks.py), as a rank stuck there would.
-void test_hang(int rank) {
-  const char* env = std::getenv("MPIARENA_TEST_CLOCK_HANG");
-  if (env && std::atoi(env) == rank)
-    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-}
 
 struct Measured {
   std::string algorithm;
@@ -60,7 +53,7 @@ Measured measure(clocks::Algorithm a, MPI_Comm comm, double bound) {
     Armed armed(std::string("clock synchronization (") + m.algorithm + ")",
                 bound, Role::plugin);
     MPIARENA_CHECK(MPI_Barrier(comm));
-    test_hang(rank);
+    clock_test_hang(rank);
     const double t0 = MPI_Wtime();
     model = clocks::synchronize(a, comm);
     double mine = MPI_Wtime() - t0;

@@ -9,6 +9,7 @@
 #include <mpiarena/mpi_check.hpp>
 #include <thread>
 
+#include "measure.hpp"
 #include "memory.hpp"
 #include "mpi_session.hpp"
 #include "plan.hpp"
@@ -134,6 +135,24 @@ Machine survey(MPI_Comm world, std::size_t max_memory) {
 bool sleep_when_waiting(const Options& options, const Machine& machine) {
   return options.wait == "sleep" ||
          (options.wait == "auto" && machine.oversubscribed);
+}
+
+MeasureOptions measure_options(const Options& options, const Machine& machine) {
+  MeasureOptions m;
+  m.min_time = options.min_time;
+  m.repetitions = options.repetitions;
+  m.warmup = options.warmup;
+  m.verify = options.verify;
+  m.point_timeout = options.point_timeout;
+  m.noise = options.noise;
+  m.retry_noisy = options.retry_noisy;
+  m.cpus = machine.min_cpus;
+  m.oversubscribed = machine.oversubscribed;
+  m.target_rse = options.target_rse;
+  m.max_time = options.max_time;
+  m.iterations = options.iterations;
+  m.sleep_when_waiting = sleep_when_waiting(options, machine);
+  return m;
 }
 
 }  // namespace mpiarena

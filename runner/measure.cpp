@@ -8,6 +8,7 @@
 #include "algorithms.hpp"
 #include "collective.hpp"
 #include "engine.hpp"
+#include "global_clock.hpp"
 #include "log.hpp"
 #include "memory.hpp"
 #include "plugin_log.hpp"
@@ -129,21 +130,6 @@ class PointComms {
            between_ = MPI_COMM_NULL;
   int ranks_ = 0, partner_ = -1;
 };
-
-MeasureOptions measure_options(const Options& options, const Machine& machine) {
-  MeasureOptions m{options.min_time, options.repetitions, options.warmup,
-                   options.verify};
-  m.point_timeout = options.point_timeout;
-  m.noise = options.noise;
-  m.retry_noisy = options.retry_noisy;
-  m.cpus = machine.min_cpus;
-  m.oversubscribed = machine.oversubscribed;
-  m.target_rse = options.target_rse;
-  m.max_time = options.max_time;
-  m.iterations = options.iterations;
-  m.sleep_when_waiting = sleep_when_waiting(options, machine);
-  return m;
-}
 
 // The members of a group that could be created, with what they own; the
 // communicators are freed with it.
@@ -352,7 +338,7 @@ bool interleaved(const std::vector<const Point*>& group, const Stage& s,
 bool measure_points(const std::vector<Point>& points, const Machine& machine,
                     const Options& options, std::uint64_t seed,
                     const World& world, Document& doc, RunWriter& writer,
-                    spdlog::logger& log) {
+                    spdlog::logger& log, GlobalClock* clock) {
   SpdlogLog plugin_log(&log);
   Stage s{points, machine, options, doc, log, plugin_log, world.rank()};
   const MeasureOptions mopt = measure_options(options, machine);
@@ -365,6 +351,7 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
     const int this_group = group_index++;
     const std::vector<const Point*> group = runnable(members, s, writer);
     if (group.empty()) continue;
+    if (clock) clock->check();           // every rank of the launch
     if (!comms.enter(*group.front())) {  // outside this point's ranks: idle
       comms.rejoin();
       continue;
@@ -372,6 +359,9 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
     MeasureOptions gopt = mopt;
     std::string alone;
     gopt.interleave = interleaved(group, s, alone, fallbacks);
+    if (clock)
+      gopt.sync = {&clock->model(), options.clock_sync.front(),
+                   options.sync_window, clock->residual()};
     {
       Members ready;
       create_members(group, comms.group(), comms.harness(), s, ready);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine.hpp"
 #include "mpi_session.hpp"
 #include "options.hpp"
 #include "output.hpp"
@@ -18,6 +19,8 @@ class logger;
 }
 
 namespace mpiarena {
+
+class GlobalClock;
 
 // Rank 0's -o while the run goes on: the document written after every
 // point; a failed write warns once, and the next one retries.
@@ -43,16 +46,21 @@ class RunWriter {
   std::string error_;
 };
 
+// The engine's options of a run (machine.cpp).
+MeasureOptions measure_options(const Options& options, const Machine& machine);
+
 // Measures `points` (the plan, on every rank alike) over `world`: each group
 // on a sub-communicator of its first ranks (the others sleep meanwhile),
 // interleaved when --interleave and memory allow, each member created,
 // measured, recorded (Record) or reported (Skip) in `doc`, written by
 // `writer` after every group. Returns whether some point failed (a
 // verification, a strategy that could not be created or run), agreed on
-// by every rank. Collective over `world`.
+// by every rank. Collective over `world`. With a `clock` (--sync window),
+// the samples are timed in windows on it, checked before every group
+// (GlobalClock::check).
 bool measure_points(const std::vector<Point>& points, const Machine& machine,
                     const Options& options, std::uint64_t seed,
                     const World& world, Document& doc, RunWriter& writer,
-                    spdlog::logger& log);
+                    spdlog::logger& log, GlobalClock* clock = nullptr);
 
 }  // namespace mpiarena

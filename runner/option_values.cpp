@@ -53,6 +53,7 @@ std::string accepted_values(const std::string& option) {
       {"--max-time", "a number of seconds in (0, 86400]"},
       {"--alpha", "a probability in (0, 1)"},
       {"--min-time", "a number of seconds in (0, 60]"},
+      {"--sync-window", "a number of seconds in (0, 1]"},
       {"--repetitions", "an integer from 1 to 100000"},
       {"--warmup", "an integer from 0 to 100000"},
       {"--point-timeout", "a number of seconds in [0, 86400] (0: no bound)"},

@@ -58,9 +58,10 @@ const char* kUsage =
     "                                    grouped apart (--format table|markdown|\n"
     "                                    json|html, -o FILE)\n"
     "\n"
-    "Every point is synchronised with a barrier, calibrated so that one sample\n"
-    "lasts at least --min-time, repeated --repetitions times; a sample is the\n"
-    "per-operation time of the slowest rank. Every point is verified on a\n"
+    "Every sample starts after a barrier (--sync window: in windows on a\n"
+    "global clock), calibrated so that one sample lasts at least --min-time,\n"
+    "repeated --repetitions times; a sample is the per-operation time of the\n"
+    "slowest rank. Every point is verified on a\n"
     "poisoned receive side: a wrong transfer fails the run (exit 1).\n"
     "Exit codes: 0 success, 1 a verification or a point failed, 2 bad input,\n"
     "3 a fault stopped the run (a rank hung, crashed, or threw while the\n"
@@ -91,12 +92,7 @@ void describe_commands(po::options_description& desc, Options& o,
      "each a point named METHOD[algorithm=NAME] beside METHOD[algorithm="
      "library], the library's own choice; names as the library gives them "
      "(runner algorithms lists them); one launch switches them, under Open "
-     "MPI with its dynamic rules, which the runner turns on (docs/tuning.md)")
-    ("clock-sync", po::value<std::string>(&raw.clock_sync),
-     "runner clocks: the clock synchronization algorithms to measure, "
-     "comma-separated: hca (hierarchical, O(log p) rounds) and jk (every "
-     "rank against rank 0, O(p)); default hca,jk (docs/methodology.md, "
-     "\"A global clock\")");
+     "MPI with its dynamic rules, which the runner turns on (docs/tuning.md)");
   // clang-format on
 }
 
@@ -334,6 +330,7 @@ Options parse_options(int argc, const char* const* argv) {
   describe_suites(desc, o, raw);
   describe_output(desc, o, raw);
   describe_measurement(desc, o, raw);
+  describe_sync(desc, o, raw);
   // compare B1 B2 -- N1 N2: Boost eats "--" (every later word positional,
   // options included), so it is kept as a word of its own.
   std::vector<const char*> args(argv, argv + argc);
@@ -376,6 +373,7 @@ Options parse_options(int argc, const char* const* argv) {
   check_command_options(vm, o);
   if (o.command == Command::validate) return o;  // only --log-level
   check_run_shape(vm, o, raw);
+  check_sync(vm, o, raw);
   check_sampling(vm, o, raw);
   check_output(vm, o, raw);
   check_numbers(vm, o, raw);

@@ -45,6 +45,9 @@ struct Options {
   // --clock-sync: the clock synchronization algorithms (clock_sync.hpp);
   // runner clocks measures each, in this order.
   std::vector<std::string> clock_sync{"hca", "jk"};
+  // --sync barrier | window, and --sync-window (seconds; 0: calibrated).
+  std::string sync = "barrier";
+  double sync_window = 0;
   std::vector<std::string> methods{"all"};
   std::vector<std::string> payloads;  // empty: every payload of each method
   std::string sizes_spec = "small..xxlarge";

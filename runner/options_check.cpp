@@ -145,8 +145,6 @@ void check_command_options(const po::variables_map& vm, Options& o) {
   else if (o.command == Command::clocks)
     reject_foreign_options(
         vm, "clocks", {"clock-sync", "format", "log-level", "point-timeout"});
-  if (o.command != Command::clocks && vm.count("clock-sync"))
-    throw UsageError("--clock-sync applies to 'runner clocks' only");
   else if (o.command == Command::list)
     reject_foreign_options(vm, "list", {"plugin-dir", "log-level"});
   else if (o.command == Command::help_method)
@@ -162,7 +160,6 @@ void check_command_options(const po::variables_map& vm, Options& o) {
 void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw) {
   o.settings = parse_settings(raw.set_specs);
   o.algorithms = parse_algorithms(raw.algorithms, vm.count("algorithms") > 0);
-  if (vm.count("clock-sync")) o.clock_sync = parse_clock_sync(raw.clock_sync);
   o.verify = vm.count("no-verify") == 0;
   if (raw.pairs != "one" && raw.pairs != "all" && raw.pairs != "intra" &&
       raw.pairs != "inter")

@@ -68,5 +68,8 @@ void check_numbers(const po::variables_map& vm, Options& o, RawOptions& raw);
 // The tables' optional views, --per-rank and --percentiles: table or
 // markdown, a run or 'report' (options_views.cpp).
 void check_views(const po::variables_map& vm, Options& o);
+// --sync, --sync-window, --clock-sync (options_sync.cpp).
+void describe_sync(po::options_description& desc, Options& o, RawOptions& raw);
+void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw);
 
 }  // namespace mpiarena

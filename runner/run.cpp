@@ -2,6 +2,7 @@
 // agreed on by every rank -> the measurement (measure.hpp) -> the document,
 // written after every point and at the end -> the report on stdout.
 #include <iostream>
+#include <memory>
 #include <mpiarena/mpi_check.hpp>
 #include <random>
 
@@ -10,6 +11,7 @@
 #include "collective.hpp"
 #include "commands.hpp"
 #include "context.hpp"
+#include "global_clock.hpp"
 #include "interrupt.hpp"
 #include "library_algorithms.hpp"
 #include "log.hpp"
@@ -19,6 +21,7 @@
 #include "plan.hpp"
 #include "printable.hpp"
 #include "report.hpp"
+#include "units.hpp"
 
 namespace mpiarena {
 
@@ -180,6 +183,17 @@ int command_run(const Options& options, int argc, char** argv) {
   const bool saving = world.rank() == 0 && !options.output.empty();
   if (!Agreement(world)(saving ? output.write(doc) : "")) return 2;
   RunWriter writer(doc, output, saving, *log, options.output);
+  // --sync window: the global clock, before the first point.
+  std::unique_ptr<GlobalClock> clock;
+  if (options.sync == "window") {
+    clocks::Algorithm a = clocks::Algorithm::hca;
+    clocks::parse_algorithm(options.clock_sync.front(), a);  // checked
+    clock = std::make_unique<GlobalClock>(
+        a, world, kClockResidualBound,
+        options.point_timeout > 0 ? options.point_timeout : 1e9);
+    log->info("clocks synchronized ({}): largest residual {}",
+              options.clock_sync.front(), format_seconds(clock->residual()));
+  }
   std::string plan_error;
   const bool failed =
       options.command == Command::ab
@@ -187,7 +201,11 @@ int command_run(const Options& options, int argc, char** argv) {
                            plan.options, plan.seed, world, doc, writer, *log,
                            plan_error)
           : measure_points(plan.points, plan.machine, options, plan.seed, world,
-                           doc, writer, *log);
+                           doc, writer, *log, clock.get());
+  if (clock) {
+    clock->check();  // the residual and the drift at the end
+    doc.context["clock"] = clock->context();
+  }
 
   doc.complete = plan_error.empty();
   doc.context["end_time"] = iso_now();

@@ -17,13 +17,26 @@ using mpiarena::clocks::OffsetPoint;
 TEST(ClockSync, AFitRecoversADriftTheMeasurementsShow) {
   std::vector<OffsetPoint> points;
   for (int i = 0; i < 8; ++i) {
-    const double t = 10 + 0.001 * i;
+    const double t = 10 + 0.01 * i;
     // offset 2 ms and a drift of 20 ppm, with +-5 ns of alternating error
     points.push_back({t, 2e-3 + 2e-5 * t + (i % 2 ? 5e-9 : -5e-9), 1e-6});
   }
   const ClockModel m = fit_line(points);
   EXPECT_NEAR(m.slope, 2e-5, 2e-6);
-  EXPECT_NEAR(m.offset + m.slope * 10.0035, 2e-3 + 2e-5 * 10.0035, 1e-8);
+  EXPECT_NEAR(m.offset + m.slope * 10.035, 2e-3 + 2e-5 * 10.035, 1e-8);
+}
+
+// The same drift over 7 ms is not kept: over seconds, a slope from so short
+// a span is the offsets' noise extrapolated.
+TEST(ClockSync, ASlopeFromAShortSpanIsNotKept) {
+  std::vector<OffsetPoint> points;
+  for (int i = 0; i < 8; ++i) {
+    const double t = 10 + 0.001 * i;
+    points.push_back({t, 2e-3 + 2e-5 * t + (i % 2 ? 5e-9 : -5e-9), 1e-6});
+  }
+  const ClockModel m = fit_line(points);
+  EXPECT_EQ(m.slope, 0);
+  EXPECT_NEAR(m.offset, 2e-3 + 2e-5 * 10.0035, 1e-8);
 }
 
 TEST(ClockSync, NoiseWithoutDriftGivesNoSlope) {
@@ -55,7 +68,7 @@ TEST(ClockSync, ASlopeFromFewPointsOrBeyondAClocksDriftIsNoise) {
   // Eight points in a line of 0.1 %: no clock drifts that much.
   std::vector<OffsetPoint> points;
   for (int i = 0; i < 8; ++i)
-    points.push_back({1 + 0.001 * i, 1e-3 * i * 0.001, 5e-7});
+    points.push_back({1 + 0.01 * i, 1e-3 * i * 0.01, 5e-7});
   EXPECT_EQ(fit_line(points).slope, 0);
 }
 

@@ -118,6 +118,43 @@ TEST(Records, WindowParamsAndMatrixRoundTripAndValidate) {
   expect_invalid(bad, {"records", "0", "matrix", "column"}, true);
 }
 
+// Window timing (issue 46): the record's sync round-trips and validates;
+// a barrier-timed record has none; the schema bounds its figures.
+TEST(Records, WindowTimingRoundTripsAndValidates) {
+  auto doc = mpiarena_test::sample_document();
+  mpiarena::Record& r = doc.records[0];
+  EXPECT_FALSE(mpiarena::to_json(r).contains("sync"));
+  r.sync.windowed = true;
+  r.sync.clock = "jk";
+  r.sync.window_s = 12e-6;
+  r.sync.windows = 400;
+  r.sync.invalid = 10;
+  r.sync.grew = 1;
+  r.sync.residual_s = 30e-9;
+  r.definition["sync"] = "window";
+  const json j = mpiarena::to_json(r);
+  EXPECT_EQ(j.at("sync").at("method"), "window");
+  EXPECT_DOUBLE_EQ(j.at("sync").at("invalid_fraction").get<double>(), 0.025);
+  const mpiarena::Record back = mpiarena::record_from_json(j);
+  EXPECT_TRUE(back.sync.windowed);
+  EXPECT_EQ(back.sync.clock, "jk");
+  EXPECT_EQ(back.sync.windows, 400);
+  EXPECT_EQ(back.sync.invalid, 10);
+  EXPECT_EQ(back.sync.grew, 1);
+  EXPECT_DOUBLE_EQ(back.sync.window_s, 12e-6);
+  EXPECT_EQ(back.definition.at("sync"), "window");
+  EXPECT_EQ(joined(validate_results(mpiarena::to_json(doc))), "");
+  json bad = mpiarena::to_json(doc);
+  bad["records"][0]["sync"]["window_s"] = 0;
+  expect_invalid(bad, {"records", "0", "sync", "window_s"});
+  bad = mpiarena::to_json(doc);
+  bad["records"][0]["sync"]["clock"] = "ntp";
+  expect_invalid(bad, {"records", "0", "sync", "clock"});
+  bad = mpiarena::to_json(doc);
+  bad["records"][0]["sync"].erase("invalid");
+  expect_invalid(bad, {"records", "0", "sync", "invalid"}, true);
+}
+
 TEST(Records, PairPlacementRoundTripsAndValidates) {
   auto doc = mpiarena_test::sample_document();
   mpiarena::Record& r = doc.records[0];

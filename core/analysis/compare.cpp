@@ -325,7 +325,9 @@ void judgement_warnings(Comparison& c, std::size_t too_few, bool both_have) {
     c.warnings.push_back(
         "no point is in both files (points are matched by suite, method "
         "with its option values, METHOD[OPTION=VALUE,...], payload, size, "
-        "ranks and, for ping-pong, the pairs at once)");
+        "ranks, for ping-pong the pairs at once, and how the samples were "
+        "timed: a run with --sync window never matches one after a "
+        "barrier)");
 }
 
 }  // namespace

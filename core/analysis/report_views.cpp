@@ -1,6 +1,7 @@
 // The report's header and per-rank view (report.hpp).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <mpiarena/sizes.hpp>
 #include <sstream>
@@ -41,6 +42,38 @@ std::string placement_line(const json& c) {
       << (r[0].value("bound", false) ? "" : " (unbound)")
       << (shared.empty() ? "" : "; share " + shared)
       << (apart.empty() ? "" : "; not " + apart) << "\n";
+  return out.str();
+}
+
+// --sync window: the global clock and the windows of the records.
+std::string window_lines(const Document& doc) {
+  const nlohmann::json& c = doc.context["clock"];
+  double residual = 0;
+  for (const auto& v : c.value("residual_s", nlohmann::json::array()))
+    residual = std::max(residual, std::fabs(v.get<double>()));
+  double w_lo = 0, w_hi = 0, worst = 0;
+  std::int64_t windows = 0, invalid = 0;
+  for (const Record& r : doc.records) {
+    if (!r.sync.windowed) continue;
+    w_lo = w_lo > 0 ? std::min(w_lo, r.sync.window_s) : r.sync.window_s;
+    w_hi = std::max(w_hi, r.sync.window_s);
+    windows += r.sync.windows;
+    invalid += r.sync.invalid;
+    worst = std::max(worst, r.sync.invalid_fraction());
+  }
+  std::ostringstream out;
+  out << "window timing: clocks synchronized by " << c.value("algorithm", "")
+      << " (" << c.value("synchronizations", 0) << "x, largest residual "
+      << format_seconds(residual) << "); each operation starts at its "
+      << "window on the global clock, W " << format_seconds(w_lo);
+  if (w_hi > w_lo) out << " to " << format_seconds(w_hi);
+  char pct[64];
+  std::snprintf(pct, sizeof pct, "%.1f%% (at most %.1f%% in a point)",
+                windows > 0 ? 100.0 * static_cast<double>(invalid) /
+                                  static_cast<double>(windows)
+                            : 0.0,
+                100 * worst);
+  out << "; windows a rank reached late, not counted: " << pct << "\n";
   return out.str();
 }
 
@@ -137,8 +170,15 @@ std::string render_header(const Document& doc) {
         << " stopped at --max-time " << c["stopping"].value("max_time_s", 0.0)
         << " s; at least " << repetitions << " samples each\n";
   }
-  out << "per-operation time of the slowest rank; median over " << repetitions
-      << " samples\n";
+  if (c.contains("clock")) {
+    out << window_lines(doc);
+    out << "per-operation time: the latest exit minus the window's start, "
+           "median over a sample's valid windows; median over "
+        << repetitions << " samples\n";
+  } else {
+    out << "per-operation time of the slowest rank; median over " << repetitions
+        << " samples\n";
+  }
   return out.str();
 }
 

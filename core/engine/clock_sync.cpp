@@ -15,6 +15,11 @@ constexpr int kPingTag = 4601, kPongTag = 4602, kModelTag = 4603;
 // clock's drift (quartz: a few ppm to tens) but the noise of few points.
 constexpr std::size_t kMinSlopePoints = 5;
 constexpr double kMaxDrift = 1e-4;
+// A slope fitted over a few milliseconds, extrapolated over a run's
+// seconds, turns the offsets' noise into a drift (at 4 oversubscribed ranks
+// a 90 ppm slope fitted over 4 ms left a rank 92 us off a second later):
+// a slope is kept only from points that span at least this long.
+constexpr double kMinSlopeSpan = 0.05;
 // An exchange this fast bounds an offset's error to +- 5 us; until one is,
 // an offset measurement goes on, up to 10 times its exchanges.
 constexpr double kGoodRtt = 10e-6;
@@ -184,7 +189,11 @@ ClockModel fit_line(const std::vector<OffsetPoint>& all) {
     sxy += (q.local - mx) * (q.offset - my);
   }
   double slope = sxx > 0 ? sxy / sxx : 0;
-  if (points.size() >= kMinSlopePoints && sxx > 0) {
+  double first = points.front().local, last = first;
+  for (const OffsetPoint& q : points)
+    first = std::min(first, q.local), last = std::max(last, q.local);
+  if (points.size() >= kMinSlopePoints && sxx > 0 &&
+      last - first >= kMinSlopeSpan) {
     double sse = 0;
     for (const OffsetPoint& q : points) {
       const double e = q.offset - (my + slope * (q.local - mx));

@@ -64,8 +64,10 @@ struct OffsetPoint {
 
 // Least squares of offset on local time over the points whose round trip
 // was within twice the fastest one's (and 200 ns); the slope kept only
-// from 5 points on, above three standard errors and below 100 ppm (else
-// the mean offset, slope 0). One point: its offset.
+// from 5 points on spanning 50 ms or more, above three standard errors and
+// below 100 ppm (else the mean offset, slope 0). One point: its offset.
+// With the default spread (4 ms) the model is an offset: a run's checks
+// (global_clock.hpp) catch a drift and synchronize again.
 ClockModel fit_line(const std::vector<OffsetPoint>& points);
 
 // Collective over `comm`: this rank's model against rank 0 of `comm`.

@@ -80,6 +80,7 @@ PointRun::PointRun(GroupMember& m, const MeasureOptions& opt, MPI_Comm harness)
   ctx_.phases = &timer_;
   runner_.enter = &m_.enter;
   runner_.leave = &m_.leave;
+  runner_.clock = opt.sync.clock;
   ctx_.part_index = &part_index_;
   ctx_.part_seconds = part_medians_.data();
   headline_ = info_.headline.empty() ? parts_.front() : info_.headline;
@@ -163,8 +164,32 @@ void PointRun::calibrate() {
     for (std::size_t k = 0; k < nphases; ++k)
       pr.pt.phases[k].name = info_.phases[k];
     pr.by_rank.resize(static_cast<std::size_t>(ctx_.size));
+    if (windowed()) size_windows(pr, s.max / static_cast<double>(iters));
   }
   sampling_ = true;
+}
+
+Sample PointRun::checked_sample(PartRun& pr, std::string& why) {
+  Sample s;
+  for (int attempt = 0;; ++attempt) {
+    s = windowed() ? windowed_sample(pr)
+                   : runner_.run(pr.iters, pr.expected, pr.timed.c_str());
+    // The sample's wall time: under window timing, its windows.
+    const double wall = windowed() ? pr.expected : s.max;
+    spent_ += wall;
+    if (!opt_.noise) return s;
+    static long timed_samples = 0;
+    if (injected_noise(++timed_samples)) s.steal_s = wall * opt_.cpus;
+    std::string reason;
+    if (!noisy_sample(s.steal_s, s.preemptions, wall, opt_.cpus,
+                      opt_.oversubscribed, &reason))
+      return s;
+    if (attempt >= opt_.retry_noisy) {
+      why = reason;
+      return s;
+    }
+    ++rec_.noise.retries;
+  }
 }
 
 void PointRun::sample(int slot, NoiseProbe* probe, CoreProbe* state,
@@ -176,7 +201,6 @@ void PointRun::sample(int slot, NoiseProbe* probe, CoreProbe* state,
   for (std::size_t pi = 0; pi < parts_.size(); ++pi) {
     part_index_ = static_cast<int>(pi);
     PartRun& pr = runs_[pi];
-    const double n = static_cast<double>(pr.iters) / m_.time_scale;
     // Interleaved, the sample before this one was another member's,
     // whose buffers took the caches: --warmup untimed operations give
     // this member back the state a sample of its own would have left.
@@ -189,29 +213,17 @@ void PointRun::sample(int slot, NoiseProbe* probe, CoreProbe* state,
           runner_.bound(pr.expected));
     runner_.noise = probe;
     runner_.state = state;
-    Sample s;
-    for (int attempt = 0;; ++attempt) {
-      s = runner_.run(pr.iters, pr.expected, pr.timed.c_str());
-      spent_ += s.max;
-      if (!opt_.noise) break;
-      static long timed_samples = 0;
-      if (injected_noise(++timed_samples)) s.steal_s = s.max * opt_.cpus;
-      std::string reason;
-      if (!noisy_sample(s.steal_s, s.preemptions, s.max, opt_.cpus,
-                        opt_.oversubscribed, &reason))
-        break;
-      if (attempt >= opt_.retry_noisy) {
-        why = reason;
-        break;
-      }
-      ++rec_.noise.retries;
-    }
+    const Sample s = checked_sample(pr, why);
     runner_.noise = nullptr;
     runner_.state = nullptr;
     steal += s.steal_s;
     preempted = std::max(preempted, s.preemptions);
     if (s.cpu_mhz > 0) mhz = mhz > 0 ? std::min(mhz, s.cpu_mhz) : s.cpu_mhz;
-    pr.expected = std::max(pr.expected, s.max);
+    // Per operation (pr.iters: after W grew, under window timing).
+    const double n = static_cast<double>(pr.iters) / m_.time_scale;
+    if (!windowed()) pr.expected = std::max(pr.expected, s.max);
+    pr.windows += s.windows;
+    pr.invalid += s.invalid;
     add_sample(pr.pt, s.max, s.min, s.avg, n);
     for (std::size_t k = 0; k < nphases; ++k)
       add_sample(pr.pt.phases[k], s.phase_max[k], s.phase_min[k],
@@ -298,6 +310,7 @@ Record PointRun::finish() {
   }
   if (!info_.parts.empty()) rec_.headline_part = headline_;
   rec_.repetitions = samples_;
+  if (windowed()) record_windows();
   rec_.bandwidth =
       rec_.time.median > 0 && rec_.payload_bytes > 0
           ? static_cast<double>(rec_.payload_bytes) / rec_.time.median

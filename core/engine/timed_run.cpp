@@ -96,6 +96,18 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
     seconds_per_tick = c1 > c0 ? local / static_cast<double>(c1 - c0) : 0.0;
   }
   const NoiseReading seen = noise ? noise->stop() : NoiseReading{};
+  Sample out = reduce(local, seconds_per_tick, error, core_to_core, seen,
+                      expected, what);
+  out.per_rank.resize(static_cast<std::size_t>(nranks));
+  MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, out.per_rank.data(), 1,
+                               MPI_DOUBLE, harness));
+  return out;
+}
+
+Sample Runner::reduce(double local, double seconds_per_tick,
+                      const StepError& error, double core_to_core,
+                      const NoiseReading& seen, double expected,
+                      const char* what) {
   // An exception in the loop is agreed on here, at the end of the
   // sample, where every rank that finished its loop comes too.
   Armed waiting(what, bound(expected),
@@ -134,9 +146,6 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
                                static_cast<int>(sum.size()), MPI_DOUBLE,
                                MPI_SUM, harness));
   Sample out = sample_of(rmx, rsum, np, nranks);
-  out.per_rank.resize(static_cast<std::size_t>(nranks));
-  MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, out.per_rank.data(), 1,
-                               MPI_DOUBLE, harness));
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "clock_sync.hpp"
 #include "core_probe.hpp"
 #include "engine.hpp"
 #include "noise.hpp"
@@ -100,6 +101,9 @@ struct Sample {
   // The core-to-core round trip taken before the sample (CoreProbe), ns,
   // max over nodes; 0 when none was taken for this sample.
   double core_to_core_ns = 0;
+  // Window timing (run_windowed): the windows of the sample and those a
+  // rank arrived late for (not counted in max, min, avg, per_rank).
+  std::int64_t windows = 0, invalid = 0;
 };
 
 struct Runner {
@@ -127,6 +131,25 @@ struct Runner {
   // timed alone, then reduced (MAX, MIN, AVG, phases) over the ranks. A
   // fault in the loop is agreed on at the end of the sample.
   Sample run(std::int64_t iters, double expected, const char* what);
+
+  // Window timing (window_run.cpp, docs/methodology.md "Window timing"),
+  // on the global clock `clock`: operation k of the sample starts on every
+  // rank at t0 + k x `window` (t0 agreed after a barrier); a rank that
+  // reaches the start late, or leaves after the window's end, invalidates
+  // the window (ReproMPI's rule). A window's time is
+  // the max over ranks of (exit - start); the sample's max, min and avg are
+  // `windows` times the medians over its valid windows of the max, min and
+  // mean over ranks, each rank's (per_rank) its own median; phases as run().
+  // With no valid window, max is 0.
+  Sample run_windowed(std::int64_t windows, double window, const char* what);
+  const clocks::ClockModel* clock = nullptr;
+
+ private:
+  // The reductions after a loop: the fault agreed on, then MAX, MIN, AVG
+  // of `local` and of the phases, and the noise figures.
+  Sample reduce(double local, double seconds_per_tick, const StepError& error,
+                double core_to_core, const NoiseReading& seen, double expected,
+                const char* what);
 };
 
 }  // namespace mpiarena::timing

@@ -200,7 +200,7 @@ Watchdog::Watchdog() : s_(new State) {
       else
         text += s->step + " did not return within " + seconds_text(s->bound) +
                 " (--point-timeout); the lowest rank still inside the "
-                "plugin speaks, the others may be waiting for it";
+                "step speaks, the others may be waiting for it";
       text += "; stopping the run (exit 3)\n";
       if (g_ending.exchange(1) != 0) ::_exit(kExitFault);
       write_all(text.c_str());

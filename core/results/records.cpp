@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "record_parts.hpp"
 #include "suites.hpp"
 
 namespace mpiarena {
@@ -130,19 +131,6 @@ json parts_json(const std::vector<PartTiming>& parts) {
   return out;
 }
 
-json noise_json(const Noise& noise) {
-  json n = {{"steal_s", noise.steal_s},
-            {"preemptions", noise.preemptions},
-            {"retries", noise.retries},
-            {"noisy_samples", noise.noisy_samples},
-            {"noisy", noise.noisy}};
-  if (!noise.cpu_mhz.empty()) n["cpu_mhz"] = noise.cpu_mhz;
-  if (!noise.core_to_core_ns.empty())
-    n["core_to_core_ns"] = noise.core_to_core_ns;
-  if (!noise.reason.empty()) n["reason"] = noise.reason;
-  return n;
-}
-
 json metrics_json(const std::vector<MetricValue>& metrics) {
   json out = json::array();
   for (const MetricValue& m : metrics)
@@ -216,6 +204,7 @@ json to_json(const Record& r) {
                        {"points", r.interleave_points},
                        {"slots", r.slots}};
   if (r.window > 0) j["window"] = r.window;
+  if (r.sync.windowed) j["sync"] = sync_json(r.sync);
   if (!r.params.empty()) {
     json params = json::object();
     for (const auto& [k, v] : r.params) params[k] = v;
@@ -249,23 +238,6 @@ json to_json(const Document& d) {
 }
 
 namespace {
-
-// The noise record of a record (Record::noise).
-Noise noise_from(const json& n) {
-  Noise noise;
-  noise.recorded = true;
-  noise.steal_s = n.at("steal_s").get<std::vector<double>>();
-  noise.preemptions = n.at("preemptions").get<std::vector<int>>();
-  if (n.contains("cpu_mhz"))
-    noise.cpu_mhz = n.at("cpu_mhz").get<std::vector<double>>();
-  if (n.contains("core_to_core_ns"))
-    noise.core_to_core_ns = n.at("core_to_core_ns").get<std::vector<double>>();
-  noise.retries = n.at("retries").get<int>();
-  noise.noisy_samples = n.at("noisy_samples").get<int>();
-  noise.noisy = n.at("noisy").get<bool>();
-  noise.reason = n.value("reason", "");
-  return noise;
-}
 
 // Contract v4's phases, parts and metrics, when the record has them.
 void contract_v4_from(const json& j, Record& r) {
@@ -346,6 +318,7 @@ Record record_from_json(const json& j) {
   if (j.contains("per_rank_s"))
     r.per_rank = j.at("per_rank_s").get<std::vector<double>>();
   r.window = j.value("window", 0);
+  if (j.contains("sync")) r.sync = sync_from(j.at("sync"));
   if (j.contains("params"))
     for (const auto& [k, v] : j.at("params").items())
       r.params.emplace_back(k, v.get<std::string>());

@@ -71,6 +71,21 @@ inline constexpr double kStateRatio = 2;
 double median_core_to_core(const Noise& n);
 inline constexpr double kNoisyPreemptions = 100;  // per second
 
+// Window timing of a point (issue 46, docs/methodology.md "Window
+// timing"); `windowed` false: every sample after a barrier.
+struct SyncTiming {
+  bool windowed = false;
+  std::string clock;         // the clock synchronization algorithm
+  double window_s = 0;       // W (the headline part's, at the end)
+  std::int64_t windows = 0;  // of the recorded samples, all parts
+  std::int64_t invalid = 0;  // of those, a rank arrived late
+  int grew = 0;              // times W doubled
+  double residual_s = 0;     // the clock's latest check before
+  double invalid_fraction() const {
+    return windows > 0 ? static_cast<double>(invalid) / windows : 0;
+  }
+};
+
 // One measured point: (suite, method, payload, size, ranks).
 struct Record {
   std::string suite, method, payload, size_label;
@@ -155,6 +170,7 @@ struct Record {
   // Windowed methods (StrategyInfo::windowed): the messages per operation
   // (runner --window; 0: not windowed). time_scale includes 1 / window.
   int window = 0;
+  SyncTiming sync;
   // StrategyInfo::params and the matrix axes (report: matrix view).
   std::vector<std::pair<std::string, std::string>> params;
   std::string matrix_row, matrix_column;
