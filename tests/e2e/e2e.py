@@ -320,6 +320,15 @@ def test_corrupt(a):
     check("FAILED" in p.stdout, "the table must show FAILED")
 
 
+def one_error(p, *words):
+    """Exit 2 and one 'runner: error:' line holding every word (shared by
+    the e2e scripts of the clocks and window timing)."""
+    errors = [l for l in p.stderr.splitlines() if l.startswith("runner: error:")]
+    check(p.returncode == 2, f"exit {p.returncode}, expected 2")
+    check(len(errors) == 1 and all(w in errors[0] for w in words),
+          f"expected one error naming {words}, got {errors}")
+
+
 def expect_usage_error(a, args, needles, np=None):
     p = mpirun(a, np or a.np, args, timeout=60)
     check(p.returncode == 2, f"{args}: exit {p.returncode}, expected 2")

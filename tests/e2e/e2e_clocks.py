@@ -29,7 +29,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import check, env, launch, suite_main  # noqa: E402
+from e2e import check, env, launch, one_error, suite_main  # noqa: E402
 
 
 def run(a, args, extra_env=None, timeout=120):
@@ -74,13 +74,6 @@ def test_sync(a):
     check(table.returncode == 0 and "max |residual|" in table.stdout
           and "jk" in table.stdout and "hca" not in table.stdout.split("\n", 2)[-1],
           f"the table: {table.stdout[-500:]}")
-
-
-def one_error(p, *words):
-    errors = [l for l in p.stderr.splitlines() if l.startswith("runner: error:")]
-    check(p.returncode == 2, f"exit {p.returncode}, expected 2")
-    check(len(errors) == 1 and all(w in errors[0] for w in words),
-          f"expected one error naming {words}, got {errors}")
 
 
 def test_bad(a):

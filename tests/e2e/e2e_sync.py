@@ -49,7 +49,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import check, env, launch, suite_main  # noqa: E402
+from e2e import check, env, launch, one_error, suite_main  # noqa: E402
 
 
 def run(a, args, extra_env=None, timeout=240):
@@ -171,13 +171,6 @@ def test_resync(a):
         check(r["sync"]["residual_s"] < 5e-6 and
               r["sync"]["residual_s"] < bound + max(clock["residual_rtt_s"]),
               f"{r['method']}: residual {r['sync']['residual_s']} after the resync")
-
-
-def one_error(p, *words):
-    errors = [l for l in p.stderr.splitlines() if l.startswith("runner: error:")]
-    check(p.returncode == 2, f"exit {p.returncode}, expected 2")
-    check(len(errors) == 1 and all(w in errors[0] for w in words),
-          f"expected one error naming {words}, got {errors}")
 
 
 def test_bad(a):
