@@ -16,8 +16,8 @@ void describe_sync(po::options_description& desc, Options& o, RawOptions& raw) {
      "window: the clocks synchronized first (--clock-sync), then every "
      "operation starts at its own agreed time on the global clock, windows "
      "--sync-window apart, its time the latest exit minus that start; a "
-     "window a rank reached late is invalid and counted (ReproMPI's way; "
-     "docs/methodology.md, \"Window timing\")")
+     "window a rank reached late or left after its end is invalid and "
+     "counted (ReproMPI's way; docs/methodology.md, \"Window timing\")")
     ("sync-window", po::value<double>(&o.sync_window),
      "--sync window: seconds between two windows' starts, in (0, 1]; "
      "default: twice an operation's calibrated time, at least 10 us more "
