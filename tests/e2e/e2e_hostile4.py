@@ -408,7 +408,11 @@ def test_ab_messages(a):
              "--new-plugin-dir", a.fault_plugins]
     p = mpirun(a, a.np, ["ab"] + twice + ["-m", "knobs", "--sizes", "small", "-r", "4",
                                           "--min-time", "0.0005", "-q", "--threshold", "50%"])
-    check(p.returncode == 0 and "already" not in p.stderr,
+    # A/A on a loaded machine may still flag a point (4 against 4 samples
+    # reach p = 0.029): exit 1 with a verdict is the judgement, not a fault
+    # of loading; what is checked here is that the directory loaded once.
+    judged = p.returncode == 0 or (p.returncode == 1 and "regressed" in p.stdout + p.stderr)
+    check(judged and "already" not in p.stderr,
           f"ab with a directory twice: exit {p.returncode}, warnings: {p.stderr[:300]}")
     p = mpirun(a, a.np, ["ab"] + builds(a, a.fault_plugins) +
                ["-m", "knobs", "--target-rse", "0.05"])
