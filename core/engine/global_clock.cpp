@@ -3,8 +3,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <mpiarena/mpi_check.hpp>
 #include <thread>
 
@@ -16,6 +18,63 @@ void clock_test_hang(int rank) {
   const char* env = std::getenv("MPIARENA_TEST_CLOCK_HANG");
   if (env && std::atoi(env) == rank)
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+namespace {
+
+// MPI_Wtime - CLOCK_MONOTONIC on this rank, from the pair of reads around
+// a CLOCK_MONOTONIC read that took least time.
+double wtime_minus_monotonic() {
+  double best = 0, span = 1e9;
+  for (int i = 0; i < 50; ++i) {
+    timespec ts{};
+    const double w1 = MPI_Wtime();
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const double w2 = MPI_Wtime();
+    if (w2 - w1 < span) {
+      span = w2 - w1;
+      best = (w1 + w2) / 2 - (static_cast<double>(ts.tv_sec) +
+                              static_cast<double>(ts.tv_nsec) * 1e-9);
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+// Bench only (bench/sync oracle): MPIARENA_TEST_CLOCK_ORACLE=measure|use.
+// On one node every rank reads the same CLOCK_MONOTONIC, so a rank's true
+// offset against rank 0 is its MPI_Wtime - CLOCK_MONOTONIC minus rank 0's.
+// `measure` keeps the model's error against that offset per rank
+// (context.clock.oracle_error_s); `use` also replaces the model by it (an
+// offset, no slope: one clock does not drift). Ignored, with a warning,
+// when the ranks are not all on one node.
+void GlobalClock::oracle() {
+  const char* env = std::getenv("MPIARENA_TEST_CLOCK_ORACLE");
+  if (!env) return;
+  MPI_Comm node = MPI_COMM_NULL;
+  MPIARENA_CHECK(MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, 0,
+                                     MPI_INFO_NULL, &node));
+  int on_node = 0, all = 0;
+  MPIARENA_CHECK(MPI_Comm_size(node, &on_node));
+  MPIARENA_CHECK(MPI_Comm_size(world_, &all));
+  MPI_Comm_free(&node);
+  if (on_node != all) {
+    if (rank_ == 0)
+      std::fprintf(stderr,
+                   "runner: warning: MPIARENA_TEST_CLOCK_ORACLE ignored: the "
+                   "ranks are not all on one node\n");
+    return;
+  }
+  double truth = wtime_minus_monotonic(), root = truth;
+  MPIARENA_CHECK(MPI_Bcast(&root, 1, MPI_DOUBLE, 0, world_));
+  truth -= root;
+  const double now = MPI_Wtime();
+  const double error = model_.offset + model_.slope * now - truth;
+  oracle_error_.resize(static_cast<std::size_t>(all));
+  MPIARENA_CHECK(MPI_Allgather(&error, 1, MPI_DOUBLE, oracle_error_.data(), 1,
+                               MPI_DOUBLE, world_));
+  if (std::strcmp(env, "use") == 0) model_ = clocks::ClockModel{truth, 0};
 }
 
 GlobalClock::GlobalClock(clocks::Algorithm a, MPI_Comm world,
@@ -42,6 +101,7 @@ void GlobalClock::synchronize() {
   clock_test_hang(rank_);
   const double t0 = MPI_Wtime();
   model_ = clocks::synchronize(algorithm_, world_);
+  oracle();
   double mine = MPI_Wtime() - t0, slowest = 0;
   MPIARENA_CHECK(
       MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, world_));
@@ -107,16 +167,18 @@ nlohmann::json GlobalClock::context() const {
     drift.push_back(span > 0 ? (last_[r].offset - first_[r].offset) / span
                              : 0.0);
   }
-  return {{"algorithm", clocks::algorithm_name(algorithm_)},
-          {"synchronizations", syncs_},
-          {"sync_s", sync_s_},
-          {"checks", checks_},
-          {"residual_bound_s", bound_s_},
-          {"residual_s", first},
-          {"residual_rtt_s", rtt},
-          {"last_residual_s", last},
-          {"drift", drift},
-          {"drift_over_s", span}};
+  nlohmann::json out = {{"algorithm", clocks::algorithm_name(algorithm_)},
+                        {"synchronizations", syncs_},
+                        {"sync_s", sync_s_},
+                        {"checks", checks_},
+                        {"residual_bound_s", bound_s_},
+                        {"residual_s", first},
+                        {"residual_rtt_s", rtt},
+                        {"last_residual_s", last},
+                        {"drift", drift},
+                        {"drift_over_s", span}};
+  if (!oracle_error_.empty()) out["oracle_error_s"] = oracle_error_;
+  return out;
 }
 
 }  // namespace mpiarena

@@ -51,6 +51,8 @@ class GlobalClock {
 
  private:
   void synchronize();
+  // MPIARENA_TEST_CLOCK_ORACLE (bench only, global_clock.cpp).
+  void oracle();
   // Measures the residuals; true when one is past the bound.
   bool measure(std::vector<clocks::OffsetPoint>& out);
 
@@ -63,6 +65,7 @@ class GlobalClock {
   int syncs_ = 0, checks_ = 0;
   double first_at_ = 0, last_at_ = 0;
   std::vector<clocks::OffsetPoint> first_, last_;
+  std::vector<double> oracle_error_;  // the latest synchronization's
 };
 
 }  // namespace mpiarena

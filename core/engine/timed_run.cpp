@@ -77,29 +77,14 @@ Sample Runner::run(std::int64_t iters, double expected, const char* what) {
     if (sleep_when_waiting) sleeping_barrier(harness);
     MPIARENA_CHECK(MPI_Barrier(harness));
   }
-  StepError error;
-  double local = 0, seconds_per_tick = 0;
-  {
-    Armed armed(what, bound(expected), Role::plugin);
-    timer.reset();
-    std::uint64_t c0 = 0, c1 = 0;
-    error = run_caught([&] {
-      const InStrategy scope(enter, leave);
-      c0 = PhaseTimer::now();
-      const double t0 = MPI_Wtime();
-      for (std::int64_t i = 0; i < iters; ++i) s.execute();
-      local = MPI_Wtime() - t0;
-      c1 = PhaseTimer::now();
-    });
-    timer.stop();
-    // Phase ticks to seconds: this run's wall time over its ticks.
-    seconds_per_tick = c1 > c0 ? local / static_cast<double>(c1 - c0) : 0.0;
-  }
+  const Timed t = timed(what, expected, [&] {
+    for (std::int64_t i = 0; i < iters; ++i) s.execute();
+  });
   const NoiseReading seen = noise ? noise->stop() : NoiseReading{};
-  Sample out = reduce(local, seconds_per_tick, error, core_to_core, seen,
+  Sample out = reduce(t.local, t.seconds_per_tick, t.error, core_to_core, seen,
                       expected, what);
   out.per_rank.resize(static_cast<std::size_t>(nranks));
-  MPIARENA_CHECK(MPI_Allgather(&local, 1, MPI_DOUBLE, out.per_rank.data(), 1,
+  MPIARENA_CHECK(MPI_Allgather(&t.local, 1, MPI_DOUBLE, out.per_rank.data(), 1,
                                MPI_DOUBLE, harness));
   return out;
 }

@@ -145,6 +145,35 @@ struct Runner {
   const clocks::ClockModel* clock = nullptr;
 
  private:
+  // The timed part of a sample (run and run_windowed): `loop` inside the
+  // strategy's scope, under the plugin's bound of a step expected to take
+  // `expected` s, the phase timer around it. `local` is its wall time;
+  // seconds_per_tick converts the phase ticks (this run's wall time over
+  // its ticks).
+  struct Timed {
+    StepError error;
+    double local = 0, seconds_per_tick = 0;
+  };
+  template <class Loop>
+  Timed timed(const char* what, double expected, Loop&& loop) {
+    Timed out;
+    Armed armed(what, bound(expected), Role::plugin);
+    timer.reset();
+    std::uint64_t c0 = 0, c1 = 0;
+    out.error = run_caught([&] {
+      const InStrategy scope(enter, leave);
+      c0 = PhaseTimer::now();
+      const double t0 = MPI_Wtime();
+      loop();
+      out.local = MPI_Wtime() - t0;
+      c1 = PhaseTimer::now();
+    });
+    timer.stop();
+    out.seconds_per_tick =
+        c1 > c0 ? out.local / static_cast<double>(c1 - c0) : 0.0;
+    return out;
+  }
+
   // The reductions after a loop: the fault agreed on, then MAX, MIN, AVG
   // of `local` and of the phases, and the noise figures.
   Sample reduce(double local, double seconds_per_tick, const StepError& error,

@@ -96,33 +96,19 @@ Sample Runner::run_windowed(std::int64_t windows, double window,
   const std::size_t n = static_cast<std::size_t>(windows);
   // [took..., -took..., late...] reduced with MAX; took with SUM.
   std::vector<double> mx(3 * n);
-  StepError error;
-  double local = 0, seconds_per_tick = 0;
-  {
-    Armed armed(what, bound(expected), Role::plugin);
-    timer.reset();
-    std::uint64_t c0 = 0, c1 = 0;
-    error = run_caught([&] {
-      const InStrategy scope(enter, leave);
-      c0 = PhaseTimer::now();
-      const double begun = MPI_Wtime();
-      for (std::size_t i = 0; i < n; ++i) {
-        const double start = t0 + static_cast<double>(i) * window;
-        if (!wait_until(clock->local(start), sleep_when_waiting))
-          mx[2 * n + i] = 1;  // late
-        s.execute();
-        const double exit = clock->global(MPI_Wtime());
-        mx[i] = exit - start;
-        if (exit > start + window) mx[2 * n + i] = 1;  // overran
-      }
-      local = MPI_Wtime() - begun;
-      c1 = PhaseTimer::now();
-    });
-    timer.stop();
-    seconds_per_tick = c1 > c0 ? local / static_cast<double>(c1 - c0) : 0.0;
-  }
+  const Timed t = timed(what, expected, [&] {
+    for (std::size_t i = 0; i < n; ++i) {
+      const double start = t0 + static_cast<double>(i) * window;
+      if (!wait_until(clock->local(start), sleep_when_waiting))
+        mx[2 * n + i] = 1;  // late
+      s.execute();
+      const double exit = clock->global(MPI_Wtime());
+      mx[i] = exit - start;
+      if (exit > start + window) mx[2 * n + i] = 1;  // overran
+    }
+  });
   const NoiseReading seen = noise ? noise->stop() : NoiseReading{};
-  Sample out = reduce(local, seconds_per_tick, error, core_to_core, seen,
+  Sample out = reduce(t.local, t.seconds_per_tick, t.error, core_to_core, seen,
                       expected, what);
   windows_into(out, mx, windows, harness, nranks);
   return out;

@@ -8,8 +8,10 @@
                                 a note), the file valid, the context's clock
                                 with every rank's residual under BOUND (1
                                 us; 20 us when the ranks outnumber the
-                                cores) plus its check's uncertainty; the
-                                table says so; compare never matches a
+                                cores) plus its check's uncertainty, and
+                                its true error under BOUND (the one node's
+                                CLOCK_MONOTONIC, MPIARENA_TEST_CLOCK_ORACLE);
+                                the table says so; compare never matches a
                                 window record with a barrier one.
     e2e_sync.py late --np N     the test plugin late_rank sleeps 3 ms before
                                 every 80th operation of the last rank; with
@@ -76,8 +78,18 @@ def oversubscribed(a):
     return a.np > (os.cpu_count() or 1)
 
 
-def windowed(a, path, args, extra_env=None):
-    p = run(a, args + ["--sync", "window", "-o", path], extra_env)
+def windowed(a, path, args, extra_env=None, attempts=1):
+    # attempts > 1: a run whose W (given) held no valid window in some
+    # sample, the machine loaded by other tests (oversubscribed ranks wait
+    # for the scheduler longer than W), is run again.
+    for attempt in range(attempts):
+        p = run(a, args + ["--sync", "window", "-o", path], extra_env)
+        if (p.returncode == 1 and attempt + 1 < attempts and
+                "every window of a sample was invalid" in p.stdout + p.stderr):
+            print("every window of a sample invalid (a loaded machine): again",
+                  flush=True)
+            continue
+        break
     check(p.returncode == 0, f"--sync window exited {p.returncode}")
     with open(path) as f:
         doc = json.load(f)
@@ -92,11 +104,19 @@ def test_window(a):
                "--sizes", "8,1024"]
     # jk at odd rank counts, hca at the others: both algorithms serve.
     algorithm = "jk" if a.np % 2 else "hca"
-    p, doc = windowed(a, path, methods + ["--clock-sync", algorithm])
+    # The oracle (one node: every rank reads the same CLOCK_MONOTONIC)
+    # gives each rank's true offset: the synchronization's error, not the
+    # check's estimate of it.
+    p, doc = windowed(a, path, methods + ["--clock-sync", algorithm],
+                      {"MPIARENA_TEST_CLOCK_ORACLE": "measure"})
     clock = doc["context"]["clock"]
     bound = 20e-6 if oversubscribed(a) else 1e-6
     check(clock["algorithm"] == algorithm and clock["synchronizations"] >= 1,
           f"clock {clock}")
+    truth = clock.get("oracle_error_s", [])
+    check(len(truth) == a.np and truth[0] == 0 and
+          all(abs(e) < bound for e in truth),
+          f"the true error of {algorithm} per rank {truth}, bound {bound}")
     for r, (v, rtt) in enumerate(zip(clock["residual_s"], clock["residual_rtt_s"])):
         check(abs(v) < bound + rtt / 2,
               f"rank {r}'s residual {v * 1e9:.0f} ns +- {rtt / 2 * 1e9:.0f} ns")
@@ -134,7 +154,8 @@ def late_doc(a, every, window, late_us=3000):
     _, doc = windowed(
         a, path, ["--plugin-dir", a.slow_plugins, "--methods", "late_rank",
                   "--sizes", "8", "--noise", "off"] + window,
-        {"MPIARENA_TEST_LATE_EVERY": str(every), "MPIARENA_TEST_LATE_US": str(late_us)})
+        {"MPIARENA_TEST_LATE_EVERY": str(every), "MPIARENA_TEST_LATE_US": str(late_us)},
+        attempts=3)
     check(len(doc["records"]) == 1, f"{len(doc['records'])} records")
     r = doc["records"][0]
     check(r["verification"]["status"] == "passed", r["verification"])
