@@ -117,19 +117,6 @@ std::vector<int> round_order(std::uint64_t seed, int group, int round, int n) {
   return order;
 }
 
-double relative_standard_error(const std::vector<double>& samples) {
-  const std::size_t n = samples.size();
-  if (n < 2) return 0;
-  double mean = 0;
-  for (double x : samples) mean += x;
-  mean /= static_cast<double>(n);
-  if (mean == 0) return 0;
-  double ss = 0;
-  for (double x : samples) ss += (x - mean) * (x - mean);
-  const double sd = std::sqrt(ss / static_cast<double>(n - 1));
-  return sd / std::sqrt(static_cast<double>(n)) / std::fabs(mean);
-}
-
 // On an oversubscribed node a rank that has finished (or has nothing to do,
 // as the idle ranks of a single ping-pong pair) must not take CPU time from
 // the ranks still inside the timed loop.

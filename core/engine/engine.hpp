@@ -163,10 +163,6 @@ std::vector<GroupResult> measure_group(std::vector<GroupMember>& members,
 // leaves open).
 std::vector<int> round_order(std::uint64_t seed, int group, int round, int n);
 
-// The relative standard error of the mean of `samples` (s / sqrt(n) /
-// mean); 0 with fewer than two samples or a zero mean.
-double relative_standard_error(const std::vector<double>& samples);
-
 // A barrier over `comm` that sleeps while it waits instead of polling
 // (after 50 us of polling): a rank that is done, or idle as the ranks
 // outside a --ranks sub-communicator, leaves its core to the ranks still

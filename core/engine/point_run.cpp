@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
+#include <mpiarena/stats.hpp>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -154,8 +155,7 @@ void PointRun::calibrate() {
       for (int e = 0; e < kEstimateRuns; ++e)
         estimate.push_back(
             runner_.run(iters, pr.expected, pr.calib.c_str()).max);
-    std::sort(estimate.begin(), estimate.end());
-    part_medians_[pi] = estimate[estimate.size() / 2] * m_.time_scale /
+    part_medians_[pi] = median(estimate, EvenMedian::upper) * m_.time_scale /
                         static_cast<double>(iters);
     const std::size_t nphases = info_.phases.size();
     pr.pt.name = parts_[pi];

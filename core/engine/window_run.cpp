@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mpiarena/mpi_check.hpp>
+#include <mpiarena/stats.hpp>
 #include <thread>
 
 #include "timed_run.hpp"
@@ -25,12 +26,8 @@ bool wait_until(double until, bool sleep) {
   return true;
 }
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid),
-                   v.end());
-  return v[mid];
+double median_of(const std::vector<double>& v) {
+  return median(v, EvenMedian::upper);
 }
 
 // The sample's figures from each rank's windows, `mx` = [took..., 0...,

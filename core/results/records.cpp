@@ -363,10 +363,7 @@ Document document_from_json(const json& j) {
 
 double median_core_to_core(const Noise& n) {
   if (n.core_to_core_ns.empty()) return -1;
-  std::vector<double> v = n.core_to_core_ns;
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
+  return median(n.core_to_core_ns, EvenMedian::upper);
 }
 
 }  // namespace mpiarena

@@ -15,7 +15,7 @@ Summary summarize(const std::vector<double>& samples) {
   s.max = sorted.back();
   // Halves first: two samples near the largest double have a finite
   // median and mean (their sum would not).
-  s.median = n % 2 ? sorted[n / 2] : sorted[n / 2 - 1] / 2 + sorted[n / 2] / 2;
+  s.median = median(sorted);
   double sum = 0;
   for (double v : sorted) sum += v / static_cast<double>(n);
   s.mean = sum;
@@ -28,6 +28,37 @@ Summary summarize(const std::vector<double>& samples) {
   for (std::size_t i = 0; i < kPercentiles.size(); ++i)
     s.percentiles[i] = percentile(sorted, kPercentiles[i]);
   return s;
+}
+
+double median(std::vector<double> v, EvenMedian even) {
+  const std::size_t n = v.size();
+  if (n == 0) return 0;
+  std::nth_element(v.begin(), v.begin() + n / 2, v.end());
+  const double upper = v[n / 2];
+  if (n % 2 || even == EvenMedian::upper) return upper;
+  const double lower = *std::max_element(v.begin(), v.begin() + n / 2);
+  return lower / 2 + upper / 2;
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double h = static_cast<double>(v.size() - 1) * std::clamp(q, 0.0, 1.0);
+  const std::size_t lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+double relative_standard_error(const std::vector<double>& v) {
+  const std::size_t n = v.size();
+  if (n < 2) return 0;
+  double mean = 0;
+  for (double x : v) mean += x / static_cast<double>(n);
+  if (mean == 0) return 0;
+  double ss = 0;
+  for (double x : v) ss += (x - mean) * (x - mean);
+  const double sd = std::sqrt(ss / static_cast<double>(n - 1));
+  return sd / std::sqrt(static_cast<double>(n)) / std::fabs(mean);
 }
 
 std::size_t percentile_min_samples(int p) {

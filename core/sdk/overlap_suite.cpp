@@ -4,6 +4,7 @@
 #include <map>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/overlap_suite.hpp>
+#include <mpiarena/stats.hpp>
 #include <utility>
 
 namespace mpiarena {
@@ -23,11 +24,6 @@ constexpr int kSlices = 64;
 constexpr double kSampleSeconds = 0.002;
 constexpr double kStepSampleSeconds = 0.05;
 constexpr int kSamples = 5;
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 }  // namespace
 
@@ -172,7 +168,7 @@ static double calibrated(MPI_Comm comm, double seconds, Run run) {
   std::vector<double> per_op;
   for (int i = 0; i < kSamples; ++i)
     per_op.push_back(sample(n) / static_cast<double>(n));
-  return median_of(per_op);
+  return median(per_op, EvenMedian::upper);
 }
 
 double OverlapStrategy::time_comm() {

@@ -1,5 +1,5 @@
 // runner tune FILE... [-o FILE]: the winners of runner --algorithms runs as
-// the file the MPI library loads (core/analysis/tuning.hpp), and the table
+// the file the MPI library loads (core/analysis/tuning/tuning.hpp), and the table
 // of decisions. Needs no MPI.
 #include <iostream>
 #include <stdexcept>

@@ -19,23 +19,38 @@ import sys
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 80
 
+# The rooms of core/analysis (core/analysis/CMakeLists.txt): room -> the
+# rooms below it that it may use.
+ROOMS = {
+    "stats": set(),
+    "svg": set(),
+    "text": {"svg"},
+    "report": {"stats", "text", "svg"},
+    "compare": {"stats", "text"},
+    "tuning": {"stats", "text"},
+    "html": {"report", "compare", "stats", "text", "svg"},
+    "trend": {"html", "compare", "report", "stats", "text", "svg"},
+}
+ANALYSIS = {f"core/analysis/{r}" for r in ROOMS}
+
 # Folder -> the folders its files may include from (itself included).
 LAYERS = {
     "core/results": {"core/results"},
-    "core/analysis": {"core/analysis", "core/results"},
     "core/sdk": {"core/sdk", "core/results"},
     "core/engine": {"core/engine", "core/sdk", "core/results"},
-    "runner/files": {"runner/files", "runner", "core/analysis", "core/results"},
+    "runner/files": {"runner/files", "runner", "core/results"} | ANALYSIS,
     "runner": {"runner", "runner/files", "core/engine", "core/sdk",
-               "core/analysis", "core/results"},
-    "runner/startup": {"runner/startup", "runner", "core/analysis",
-                       "core/results"},
+               "core/results"} | ANALYSIS,
+    "runner/startup": {"runner/startup", "runner", "core/results"} | ANALYSIS,
 }
+for room, uses in ROOMS.items():
+    LAYERS[f"core/analysis/{room}"] = {f"core/analysis/{u}" for u in
+                                       uses | {room}} | {"core/results"}
 # Files that must build without MPI, beside the MPI-free layers.
 MPI_FREE_RUNNER = {"options.cpp", "options.hpp", "options_check.cpp",
                    "options_parse.hpp", "option_values.cpp", "settings.cpp",
                    "ranks.cpp"}
-MPI_FREE_LAYERS = {"core/results", "core/analysis", "runner/files"}
+MPI_FREE_LAYERS = {"core/results", "runner/files"} | ANALYSIS
 # Public headers a MPI-free layer may include: the pure ones.
 PURE_PUBLIC = {"sizes.hpp", "stats.hpp", "payload.hpp"}
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference values of the two-sided Mann-Whitney U test for tests/test_compare.cpp.
 
-Standard library only, and written independently of core/analysis/compare.cpp:
+Standard library only, and written independently of core/analysis/stats/rank_tests.cpp:
 
 - U is counted pair by pair (x > y counts 1, x == y counts 1/2), not from ranks.
 - "enumeration": the exact p-value by listing every split of the pooled

@@ -25,6 +25,25 @@ struct Summary {
 // stddev is the sample standard deviation (n-1); cv = stddev / mean.
 Summary summarize(const std::vector<double>& samples);
 
+// The two medians of an even count: the mean of the middle two (halves
+// first, so no overflow), or the upper one (v[n / 2], always a sample).
+enum class EvenMedian { mean, upper };
+
+// The median of `v` (any order); 0 for an empty vector. summarize() takes
+// EvenMedian::mean; the engine's per-sample estimates (a window's length,
+// the overlap suite's and core-to-core's figures) take the upper median, a
+// sample they measured.
+double median(std::vector<double> v, EvenMedian even = EvenMedian::mean);
+
+// Quantile q (clamped to [0, 1]) of `v` by linear interpolation between
+// order statistics (Hyndman & Fan type 7, numpy's and R's default); 0 for
+// an empty vector.
+double quantile(std::vector<double> v, double q);
+
+// The relative standard error of the mean of `v`: stddev (n-1) / sqrt(n) /
+// |mean|; 0 with fewer than 2 values or a zero mean.
+double relative_standard_error(const std::vector<double>& v);
+
 // The fewest samples the p-th percentile (0 < p < 100) is given for:
 // 100 / (100 - p) rounded up (p50: 2, p95: 20, p99: 100), so that at
 // least one sample lies above it; with fewer it would be the maximum.

@@ -12,19 +12,6 @@
 
 namespace mpiarena {
 
-std::string format_metric(double value, const std::string& unit) {
-  if (!std::isfinite(value)) return "n/a";
-  char buf[48];
-  const double a = std::fabs(value);
-  if (a != 0 && (a >= 1e6 || a < 1e-2))
-    std::snprintf(buf, sizeof buf, "%.3g", value);
-  else if (a < 10)  // a ratio near 1 (comp_over_comm 0.97) needs 2 decimals
-    std::snprintf(buf, sizeof buf, "%.2f", value);
-  else
-    std::snprintf(buf, sizeof buf, "%.1f", value);
-  return unit.empty() ? std::string(buf) : std::string(buf) + " " + unit;
-}
-
 namespace {
 
 // The cells of `r`'s values of `first`'s metrics ("-" where `r` lacks

@@ -8,19 +8,10 @@
 
 #include "records.hpp"
 #include "summary.hpp"
+#include "text_format.hpp"
 #include "units.hpp"
 
 namespace mpiarena {
-
-// html: a fragment of a page (report_html.hpp builds the page) from
-// render_grid, heading, render_matrices and the summary's views.
-enum class Style { text, markdown, html };
-
-// An aligned text table, a markdown table or an HTML <table> (cells
-// escaped). A header starting with '>' marks a right-aligned column.
-std::string render_grid(const std::vector<std::string>& header,
-                        const std::vector<std::vector<std::string>>& rows,
-                        Style style);
 
 // What the numbers below are and where they come from, from the document's
 // context: runner version, ranks, nodes, MPI library (up to its first comma

@@ -100,10 +100,10 @@ std::string noise_lines(const Document& doc) {
     state.insert(state.end(), r.noise.core_to_core_ns.begin(),
                  r.noise.core_to_core_ns.end());
   if (!state.empty()) {
-    std::sort(state.begin(), state.end());
-    const double lo = state.front(), hi = state.back();
+    const auto [lo_at, hi_at] = std::minmax_element(state.begin(), state.end());
+    const double lo = *lo_at, hi = *hi_at;
     out << "machine state: core-to-core round trip between ranks 0 and 1 "
-        << std::lround(state[state.size() / 2]) << " ns (median; "
+        << std::lround(median(state, EvenMedian::upper)) << " ns (median; "
         << std::lround(lo) << " to " << std::lround(hi) << " ns)"
         << (hi > kStateRatio * lo
                 ? "; it changed during the run: compare points measured "

@@ -31,13 +31,6 @@ std::string without_build(const std::string& method) {
          (open == std::string::npos ? "" : method.substr(open));
 }
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // The launches' records of one point as one record (launches_document).
 Record launch_record(const std::vector<const Record*>& each) {
   Record r = *each.front();
@@ -51,7 +44,6 @@ Record launch_record(const std::vector<const Record*>& each) {
   }
   r.samples_max = r.samples_min = r.samples_avg = medians;
   r.time = summarize(medians);
-  r.time.median = median_of(medians);
   r.bandwidth = r.time.median > 0
                     ? static_cast<double>(r.payload_bytes) / r.time.median
                     : 0;
@@ -61,31 +53,6 @@ Record launch_record(const std::vector<const Record*>& each) {
   r.metrics.clear();
   r.noise = Noise{};
   return r;
-}
-
-// The continued fraction of the incomplete beta function (modified Lentz),
-// for x below (a + 1) / (a + b + 2), where it converges fast.
-double beta_fraction(double a, double b, double x) {
-  const double tiny = 1e-300;
-  double c = 1, d = 1 - (a + b) * x / (a + 1);
-  if (std::fabs(d) < tiny) d = tiny;
-  d = 1 / d;
-  double h = d;
-  for (int m = 1; m <= 300; ++m) {
-    for (int odd = 0; odd < 2; ++odd) {
-      const double aa =
-          odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
-              : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-      d = 1 + aa * d;
-      if (std::fabs(d) < tiny) d = tiny;
-      c = 1 + aa / c;
-      if (std::fabs(c) < tiny) c = tiny;
-      d = 1 / d;
-      h *= d * c;
-      if (odd && std::fabs(d * c - 1) < 1e-15) return h;
-    }
-  }
-  return h;
 }
 
 }  // namespace
@@ -162,25 +129,27 @@ Document launches_document(const std::vector<Document>& launches,
 
 void correct_for_multiplicity(Comparison& c) {
   // Every test once: (point, metric index or -1 for the point's own p).
-  std::vector<std::pair<double, std::pair<std::size_t, int>>> tests;
+  std::vector<std::pair<std::size_t, int>> tests;
+  std::vector<double> p;
   for (std::size_t i = 0; i < c.points.size(); ++i) {
-    tests.push_back({c.points[i].test.p, {i, -1}});
+    tests.push_back({i, -1});
+    p.push_back(c.points[i].test.p);
     const auto& metrics = c.points[i].metrics;
     for (std::size_t m = 0; m < metrics.size(); ++m)
-      if (metrics[m].p >= 0) tests.push_back({metrics[m].p, {i, int(m)}});
+      if (metrics[m].p >= 0) {
+        tests.push_back({i, int(m)});
+        p.push_back(metrics[m].p);
+      }
   }
-  std::sort(tests.begin(), tests.end());
+  const std::vector<double> adjusted = holm(p);
   const double n = static_cast<double>(tests.size());
-  double running = 0;  // Holm: adjusted p's never decrease with rank
-  for (std::size_t r = 0; r < tests.size(); ++r) {
-    running = std::max(
-        running, std::min(1.0, (n - static_cast<double>(r)) * tests[r].first));
-    PointComparison& pc = c.points[tests[r].second.first];
-    if (tests[r].second.second < 0)
-      pc.p_adjusted = running;
+  for (std::size_t t = 0; t < tests.size(); ++t) {
+    PointComparison& pc = c.points[tests[t].first];
+    if (tests[t].second < 0)
+      pc.p_adjusted = adjusted[t];
     else
-      pc.metrics[static_cast<std::size_t>(tests[r].second.second)].p_adjusted =
-          running;
+      pc.metrics[static_cast<std::size_t>(tests[t].second)].p_adjusted =
+          adjusted[t];
   }
   c.tests = static_cast<int>(tests.size());
   const CompareOptions& o = c.options;
@@ -226,47 +195,6 @@ void correct_for_multiplicity(Comparison& c) {
         std::to_string(c.tests) +
         " is not below it): measure more repetitions (-r) or fewer points, "
         "or use --correction none");
-}
-
-double incomplete_beta(double a, double b, double x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const double front =
-      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
-               a * std::log(x) + b * std::log1p(-x));
-  if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
-  return 1 - front * beta_fraction(b, a, 1 - x) / b;
-}
-
-double welch_log_p(const std::vector<double>& a, const std::vector<double>& b) {
-  auto logs = [](const std::vector<double>& v) {
-    std::vector<double> out;
-    for (double x : v)
-      if (x > 0) out.push_back(std::log(x));
-    return out;
-  };
-  const std::vector<double> x = logs(a), y = logs(b);
-  if (x.size() < 2 || y.size() < 2) return 1;
-  auto mean_var = [](const std::vector<double>& v, double& mean, double& var) {
-    mean = 0;
-    for (double e : v) mean += e;
-    mean /= static_cast<double>(v.size());
-    var = 0;
-    for (double e : v) var += (e - mean) * (e - mean);
-    var /= static_cast<double>(v.size() - 1);
-  };
-  double mx = 0, vx = 0, my = 0, vy = 0;
-  mean_var(x, mx, vx);
-  mean_var(y, my, vy);
-  const double nx = static_cast<double>(x.size()),
-               ny = static_cast<double>(y.size());
-  const double se2 = vx / nx + vy / ny;
-  if (!(se2 > 0)) return mx == my ? 1 : 0;
-  const double t = (my - mx) / std::sqrt(se2);
-  const double df =
-      se2 * se2 /
-      ((vx / nx) * (vx / nx) / (nx - 1) + (vy / ny) * (vy / ny) / (ny - 1));
-  return incomplete_beta(df / 2, 0.5, df / (df + t * t));
 }
 
 }  // namespace mpiarena

@@ -12,7 +12,7 @@
 
 #include "compare.hpp"
 #include "records.hpp"
-#include "report.hpp"
+#include "text_format.hpp"
 
 namespace mpiarena {
 

@@ -11,9 +11,10 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "compare.hpp"
-#include "report_text.hpp"
+#include "inference.hpp"
+#include "rank_tests.hpp"
 #include "suites.hpp"
+#include "text_format.hpp"
 #include "units.hpp"
 
 namespace mpiarena {
@@ -85,23 +86,6 @@ void pool_document(const Document& doc, Pool& pool) {
   }
 }
 
-// Holm's step-down adjustment of `p`, in place.
-void holm(std::vector<double>& p) {
-  std::vector<std::size_t> order(p.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
-  double running = 0;
-  const std::size_t k = p.size();
-  std::vector<double> adjusted(k);
-  for (std::size_t j = 0; j < k; ++j) {
-    running = std::max(running,
-                       std::min(1.0, static_cast<double>(k - j) * p[order[j]]));
-    adjusted[order[j]] = running;
-  }
-  p = adjusted;
-}
-
 TuningPoint decide(const PointId& id, const std::map<std::string, Pooled>& algs,
                    const TuneOptions& o) {
   const Pooled& lib = algs.at("");
@@ -118,7 +102,7 @@ TuningPoint decide(const PointId& id, const std::map<std::string, Pooled>& algs,
     p.push_back(mann_whitney(a.samples, lib.samples).p);
   }
   t.compared = static_cast<int>(rivals.size());
-  holm(p);
+  p = holm(p);
   const Pooled* fastest = nullptr;
   double fastest_s = 0, fastest_p = 1;
   const Pooled* best = nullptr;
@@ -208,33 +192,6 @@ bool times_comm_size(const std::string& collective) {
 
 }  // namespace
 
-double ratio_lower_bound(const std::vector<double>& a,
-                         const std::vector<double>& b, double alpha) {
-  std::vector<double> r;
-  for (double x : a)
-    for (double y : b)
-      if (y > 0) r.push_back(x / y);
-  if (r.empty()) return 1;
-  std::sort(r.begin(), r.end());
-  if (a.size() + b.size() <= kExactLimit) {
-    // The exact cut: the (c+1)-th smallest ratio, P(U <= c) <= alpha / 2.
-    const long c = u_lower_critical(a.size(), b.size(), alpha / 2);
-    if (c < 0) return 0;  // no bound at this level from so few samples
-    return r[std::min(static_cast<std::size_t>(c), r.size() - 1)];
-  }
-  double lo = 0, hi = 10;  // z with P(|Z| > z) = alpha, by bisection
-  for (int i = 0; i < 100; ++i) {
-    const double mid = (lo + hi) / 2;
-    (std::erfc(mid / std::sqrt(2.0)) > alpha ? lo : hi) = mid;
-  }
-  const double n = static_cast<double>(a.size()),
-               m = static_cast<double>(b.size());
-  const double k =
-      std::floor(n * m / 2 - lo * std::sqrt(n * m * (n + m + 1) / 12));
-  const std::size_t drop = k > 0 ? static_cast<std::size_t>(k) : 0;
-  return r[std::min(drop, r.size() - 1)];
-}
-
 std::size_t tuning_block(const Record& r) {
   if (!r.moves_data) return 0;
   return r.size_total && r.ranks > 0
@@ -278,7 +235,7 @@ Tuning tune(const std::vector<Document>& docs, const TuneOptions& options) {
   return t;
 }
 
-double claim_level(double alpha, int k) { return k > 1 ? alpha / k : alpha; }
+double claim_level(double alpha, int k) { return bonferroni_level(alpha, k); }
 
 int winner_count(const Tuning& t) {
   return static_cast<int>(

@@ -12,45 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "inference.hpp"
 #include "point_key.hpp"
+#include "rank_tests.hpp"
 #include "records.hpp"
 
 namespace mpiarena {
-
-// Two-sided Mann-Whitney U test (Wilcoxon rank-sum) of samples a and b.
-struct UTest {
-  std::size_t n1 = 0, n2 = 0;
-  // U of `a`: the number of pairs (x from a, y from b) with x > y, a tie
-  // counting 1/2 (as scipy.stats.mannwhitneyu reports it for its first
-  // sample). U of b is n1 * n2 - u.
-  double u = 0;
-  double p = 1;
-  // Exact: the null distribution of the rank sum is enumerated (by dynamic
-  // programming) over every split of the pooled samples; with ties it is
-  // the permutation distribution of the mid-ranks, so it stays exact.
-  // Otherwise the normal approximation with tie and continuity corrections.
-  bool exact = false;
-  bool ties = false;
-};
-
-// The exact test is used when n1 + n2 <= exact_limit (the default covers 25
-// repetitions a side; the counts stay exact in doubles up to 50 samples).
-inline constexpr std::size_t kExactLimit = 50;
-
-UTest mann_whitney(const std::vector<double>& a, const std::vector<double>& b,
-                   std::size_t exact_limit = kExactLimit);
-
-// The smallest two-sided p-value n1 and n2 samples can ever give
-// (2 / C(n1 + n2, n1), all of one sample above all of the other).
-double min_p_value(std::size_t n1, std::size_t n2);
-// The smallest n for which n against n samples can give p < alpha.
-std::size_t min_samples_for(double alpha);
-
-// The exact lower critical value of U for n1 against n2 samples without
-// ties: the largest c with P(U <= c) <= tail under the null, or -1 when
-// even U = 0 is likelier than that (too few samples for the level). The
-// order statistic behind the exact Hodges-Lehmann interval.
-long u_lower_critical(std::size_t n1, std::size_t n2, double tail);
 
 // Ordered by how much a CI gate cares.
 enum class Outcome { unchanged, improved, noisy, regressed };
@@ -206,25 +173,6 @@ inline constexpr double kSuggestionQuantile = 0.95;
 // A suggested threshold as text: a percentage rounded up to 0.1% ("3.0%"),
 // or with 3 significant digits from 10000% ("2.14e+05%").
 std::string suggested_percent(double v);
-
-// Quantile q of `v` by linear interpolation between order statistics
-// (Hyndman & Fan type 7, numpy's default); 0 for an empty vector.
-double quantile(std::vector<double> v, double q);
-// z such that a standard normal exceeds |z| with probability `p`
-// (two-sided): 1.96 for 0.05.
-double two_sided_z(double p);
-// The relative standard error of a sample median: sqrt(pi / 2) * sigma /
-// (median * sqrt(n)), sigma estimated robustly as IQR / 1.349 (the normal
-// approximation of the median's standard error). -1 without a positive
-// median or with fewer than 2 samples.
-double median_relative_se(const std::vector<double>& samples);
-// The smallest change, as a factor minus one (like --threshold), of one
-// median against the other that the two samples can resolve at `alpha`:
-// exp(z * sqrt(se_a^2 + se_b^2)) - 1, se the median_relative_se() of each
-// and z = two_sided_z(alpha): the two log-medians are z standard errors
-// apart. -1 when either side has none.
-double resolvable_change(const std::vector<double>& a,
-                         const std::vector<double>& b, double alpha);
 
 // A point measured in one file only; `other` says what the other file has
 // of it ("skipped: <reason>"), or is empty.

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "compare.hpp"
-#include "report.hpp"
+#include "text_format.hpp"
 
 namespace mpiarena {
 

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "compare.hpp"
+#include "rank_tests.hpp"
 #include "report_text.hpp"
 #include "units.hpp"
 

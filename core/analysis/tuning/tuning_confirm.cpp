@@ -4,9 +4,9 @@
 #include <mpiarena/stats.hpp>
 #include <stdexcept>
 
-#include "compare.hpp"
 #include "digest.hpp"
-#include "report_text.hpp"
+#include "rank_tests.hpp"
+#include "text_format.hpp"
 #include "tuning.hpp"
 
 namespace mpiarena {
@@ -97,9 +97,7 @@ void carry_decisions(Tuning& t, const nlohmann::json& previous) {
 }
 
 std::size_t confirm_launches_needed(double alpha) {
-  std::size_t n = 1;
-  while (n < 1000 && u_lower_critical(n, n, alpha / 2) < 0) ++n;
-  return n;
+  return min_samples_to_bound(alpha);
 }
 
 bool is_plain_launch(const Document& doc) {

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "compare.hpp"
 #include "fit.hpp"
+#include "rank_tests.hpp"
 #include "report.hpp"
 #include "report_text.hpp"
 #include "suites.hpp"

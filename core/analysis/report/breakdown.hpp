@@ -9,14 +9,11 @@
 #include <string>
 
 #include "records.hpp"
-#include "report.hpp"
+#include "text_format.hpp"
 
 namespace mpiarena {
 
 // Empty when no record has parts, phases or metrics.
 std::string render_breakdown(const Document& doc, Style style = Style::text);
-
-// "75.0 %", "0.97 x", "1.23e+06 msg/s", "n/a" (not finite).
-std::string format_metric(double value, const std::string& unit);
 
 }  // namespace mpiarena

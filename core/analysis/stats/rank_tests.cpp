@@ -1,11 +1,12 @@
-// The two-sided Mann-Whitney U test behind `runner compare` (compare.hpp).
+#include "rank_tests.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
 #include <vector>
 
-#include "compare.hpp"
+#include "inference.hpp"
 
 namespace mpiarena {
 
@@ -114,6 +115,35 @@ long u_lower_critical(std::size_t n1, std::size_t n2, double tail) {
     c = static_cast<long>(u);
   }
   return c;
+}
+
+std::size_t min_samples_to_bound(double alpha) {
+  std::size_t n = 1;
+  while (n < 1000 && u_lower_critical(n, n, alpha / 2) < 0) ++n;
+  return n;
+}
+
+double ratio_lower_bound(const std::vector<double>& a,
+                         const std::vector<double>& b, double alpha) {
+  std::vector<double> r;
+  for (double x : a)
+    for (double y : b)
+      if (y > 0) r.push_back(x / y);
+  if (r.empty()) return 1;
+  std::sort(r.begin(), r.end());
+  if (a.size() + b.size() <= kExactLimit) {
+    // The exact cut: the (c+1)-th smallest ratio, P(U <= c) <= alpha / 2.
+    const long c = u_lower_critical(a.size(), b.size(), alpha / 2);
+    if (c < 0) return 0;  // no bound at this level from so few samples
+    return r[std::min(static_cast<std::size_t>(c), r.size() - 1)];
+  }
+  const double z = two_sided_z(alpha);
+  const double n = static_cast<double>(a.size()),
+               m = static_cast<double>(b.size());
+  const double k =
+      std::floor(n * m / 2 - z * std::sqrt(n * m * (n + m + 1) / 12));
+  const std::size_t drop = k > 0 ? static_cast<std::size_t>(k) : 0;
+  return r[std::min(drop, r.size() - 1)];
 }
 
 }  // namespace mpiarena

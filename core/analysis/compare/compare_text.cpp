@@ -7,8 +7,8 @@
 #include <mpiarena/sizes.hpp>
 #include <sstream>
 
-#include "breakdown.hpp"
 #include "compare_procedures.hpp"
+#include "text_format.hpp"
 #include "units.hpp"
 
 namespace mpiarena {

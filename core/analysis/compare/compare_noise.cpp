@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <mpiarena/stats.hpp>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -15,46 +16,6 @@
 namespace mpiarena {
 
 using nlohmann::json;
-
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const double h = static_cast<double>(v.size() - 1) * std::clamp(q, 0.0, 1.0);
-  const std::size_t lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
-
-double two_sided_z(double p) {
-  // erfc(z / sqrt 2) is the two-sided tail of the standard normal; it
-  // falls with z: bisection.
-  double lo = 0, hi = 40;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = (lo + hi) / 2;
-    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
-  }
-  return (lo + hi) / 2;
-}
-
-double median_relative_se(const std::vector<double>& samples) {
-  if (samples.size() < 2) return -1;
-  const double median = quantile(samples, 0.5);
-  if (!(median > 0)) return -1;
-  // sqrt(pi / 2) sigma / sqrt(n) is the standard error of the median of n
-  // normal samples; IQR / 1.349 (twice the normal's 75% quantile) estimates
-  // sigma without the outliers a timing distribution has.
-  const double iqr = quantile(samples, 0.75) - quantile(samples, 0.25);
-  const double sigma = iqr / (2 * 0.6744897501960817);
-  return std::sqrt(std::acos(-1.0) / 2) * sigma /
-         (median * std::sqrt(static_cast<double>(samples.size())));
-}
-
-double resolvable_change(const std::vector<double>& a,
-                         const std::vector<double>& b, double alpha) {
-  const double sa = median_relative_se(a), sb = median_relative_se(b);
-  if (sa < 0 || sb < 0) return -1;
-  return std::expm1(two_sided_z(alpha) * std::hypot(sa, sb));
-}
 
 std::string suggested_percent(double v) {
   char buf[32];

@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "compare.hpp"
 #include "report_text.hpp"
 #include "suites.hpp"
 #include "summary.hpp"
@@ -21,104 +20,6 @@
 namespace mpiarena {
 
 using nlohmann::json;
-
-std::string render_grid(const std::vector<std::string>& header,
-                        const std::vector<std::vector<std::string>>& rows,
-                        Style style) {
-  std::vector<std::string> names;
-  std::vector<bool> right;
-  for (const std::string& h : header) {
-    right.push_back(!h.empty() && h[0] == '>');
-    names.push_back(right.back() ? h.substr(1) : h);
-  }
-  std::ostringstream out;
-  if (style == Style::html) {
-    auto cell = [&](const char* tag, std::size_t i, const std::string& c) {
-      out << "<" << tag
-          << (i < right.size() && right[i] ? " class=\"num\"" : "") << ">"
-          << svg::escape(c) << "</" << tag << ">";
-    };
-    out << "<table><thead><tr>";
-    for (std::size_t i = 0; i < names.size(); ++i) cell("th", i, names[i]);
-    out << "</tr></thead><tbody>";
-    for (const auto& row : rows) {
-      out << "<tr>";
-      for (std::size_t i = 0; i < row.size(); ++i) cell("td", i, row[i]);
-      out << "</tr>";
-    }
-    out << "</tbody></table>\n";
-    return out.str();
-  }
-  if (style == Style::markdown) {
-    // A `|` in a cell (a method's name, a note) would end it.
-    auto md = [](const std::string& c) {
-      std::string e;
-      for (char ch : c)
-        e += ch == '|' ? std::string("\\|") : std::string(1, ch);
-      return e;
-    };
-    out << "|";
-    for (const std::string& n : names) out << " " << md(n) << " |";
-    out << "\n|";
-    for (bool r : right) out << (r ? "---:|" : "---|");
-    out << "\n";
-    for (const auto& row : rows) {
-      out << "|";
-      for (const std::string& c : row) out << " " << md(c) << " |";
-      out << "\n";
-    }
-    return out.str();
-  }
-  std::vector<std::size_t> width(names.size());
-  for (std::size_t i = 0; i < names.size(); ++i) width[i] = names[i].size();
-  for (const auto& row : rows)
-    for (std::size_t i = 0; i < row.size() && i < width.size(); ++i)
-      width[i] = std::max(width[i], row[i].size());
-  auto line = [&](const std::vector<std::string>& cells) {
-    out << " ";
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      const std::size_t w = i < width.size() ? width[i] : 0;
-      const std::string fill(w > cells[i].size() ? w - cells[i].size() : 0,
-                             ' ');
-      const bool last = i + 1 == cells.size();
-      out << "  "
-          << (i < right.size() && right[i] ? fill + cells[i]
-              : last                       ? cells[i]
-                                           : cells[i] + fill);
-    }
-    out << "\n";
-  };
-  line(names);
-  for (const auto& row : rows) line(row);
-  return out.str();
-}
-
-// `v` with `decimals` decimals, then `unit`; "n/a" for NaN, "inf" for an
-// infinity, and scientific notation from 1e6 on, so that a ratio or a
-// percentage of extreme times stays a short cell.
-std::string fixed(double v, int decimals, const char* unit) {
-  if (std::isnan(v)) return "n/a";
-  if (std::isinf(v)) return std::string(v > 0 ? "inf" : "-inf") + unit;
-  char buf[64];
-  if (std::fabs(v) >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.2e%s", v, unit);
-  else
-    std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, unit);
-  return buf;
-}
-
-// "small (11.0 kB)", "4096 B (4.10 kB)", "64 B".
-std::string size_text(const std::string& label, std::size_t bytes) {
-  const std::string pretty = format_bytes(static_cast<double>(bytes));
-  if (label != std::to_string(bytes)) return label + " (" + pretty + ")";
-  return bytes < 1000 ? pretty : label + " B (" + pretty + ")";
-}
-
-std::string heading(const std::string& title, Style style) {
-  if (style == Style::html) return "<h4>" + svg::escape(title) + "</h4>\n";
-  return style == Style::markdown ? "\n### " + title + "\n\n"
-                                  : "\n" + title + "\n";
-}
 
 namespace {
 

@@ -14,8 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "rank_tests.hpp"
 #include "records.hpp"
-#include "report.hpp"
+#include "text_format.hpp"
 
 namespace mpiarena {
 
@@ -149,15 +150,6 @@ nlohmann::json tuning_decisions(const Tuning& t, const TuneOptions& options);
 
 // The file the library loads: Open MPI's rules or MPICH's selection JSON.
 std::string tuning_file_text(const Tuning& t);
-
-// The lower end of the 1 - alpha confidence interval of the ratio a / b:
-// the pairwise ratios sorted, cut where the U test cuts (Hodges-Lehmann's
-// interval on the logarithms): at its exact critical value up to
-// kExactLimit samples, its normal approximation above. 0 when the samples
-// are too few to bound the ratio at that level (2 against 2 at alpha 0.05:
-// U = 0 alone has probability 1/6; confirm_launches_needed).
-double ratio_lower_bound(const std::vector<double>& a,
-                         const std::vector<double>& b, double alpha);
 
 // The bytes that key a record's point in tune: a method's count (per rank,
 // or the whole buffer under --size-basis total), 0 for a record that moves

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "records.hpp"
-#include "report.hpp"
+#include "text_format.hpp"
 
 namespace mpiarena {
 

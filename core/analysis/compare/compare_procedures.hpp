@@ -32,13 +32,6 @@ Document launches_document(const std::vector<Document>& launches,
                            const std::string& side,
                            std::vector<std::string>& warnings);
 
-// Welch's two-sample t test on the logarithms of `a` and `b` (positive
-// values; the others are ignored): the two-sided p-value, from the t
-// distribution with the Welch-Satterthwaite degrees of freedom. 1 with fewer
-// than 2 values a side; 0 or 1 when both sides have no spread (different
-// or equal means).
-double welch_log_p(const std::vector<double>& a, const std::vector<double>& b);
-
 // --correction holm: every test's p-value of `c` (the points' and their
 // phases', parts' and metrics' own) adjusted by Holm's step-down method
 // over all of them (c.tests), and each verdict judged again with the
@@ -46,9 +39,6 @@ double welch_log_p(const std::vector<double>& a, const std::vector<double>& b);
 // alpha is "noisy". A failed verification stays a regression. Warns when
 // the samples are too few for any point to pass the correction.
 void correct_for_multiplicity(Comparison& c);
-
-// The regularized incomplete beta function I_x(a, b) (continued fraction).
-double incomplete_beta(double a, double b, double x);
 
 // What compare says of its procedure in the summary: what the files are,
 // how the point is judged, and the false-alarm rate and the power measured

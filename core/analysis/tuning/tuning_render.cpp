@@ -1,7 +1,7 @@
 // runner tune's table of decisions (tuning.hpp, render_tuning).
 #include <sstream>
 
-#include "report_text.hpp"
+#include "text_format.hpp"
 #include "tuning.hpp"
 #include "units.hpp"
 

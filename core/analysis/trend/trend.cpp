@@ -9,9 +9,7 @@
 #include <sstream>
 #include <utility>
 
-#include "report_html.hpp"
-#include "report_text.hpp"
-#include "svg.hpp"
+#include "text_format.hpp"
 
 namespace mpiarena {
 

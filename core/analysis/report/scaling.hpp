@@ -5,7 +5,7 @@
 #include <string>
 
 #include "records.hpp"
-#include "report.hpp"
+#include "text_format.hpp"
 
 namespace mpiarena {
 

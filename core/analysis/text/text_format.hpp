@@ -1,5 +1,7 @@
-// Internal: the text pieces the report's views share (report.cpp,
-// report_views.cpp, breakdown.cpp, scaling.cpp).
+// The text pieces every view shares: the table styles, aligned text,
+// markdown and HTML grids, number and size cells, headings. Below the
+// report, compare, tuning and trend rooms; on svg (escape) and the results
+// library (units, sizes) only.
 #pragma once
 
 #include <cstddef>
@@ -7,10 +9,17 @@
 #include <utility>
 #include <vector>
 
-#include "records.hpp"
-#include "report.hpp"
-
 namespace mpiarena {
+
+// html: a fragment of a page (report_html.hpp builds the page) from
+// render_grid, heading, render_matrices and the summary's views.
+enum class Style { text, markdown, html };
+
+// An aligned text table, a markdown table or an HTML <table> (cells
+// escaped). A header starting with '>' marks a right-aligned column.
+std::string render_grid(const std::vector<std::string>& header,
+                        const std::vector<std::vector<std::string>>& rows,
+                        Style style);
 
 // `v` with `decimals` decimals, then `unit`; "n/a" for NaN, "inf" for an
 // infinity, and scientific notation from 1e6 on, so that a ratio or a
@@ -23,14 +32,8 @@ std::string size_text(const std::string& label, std::size_t bytes);
 // A table's title: a "###" heading in markdown, a line of its own in text.
 std::string heading(const std::string& title, Style style);
 
-// The noisy points of `recs` (Record::noise) as one compact table: the
-// point, its size and ranks, its noisy samples of all, the samples
-// measured again, the steal in its kept samples and the most preemptions
-// in one; in HTML also its first noisy sample. Empty when none is noisy.
-std::string render_noisy_table(const std::vector<const Record*>& recs,
-                               Style style);
-// "Noisy points: 3 of 172 (...)": the count above that table.
-std::string noisy_count_line(const std::vector<const Record*>& recs);
+// "75.0 %", "0.97 x", "1.23e+06 msg/s", "n/a" (not finite).
+std::string format_metric(double value, const std::string& unit);
 
 // A table rendered as aligned text or as a markdown table. Columns whose
 // header starts with '>' are right-aligned.

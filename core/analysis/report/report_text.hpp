@@ -1,0 +1,25 @@
+// Internal: the text pieces the report's views share (report.cpp,
+// report_views.cpp, breakdown.cpp, scaling.cpp).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "records.hpp"
+#include "report.hpp"
+#include "text_format.hpp"
+
+namespace mpiarena {
+
+// The noisy points of `recs` (Record::noise) as one compact table: the
+// point, its size and ranks, its noisy samples of all, the samples
+// measured again, the steal in its kept samples and the most preemptions
+// in one; in HTML also its first noisy sample. Empty when none is noisy.
+std::string render_noisy_table(const std::vector<const Record*>& recs,
+                               Style style);
+// "Noisy points: 3 of 172 (...)": the count above that table.
+std::string noisy_count_line(const std::vector<const Record*>& recs);
+
+}  // namespace mpiarena
