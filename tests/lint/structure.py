@@ -9,6 +9,10 @@
 3. No function over 80 lines (from the first line of its signature to its
    closing brace): free functions, member functions defined in or out of
    their class, constructors.
+4. The map (docs/architecture.md, "The map") matches the tree: a "### `X/`"
+   heading for every folder of core/ and runner/ that holds files and for
+   no other, and under it every file of X named in backticks, by its name
+   or its stem (`report` for report.hpp and report.cpp).
 
 Exit 0 when all hold; else 1, one line per problem. Standard library only.
 """
@@ -121,10 +125,62 @@ def main(root):
                             f"{rel}:{first}: a function of {last - first + 1}"
                             f" lines, more than {MAX_FUNCTION_LINES}: {sig}")
                 problems += includes(root, rel, folder, f, lines)
+    problems += map_problems(root)
     for p in problems:
         print(p)
     print(f"structure: {len(problems)} problem(s)")
     return 1 if problems else 0
+
+
+MAP_DOC = os.path.join("docs", "architecture.md")
+SOURCE_ENDINGS = (".cpp", ".hpp", ".in", "CMakeLists.txt")
+
+
+def map_sections(root):
+    """Folder -> the names in backticks of its section of the map."""
+    text = open(os.path.join(root, MAP_DOC), encoding="utf-8").read()
+    if "\n## The map\n" not in text:
+        return None
+    text = text.split("\n## The map\n", 1)[1].split("\n## ", 1)[0]
+    sections, current = {}, None
+    for line in text.split("\n"):
+        m = re.match(r"###\s+`([^`]+)/`\s*$", line)
+        if m:
+            current = m.group(1)
+            sections.setdefault(current, set())
+        elif current is not None:
+            sections[current].update(re.findall(r"`([^`]+)`", line))
+    return sections
+
+
+def map_problems(root):
+    sections = map_sections(root)
+    if sections is None:
+        return [f"{MAP_DOC}: no section \"## The map\""]
+    problems, folders = [], set()
+    for top in ("core", "runner"):
+        for d, dirs, files in os.walk(os.path.join(root, top)):
+            dirs.sort()
+            files = sorted(f for f in files if f.endswith(SOURCE_ENDINGS))
+            if not files:
+                continue
+            folder = os.path.relpath(d, root)
+            folders.add(folder)
+            if folder not in sections:
+                problems.append(f"{folder}/: a folder the map of {MAP_DOC} "
+                                "does not name (add a \"### `" + folder +
+                                "/`\" section)")
+                continue
+            for f in files:
+                stem = f.split(".")[0]
+                if f not in sections[folder] and stem not in sections[folder]:
+                    problems.append(f"{folder}/{f}: not on the map of "
+                                    f"{MAP_DOC} (name `{f}` or `{stem}` "
+                                    f"under \"### `{folder}/`\")")
+    for folder in sorted(set(sections) - folders):
+        problems.append(f"{MAP_DOC}: the map names {folder}/, which holds no "
+                        "source file")
+    return problems
 
 
 HEADERS = {}
@@ -134,6 +190,8 @@ def owner(root, header):
     """The folders (of the layers) that hold a header of this name."""
     if not HEADERS:
         for layer in LAYERS:
+            if not os.path.isdir(os.path.join(root, layer)):
+                continue
             for f in os.listdir(os.path.join(root, layer)):
                 HEADERS.setdefault(f, set()).add(layer)
     return HEADERS.get(header, set())
