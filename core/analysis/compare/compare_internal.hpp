@@ -48,7 +48,7 @@ std::map<std::string, double> group_shifts(
 double factor(double base, double now);
 
 // The median compare judges a timing by: its samples' (the U test's data;
-// issue 44: a summary that says otherwise must not decide the change),
+// a summary that says otherwise must not decide the change),
 // the stated one only where there are no samples.
 template <typename Timed>
 double samples_median(const Timed& t) {

@@ -216,7 +216,7 @@ struct GateRecord {
 // The row of docs/results/gate.md (bench/gate) that holds each
 // procedure's false alarms and power on this project's VM. The figures stay
 // in the document, which bench/gate renders from its runs, so that none is
-// compiled in to go stale (issue 44).
+// compiled in to go stale.
 constexpr GateRecord kGateRecords[] = {
     {Procedure::two_files, 1, false,
      "(a) two files, one launch each (no correction: today's default)"},

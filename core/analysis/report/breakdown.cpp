@@ -77,7 +77,7 @@ std::string method_title(const MethodKey& key, const std::string& what) {
 
 // Records with parts, one table per method, payload and rank count, a row
 // per size: each part's median, each metric, the headline part's phases
-// (seed 002's columns: size, communication, computation, overall, overlap).
+// (NMPM's columns: size, communication, computation, overall, overlap).
 std::string render_parts(const Document& doc, Style style) {
   std::string out;
   for (auto& [key, recs] :
@@ -129,7 +129,7 @@ std::string render_parts(const Document& doc, Style style) {
 
 // Records with phases or metrics but no parts, one table per method,
 // payload and rank count, a row per size: each phase's median, the
-// record's median, each metric (seed 004's layout: size, pack, comm,
+// record's median, each metric (OPBench's layout: size, pack, comm,
 // unpack, app).
 std::string render_phases(const Document& doc, Style style) {
   std::string out;

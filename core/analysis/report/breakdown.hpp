@@ -1,8 +1,8 @@
 // The contract-v4 view of a result document. Records with parts: one table
 // per method, payload and rank count, a row per size with each part's time,
-// each metric and the headline part's phases (seed 002's layout). Records
+// each metric and the headline part's phases (NMPM's layout). Records
 // with phases or metrics but no parts: the same per method, a row per size
-// with each phase's time, the operation's and each metric (seed 004's
+// with each phase's time, the operation's and each metric (OPBench's
 // layout).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The report's "Guideline violations" view (issue 30; ReproMPI's
+// The report's "Guideline violations" view (ReproMPI's
 // self-consistent performance guidelines): where a guideline mock-up (a
 // collective built from others, params "collective" and "guideline") or
 // another algorithm of the MPI library (runner --algorithms) beats the

@@ -143,7 +143,7 @@ std::string render_header(const Document& doc) {
   if (!doc.complete)
     out << "incomplete run: it stopped before its end; these are the "
         << doc.records.size() << " points it measured\n";
-  // Issue 16: how the samples were taken and what the machine did.
+  // How the samples were taken and what the machine did.
   if (c.contains("interleave") && c["interleave"].value("enabled", false))
     out << "competing methods interleaved: one sample of each per round, "
            "seeded order (--seed "

@@ -46,7 +46,7 @@ FitPiece fit_piece(const std::vector<double>& bytes,
                    const std::vector<double>& seconds, std::size_t first,
                    std::size_t last);
 
-// Where the model holds over a series sorted by size (issue 44: one line
+// Where the model holds over a series sorted by size (one line
 // over a protocol switch missed the small sizes tenfold and gave negative
 // latencies): every size if one line holds over all of them; else two
 // lines, below and above the split that fits best (the eager-rendezvous

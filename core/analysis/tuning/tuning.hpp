@@ -1,4 +1,4 @@
-// runner tune (issue 30): from the records of runner --algorithms, the
+// runner tune: from the records of runner --algorithms, the
 // winning algorithm of the MPI library per collective, communicator size
 // and message size, declared only where it beats the library's own choice
 // significantly (U test of the samples, Holm over the algorithms of the
@@ -79,7 +79,7 @@ struct TuneOptions {
 // Throws std::invalid_argument when record `r` ran a forced algorithm
 // that its run's context (`library_algorithms`) does not list for the
 // variable, with that name and value: a tuning file must name only
-// algorithms the library has (issue 44).
+// algorithms the library has.
 void check_listed_algorithm(const Record& r, const nlohmann::json& context);
 
 // Every point with the library's own choice and at least one forced
