@@ -51,6 +51,15 @@ TEST(Quantile, TypeSevenAsR) {
   EXPECT_EQ(mpiarena::quantile({}, 0.5), 0);
 }
 
+TEST(NearestRank, CeilingOfTheProduct) {
+  EXPECT_EQ(mpiarena::nearest_rank(20, 0.95), 19u);  // whole: 19, not 20
+  EXPECT_EQ(mpiarena::nearest_rank(21, 0.95), 20u);  // 19.95 up
+  EXPECT_EQ(mpiarena::nearest_rank(10, 0.5), 5u);
+  EXPECT_EQ(mpiarena::nearest_rank(3, 0), 1u);
+  EXPECT_EQ(mpiarena::nearest_rank(3, 1.5), 3u);
+  EXPECT_EQ(mpiarena::nearest_rank(0, 0.5), 0u);
+}
+
 TEST(RelativeStandardError, OfOneTwoThree) {
   // mean 2, sample sd 1: (1 / sqrt 3) / 2
   EXPECT_DOUBLE_EQ(mpiarena::relative_standard_error({1, 2, 3}),

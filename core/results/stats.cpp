@@ -49,6 +49,14 @@ double quantile(std::vector<double> v, double q) {
   return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
+std::size_t nearest_rank(std::size_t n, double q) {
+  if (n == 0) return 0;
+  const double r =
+      std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(n) - 1e-9);
+  return std::clamp<std::size_t>(static_cast<std::size_t>(std::max(r, 0.0)), 1,
+                                 n);
+}
+
 double relative_standard_error(const std::vector<double>& v) {
   const std::size_t n = v.size();
   if (n < 2) return 0;

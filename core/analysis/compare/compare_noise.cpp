@@ -235,10 +235,8 @@ ThresholdSuggestion suggest_threshold(
   // Nearest rank: the smallest value that at least kSuggestionQuantile of
   // the points resolve.
   const std::size_t n = usable.size();
-  const auto rank = static_cast<std::size_t>(
-      std::ceil(kSuggestionQuantile * static_cast<double>(n) - 1e-9));
   s.points = n;
-  s.value = usable[std::clamp<std::size_t>(rank, 1, n) - 1]->resolvable;
+  s.value = usable[nearest_rank(n, kSuggestionQuantile) - 1]->resolvable;
   std::vector<double> values;
   for (const PointComparison* p : usable) {
     values.push_back(p->resolvable);

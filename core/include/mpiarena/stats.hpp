@@ -40,6 +40,12 @@ double median(std::vector<double> v, EvenMedian even = EvenMedian::mean);
 // an empty vector.
 double quantile(std::vector<double> v, double q);
 
+// The nearest rank of quantile q of n values: ceil(q * n), 1-based,
+// within [1, n] (a product that is whole up to rounding is taken as
+// whole); 0 for n = 0. percentile() is its integer form with the fewest
+// samples a percentile needs.
+std::size_t nearest_rank(std::size_t n, double q);
+
 // The relative standard error of the mean of `v`: stddev (n-1) / sqrt(n) /
 // |mean|; 0 with fewer than 2 values or a zero mean.
 double relative_standard_error(const std::vector<double>& v);
