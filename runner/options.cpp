@@ -377,12 +377,9 @@ Options parse_options(int argc, const char* const* argv) {
   check_sampling(vm, o, raw);
   check_output(vm, o, raw);
   check_numbers(vm, o, raw);
-  const std::string& t = o.thread_level;
-  if (vm.count("thread-level") && t != "single" && t != "funneled" &&
-      t != "serialized" && t != "multiple")
-    throw UsageError("--thread-level '" + t +
-                     "' is not supported; accepted: single, funneled, "
-                     "serialized, multiple");
+  if (vm.count("thread-level"))
+    check_choice("--thread-level", o.thread_level,
+                 {"single", "funneled", "serialized", "multiple"});
   return o;
 }
 
