@@ -271,7 +271,8 @@ void describe_measurement(po::options_description& desc, Options& o,
     ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time, "0.005"),
      "seconds one sample must last at least (inner iterations adapt)")
     ("repetitions,r", po::value<int>(&o.repetitions)->default_value(o.repetitions),
-     "samples per point (statistics are over these)")
+     "samples per point (statistics are over these); runner ab's default is "
+     "15, not this one")
     ("warmup", po::value<int>(&o.warmup)->default_value(o.warmup),
      "untimed operations before calibration")
     ("point-timeout", po::value<double>(&o.point_timeout)->default_value(o.point_timeout, "60"),

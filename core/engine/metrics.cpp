@@ -52,7 +52,8 @@ void compute_metrics(Record& rec, const StrategyInfo& info) {
     } catch (const std::exception& e) {
       throw PointError("metric '" + m.name + "' failed: " + e.what());
     } catch (...) {
-      // `throw 7`: ends the point like any other failure (docs/plugins.md).
+      // `throw 7`: ends the point like any other failure
+      // (docs/writing-a-plugin.md, "Phases, parts and metrics").
       throw PointError("metric '" + m.name +
                        "' failed: it threw something not derived from "
                        "std::exception");
