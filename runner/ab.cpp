@@ -1,4 +1,4 @@
-// runner ab: two blocks, crossed, merged, judged (ab.hpp).
+// runner ab: the builds measured in blocks, crossed, merged, judged (ab.hpp).
 #include "ab.hpp"
 
 #include <algorithm>
@@ -28,7 +28,8 @@ bool measure_builds(const std::vector<const LoadedStrategy*>& methods,
                     const Options& options, std::uint64_t seed,
                     const World& world, Document& doc, RunWriter& writer,
                     spdlog::logger& log, std::string& plan_error) {
-  const int blocks = options.blocks > 0 ? options.blocks : options.repetitions;
+  // 2 to --repetitions, given or kAbBlocks (check_ab_options).
+  const int blocks = options.blocks;
   // Odd blocks: NEW's methods first, so NEW's points are created first in
   // every group (the plan's order is the methods' order).
   std::vector<const LoadedStrategy*> crossed = methods;

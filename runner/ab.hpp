@@ -1,12 +1,13 @@
 // runner ab (docs/ci.md, "A/B in one run"): two builds of the methods in
-// one launch. The run is --blocks blocks (default: one per repetition),
-// each creating, calibrating and measuring every point anew, the builds in
-// turn created first and second (a crossover): where a point's buffers and
-// communicators land moves a time by up to 20% on this project's VMs, so
-// an instance of a point, not a sample, is the unit that varies, and each
-// build gets as many instances as blocks, in both places. The blocks'
-// samples are merged per point, and the document judged as `runner
-// compare` judges one file of runner ab.
+// one launch. The run is --blocks blocks (default 5, or --repetitions when
+// fewer: kAbBlocks, options_gate.cpp), each creating, calibrating and
+// measuring every point anew, the builds in turn created first and second
+// (a crossover): where a point's buffers and communicators land moves a
+// time by up to 19% on this project's VMs (docs/ci.md), so an instance of
+// a point, not a sample, is the unit that varies, and each build gets as
+// many instances as blocks, in both places. The blocks' samples are merged
+// per point, and the document judged as `runner compare` judges one file
+// of runner ab.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// runner --algorithms and runner algorithms (issue 30, docs/tuning.md): the
+// runner --algorithms and runner algorithms (docs/tuning.md): the
 // MPI library's own algorithms of the collectives, found at run time
 // (library_algorithms.hpp), measured as points of the methods that drive
 // those collectives (StrategyInfo::library_collective).

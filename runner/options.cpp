@@ -108,7 +108,8 @@ void describe_selection(po::options_description& desc, Options& o,
      "each method supports")
     ("sizes,s", po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
      "sizes (default: small..xxlarge; the overlap suite: 64KiB..16MiB, as "
-     "seed 002): presets small (11 kB), medium (110 kB), large (1.1 MB), xlarge "
+     "NMPM's NOB): presets small (11 kB), medium (110 kB), large (1.1 MB), "
+     "xlarge "
      "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', preset ranges "
      "(small..xxlarge: every preset from the first to the last), bytes with "
      "units (4KiB, 1MB), ranges a..b doubling (8B..4MiB, 0..4MiB), NetPIPE's "
@@ -131,9 +132,9 @@ void describe_selection(po::options_description& desc, Options& o,
     ("size-basis", po::value<std::string>(&raw.size_basis)->default_value(raw.size_basis),
      "distribution, combination and collective suites: 'per-rank' = a size "
      "is each rank's message (as OSU and IMB); 'total' = a size is the whole "
-     "array over the ranks (seed 003's N: a distribution splits it into "
-     "slices that differ by at most one int, MPI_Scatterv when the ranks do "
-     "not divide it)");
+     "array over the ranks (the N of the course exercise 'Week 4 - MPI "
+     "Communications': a distribution splits it into slices that differ by "
+     "at most one int, MPI_Scatterv when the ranks do not divide it)");
   // clang-format on
 }
 
@@ -148,7 +149,7 @@ void describe_suites(po::options_description& desc, Options& o,
      "k-th of the computation's 64 slices (1 to 64)")
     ("exchanges", po::value<int>(&o.exchanges)->default_value(o.exchanges),
      "stencil suite: neighbour exchanges per iteration, alternately to the "
-     "right and to the left neighbour of a ring (seed 004's COMM_ITERS); "
+     "right and to the left neighbour of a ring (OPBench's COMM_ITERS); "
      "even, 2 to 64")
     ("window", po::value<int>(&o.window)->default_value(o.window),
      "stream suite and the rma suite's _bw methods: messages in flight per "
@@ -156,7 +157,7 @@ void describe_suites(po::options_description& desc, Options& o,
      "synchronisation); times and bandwidths are per message, 1 to 1024")
     ("stride", po::value<int>(&o.stride)->default_value(o.stride),
      "stencil suite: bytes between two elements of the application array "
-     "that pack and unpack touch (seed 004's BUF_STRIDE); a multiple of 8, "
+     "that pack and unpack touch (OPBench's BUF_STRIDE); a multiple of 8, "
      "8 to 4096")
     ("interleave", po::value<std::string>(&raw.interleave)->default_value(raw.interleave),
      "'on': the methods that compete at a size (same suite, ranks and "
@@ -206,7 +207,7 @@ void describe_suites(po::options_description& desc, Options& o,
      "from one operation to the next (an application's ghost storage); "
      "'fresh' = every operation receives into a newly built "
      "vector<vector<int>> and pack buffer, allocation included in the time "
-     "(seed 000's own runner); records say which");
+     "(the MPI & Boost benchmark's own runner); records say which");
   // clang-format on
 }
 
@@ -271,7 +272,8 @@ void describe_measurement(po::options_description& desc, Options& o,
     ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time, "0.005"),
      "seconds one sample must last at least (inner iterations adapt)")
     ("repetitions,r", po::value<int>(&o.repetitions)->default_value(o.repetitions),
-     "samples per point (statistics are over these)")
+     "samples per point (statistics are over these); runner ab's default is "
+     "15, not this one")
     ("warmup", po::value<int>(&o.warmup)->default_value(o.warmup),
      "untimed operations before calibration")
     ("point-timeout", po::value<double>(&o.point_timeout)->default_value(o.point_timeout, "60"),
@@ -377,12 +379,9 @@ Options parse_options(int argc, const char* const* argv) {
   check_sampling(vm, o, raw);
   check_output(vm, o, raw);
   check_numbers(vm, o, raw);
-  const std::string& t = o.thread_level;
-  if (vm.count("thread-level") && t != "single" && t != "funneled" &&
-      t != "serialized" && t != "multiple")
-    throw UsageError("--thread-level '" + t +
-                     "' is not supported; accepted: single, funneled, "
-                     "serialized, multiple");
+  if (vm.count("thread-level"))
+    check_choice("--thread-level", o.thread_level,
+                 {"single", "funneled", "serialized", "multiple"});
   return o;
 }
 

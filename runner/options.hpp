@@ -76,7 +76,7 @@ struct Options {
   int exchanges = 4;           // --exchanges (stencil suite, even)
   int window = 64;             // --window (windowed methods: stream, rma _bw)
   int stride = 8;              // --stride bytes (stencil suite)
-  // Issue 16: numbers that hold on a noisy machine (docs/methodology.md).
+  // Numbers that hold on a noisy machine (docs/methodology.md).
   bool interleave = true;   // --interleave on|off (competing methods)
   std::uint64_t seed = 0;   // --seed of the interleaved order
   bool seed_given = false;  // else rank 0 draws one (recorded)
@@ -128,8 +128,8 @@ Options parse_options(int argc, const char* const* argv);
 // The options that decide what every rank of a run does, each as (option,
 // canonical value): methods, payloads, sizes (the expanded ladder), pairs,
 // wait, ranks, size-basis, min-time, repetitions, warmup, max-memory,
-// plugin-dir, no-verify, and the measurement options of issue 16
-// (interleave, seed, noise, retry-noisy, target-rse, max-time, cache,
+// plugin-dir, no-verify, and the measurement options for a noisy
+// machine (interleave, seed, noise, retry-noisy, target-rse, max-time, cache,
 // buffers, iterations).
 // Every rank must have the same, or a collective deadlocks. Not in it: what
 // only rank 0 does (--output, --format, --per-rank, --percentiles) and how

@@ -1,13 +1,53 @@
 // What the command line gave, checked: each command's own options, the
 // ranges of the numbers, the choices of the words (options_parse.hpp).
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
-#include <sstream>
 
 #include "log.hpp"
 #include "options_parse.hpp"
 
 namespace mpiarena {
+
+const std::string& check_choice(const char* option, const std::string& value,
+                                std::initializer_list<const char*> accepted) {
+  std::string list;
+  for (const char* word : accepted) {
+    if (value == word) return value;
+    list += std::string(list.empty() ? "" : ", ") + word;
+  }
+  throw UsageError(std::string(option) + " '" + value +
+                   "' is not supported; accepted: " + list);
+}
+
+void check_range(const char* option, long long value, long long lo,
+                 long long hi, const char* why) {
+  if (value >= lo && value <= hi) return;
+  throw UsageError(std::string(option) + " must be between " +
+                   std::to_string(lo) + " and " + std::to_string(hi) +
+                   (why ? std::string(" (") + why + ")" : std::string()) +
+                   ", got " + std::to_string(value));
+}
+
+void check_seconds(const char* option, double value, double lo, bool lo_open,
+                   double hi, const char* why) {
+  if ((lo_open ? value > lo : value >= lo) && value <= hi) return;
+  throw UsageError(std::string(option) + " must be a number of seconds in " +
+                   (lo_open ? "(" : "[") + format_number(lo) + ", " +
+                   format_number(hi) + "]" +
+                   (why ? std::string(" (") + why + ")" : std::string()) +
+                   ", got " + format_number(value));
+}
+
+std::string format_number(double value) {
+  char text[32];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value) break;  // never for NaN: "nan"
+  }
+  return text;
+}
 
 namespace {
 
@@ -23,12 +63,9 @@ void parse_compare_options(Options& o, const std::string* threshold,
     return;
   }
   if (threshold) o.threshold = parse_percent("--threshold", *threshold, 1000);
-  if (!(o.alpha > 0 && o.alpha < 1)) {
-    std::ostringstream got;
-    got << o.alpha;
+  if (!(o.alpha > 0 && o.alpha < 1))
     throw UsageError("--alpha must be a probability in (0, 1), got " +
-                     got.str());
-  }
+                     format_number(o.alpha));
 }
 
 // A command other than a run takes only its own options; one given to it
@@ -161,20 +198,13 @@ void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw) {
   o.settings = parse_settings(raw.set_specs);
   o.algorithms = parse_algorithms(raw.algorithms, vm.count("algorithms") > 0);
   o.verify = vm.count("no-verify") == 0;
-  if (raw.pairs != "one" && raw.pairs != "all" && raw.pairs != "intra" &&
-      raw.pairs != "inter")
-    throw UsageError("--pairs '" + raw.pairs +
-                     "' is not supported; accepted: one, all, intra, inter");
+  check_choice("--pairs", raw.pairs, {"one", "all", "intra", "inter"});
   o.all_pairs = raw.pairs == "all";
   if (raw.pairs == "intra" || raw.pairs == "inter")
     o.pair_placement = raw.pairs;
-  if (o.wait != "auto" && o.wait != "poll" && o.wait != "sleep")
-    throw UsageError("--wait '" + o.wait +
-                     "' is not supported; accepted: auto, poll, sleep");
-  if (raw.size_basis != "per-rank" && raw.size_basis != "total")
-    throw UsageError("--size-basis '" + raw.size_basis +
-                     "' is not supported; accepted: per-rank, total");
-  o.size_total = raw.size_basis == "total";
+  check_choice("--wait", o.wait, {"auto", "poll", "sleep"});
+  o.size_total = check_choice("--size-basis", raw.size_basis,
+                              {"per-rank", "total"}) == "total";
   if (vm.count("ranks")) parse_ranks(o.ranks_spec, 0);
   if (o.exchanges < 2 || o.exchanges > 64 || o.exchanges % 2 != 0)
     throw UsageError(
@@ -186,25 +216,17 @@ void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw) {
         "--stride must be a multiple of 8 bytes (one uint64 element), from 8 "
         "to 4096, got " +
         std::to_string(o.stride));
-  if (o.window < 1 || o.window > 1024)
-    throw UsageError(
-        "--window must be between 1 and 1024 (messages in flight per "
-        "operation), got " +
-        std::to_string(o.window));
-  if (o.test_every < 1 || o.test_every > 64)
-    throw UsageError(
-        "--test-every must be between 1 and 64 (slices of the "
-        "computation between two MPI_Testall calls), got " +
-        std::to_string(o.test_every));
+  check_range("--window", o.window, 1, 1024,
+              "messages in flight per operation");
+  check_range("--test-every", o.test_every, 1, 64,
+              "slices of the computation between two MPI_Testall calls");
 }
 
 // The interleaving, the noise record, the stopping rule, the buffers and
 // fixed iterations.
 void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
-  if (raw.interleave != "on" && raw.interleave != "off")
-    throw UsageError("--interleave '" + raw.interleave +
-                     "' is not supported; accepted: on, off");
-  o.interleave = raw.interleave == "on";
+  o.interleave =
+      check_choice("--interleave", raw.interleave, {"on", "off"}) == "on";
   o.seed_given = vm.count("seed") > 0;
   if (o.seed_given) {
     // Digits only: stoull would wrap "-1" to 2^64-1.
@@ -216,13 +238,8 @@ void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
       throw UsageError("--seed '" + raw.seed +
                        "': " + accepted_values("--seed"));
   }
-  if (raw.noise != "on" && raw.noise != "off")
-    throw UsageError("--noise '" + raw.noise +
-                     "' is not supported; accepted: on, off");
-  o.noise = raw.noise == "on";
-  if (o.retry_noisy < 0 || o.retry_noisy > 100)
-    throw UsageError("--retry-noisy must be between 0 and 100, got " +
-                     std::to_string(o.retry_noisy));
+  o.noise = check_choice("--noise", raw.noise, {"on", "off"}) == "on";
+  check_range("--retry-noisy", o.retry_noisy, 0, 100);
   if (o.retry_noisy > 0 && !o.noise && !vm["retry-noisy"].defaulted())
     throw UsageError(
         "--retry-noisy needs the noise record; it does nothing with --noise "
@@ -232,30 +249,18 @@ void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
     if (o.target_rse <= 0)
       throw UsageError("--target-rse must be above 0%, e.g. 1%");
   }
-  if (!(o.max_time > 0 && o.max_time <= 86400))
-    throw UsageError(
-        "--max-time must be a number of seconds in (0, 86400], got " +
-        std::to_string(o.max_time));
+  check_seconds("--max-time", o.max_time, 0, true, 86400);
   if (!vm["max-time"].defaulted() && o.target_rse == 0)
     throw UsageError(
         "--max-time bounds --target-rse; give --target-rse too (e.g. "
         "--target-rse 1% --max-time 10)");
-  if (raw.cache != "hot" && raw.cache != "cold")
-    throw UsageError("--cache '" + raw.cache +
-                     "' is not supported; accepted: hot, cold");
-  o.cache_cold = raw.cache == "cold";
-  if (raw.buffers != "separate" && raw.buffers != "shared")
-    throw UsageError("--buffers '" + raw.buffers +
-                     "' is not supported; accepted: separate, shared");
-  o.separate_buffers = raw.buffers == "separate";
-  if (raw.receive != "reuse" && raw.receive != "fresh")
-    throw UsageError("--receive '" + raw.receive +
-                     "' is not supported; accepted: reuse, fresh");
-  o.receive_fresh = raw.receive == "fresh";
+  o.cache_cold = check_choice("--cache", raw.cache, {"hot", "cold"}) == "cold";
+  o.separate_buffers = check_choice("--buffers", raw.buffers,
+                                    {"separate", "shared"}) == "separate";
+  o.receive_fresh =
+      check_choice("--receive", raw.receive, {"reuse", "fresh"}) == "fresh";
   if (vm.count("iterations")) {
-    if (o.iterations < 1 || o.iterations > 1000000000)
-      throw UsageError("--iterations must be between 1 and 1000000000, got " +
-                       std::to_string(o.iterations));
+    check_range("--iterations", o.iterations, 1, 1000000000);
     if (!vm["min-time"].defaulted())
       throw UsageError(
           "--iterations fixes the operations per sample, --min-time "
@@ -307,9 +312,7 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
   if (vm.count("correction")) {
     if (o.command != Command::compare && o.command != Command::ab)
       throw UsageError("--correction applies to 'compare' and 'ab' only");
-    if (o.correction != "holm" && o.correction != "none")
-      throw UsageError("--correction '" + o.correction +
-                       "' is not supported; accepted: holm, none");
+    check_choice("--correction", o.correction, {"holm", "none"});
   }
   check_allowances(vm, o);
   if (vm.count("relative") && o.command == Command::ab)
@@ -354,20 +357,11 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
 
 // The measurement's numbers, the memory bound and the sizes.
 void check_numbers(const po::variables_map& vm, Options& o, RawOptions& raw) {
-  if (!(o.min_time > 0 && o.min_time <= 60))
-    throw UsageError("--min-time must be a number of seconds in (0, 60], got " +
-                     std::to_string(o.min_time));
-  if (!(o.point_timeout >= 0 && o.point_timeout <= 86400))
-    throw UsageError(
-        "--point-timeout must be a number of seconds in [0, 86400] (0: no "
-        "bound), got " +
-        std::to_string(o.point_timeout));
-  if (o.repetitions < 1 || o.repetitions > 100000)
-    throw UsageError("--repetitions must be between 1 and 100000, got " +
-                     std::to_string(o.repetitions));
-  if (o.warmup < 0 || o.warmup > 100000)
-    throw UsageError("--warmup must be between 0 and 100000, got " +
-                     std::to_string(o.warmup));
+  check_seconds("--min-time", o.min_time, 0, true, 60);
+  check_seconds("--point-timeout", o.point_timeout, 0, false, 86400,
+                "0: no bound");
+  check_range("--repetitions", o.repetitions, 1, 100000);
+  check_range("--warmup", o.warmup, 0, 100000);
   if (vm.count("max-memory")) {
     try {
       o.max_memory = parse_bytes(raw.max_memory);

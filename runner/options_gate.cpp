@@ -40,7 +40,7 @@ void compare_files(const std::vector<std::string>& args, Options& o) {
 namespace {
 
 // -o may not land in a directory the run loads plugins from: it could
-// replace a plugin of the very build being measured (issue 44), and a
+// replace a plugin of the very build being measured, and a
 // later run would try to load the file it wrote.
 void check_output_outside_plugins(const Options& o) {
   if (o.output.empty()) return;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,24 @@ std::string unexpected_argument(const std::vector<std::string>& args);
 
 // --clock-sync NAME[,NAME...]: known algorithms (hca, jk), each once.
 std::vector<std::string> parse_clock_sync(const std::string& spec);
+
+// The checks every option of one kind shares; each throws UsageError
+// naming the option, what was given and what is accepted.
+// A word among a few: "--NAME 'VALUE' is not supported; accepted: a, b, c".
+// Returns `value`.
+const std::string& check_choice(const char* option, const std::string& value,
+                                std::initializer_list<const char*> accepted);
+// A whole number: "--NAME must be between LO and HI (WHY), got V", without
+// " (WHY)" when `why` is null.
+void check_range(const char* option, long long value, long long lo,
+                 long long hi, const char* why = nullptr);
+// A number of seconds in (LO, HI] (`lo_open`) or [LO, HI]: "--NAME must be
+// a number of seconds in (LO, HI] (WHY), got V"; NaN is refused too.
+void check_seconds(const char* option, double value, double lo, bool lo_open,
+                   double hi, const char* why = nullptr);
+// A number as %g writes it (0.005, 1e-07, 86400), with more digits only
+// when six would not give the value back (86400.01).
+std::string format_number(double value);
 
 // Each throws UsageError naming what was wrong and what is accepted.
 // compare's files (args[0] is "compare"): BASE NEW, one file of runner

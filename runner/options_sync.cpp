@@ -1,6 +1,5 @@
 // --sync, --sync-window and --clock-sync of a run: how a sample's ranks
 // start together (docs/methodology.md "Window timing").
-#include <cstdio>
 #include <string>
 
 #include "options_parse.hpp"
@@ -33,10 +32,8 @@ void describe_sync(po::options_description& desc, Options& o, RawOptions& raw) {
 void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw) {
   if (vm.count("clock-sync")) o.clock_sync = parse_clock_sync(raw.clock_sync);
   if (o.command == Command::clocks) return;
-  if (o.sync != "barrier" && o.sync != "window")
-    throw UsageError("--sync '" + o.sync +
-                     "' is not supported; accepted: barrier, window");
-  const bool window = o.sync == "window";
+  const bool window =
+      check_choice("--sync", o.sync, {"barrier", "window"}) == "window";
   if (window && o.command == Command::ab)
     throw UsageError(
         "--sync window is not supported by runner ab (its blocks merge "
@@ -51,14 +48,8 @@ void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw) {
                      raw.clock_sync + "'; accepted: hca, jk");
   if (vm.count("sync-window") && !window)
     throw UsageError("--sync-window applies to --sync window only");
-  if (vm.count("sync-window") && !(o.sync_window > 0 && o.sync_window <= 1)) {
-    char got[32];
-    std::snprintf(got, sizeof got, "%g", o.sync_window);
-    throw UsageError(
-        "--sync-window must be a number of seconds in (0, 1], "
-        "got " +
-        std::string(got));
-  }
+  if (vm.count("sync-window"))
+    check_seconds("--sync-window", o.sync_window, 0, true, 1);
 }
 
 }  // namespace mpiarena

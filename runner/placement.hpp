@@ -1,4 +1,4 @@
-// Where the ranks run (seed 004 compared ranks on one processor with ranks
+// Where the ranks run (OPBench compared ranks on one processor with ranks
 // on two): each rank's CPUs and what the first two ranks share, for the
 // result document's context.
 #pragma once

@@ -1,4 +1,5 @@
-// Internal: a global clock over the ranks of a communicator (issue 46).
+// Internal: a global clock over the ranks of a communicator, for window timing
+// (docs/methodology.md "A global clock").
 //
 // Every rank models its own clock (MPI_Wtime) against the reference rank's
 // (rank 0 of the communicator) as a line: reference = local - (offset +

@@ -28,7 +28,7 @@ struct MeasureOptions {
   double point_timeout = 60;
   // Phases, parts and metrics of the strategy (null: none, one part).
   const StrategyInfo* info = nullptr;
-  // Issue 16 (docs/methodology.md) ------------------------------------
+  // Numbers that hold on a noisy machine (docs/methodology.md) ---------
   // Record per sample what the machine did (NoiseProbe), and measure a
   // noisy sample again up to retry_noisy times. `cpus` (of a node) and
   // `oversubscribed` judge it (noisy_sample).
@@ -46,7 +46,7 @@ struct MeasureOptions {
   // Interleave the members of a group (measure_group); false: one after
   // the other.
   bool interleave = true;
-  // Issue 46 (docs/methodology.md "Window timing"): with a clock, the
+  // Window timing (docs/methodology.md "Window timing"): with a clock, the
   // samples are timed in windows on it (timing::Runner::run_windowed)
   // instead of after a barrier; the calibration still runs after one.
   struct Windows {

@@ -1,5 +1,5 @@
-// Internal: the global clock of a run under window timing (issue 46,
-// docs/methodology.md "Window timing"): one synchronization of every rank
+// Internal: the global clock of a run under window timing
+// (docs/methodology.md "Window timing"): one synchronization of every rank
 // of the launch against rank 0 (clock_sync.hpp), its accuracy measured
 // right after and at every check, and a new synchronization when a check
 // finds a rank's residual past the bound by more than the check's own

@@ -1,5 +1,5 @@
-// The MPI library's own algorithms of the collectives (issue 30), found
-// through the MPI tool information interface (MPI_T) at run time: no
+// The MPI library's own algorithms of the collectives (runner --algorithms),
+// found through the MPI tool information interface (MPI_T) at run time: no
 // algorithm number is written into mpiarena.
 //
 // Open MPI (coll/tuned): the control variable coll_tuned_<collective>_

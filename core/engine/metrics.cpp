@@ -40,7 +40,7 @@ void compute_metrics(Record& rec, const StrategyInfo& info) {
       v.value = m.compute(input(-1));
       for (long i = 0; i < static_cast<long>(rec.samples_max.size()); ++i) {
         // A repetition whose value is not a number is left out, and the
-        // record says so (issue 44: it was replaced by the value, which
+        // record says so (replacing it by the value, as it once was,
         // made the samples agree with it more than they did).
         const double x = m.compute(input(i));
         if (std::isfinite(x)) {
@@ -52,7 +52,8 @@ void compute_metrics(Record& rec, const StrategyInfo& info) {
     } catch (const std::exception& e) {
       throw PointError("metric '" + m.name + "' failed: " + e.what());
     } catch (...) {
-      // `throw 7`: ends the point like any other failure (docs/plugins.md).
+      // `throw 7`: ends the point like any other failure
+      // (docs/writing-a-plugin.md, "Phases, parts and metrics").
       throw PointError("metric '" + m.name +
                        "' failed: it threw something not derived from "
                        "std::exception");

@@ -50,8 +50,8 @@ class PointRun {
   // earlier one: the overlap suite).
   void calibrate();
 
-  // One repetition: a sample of every part, in declared order (seed 002's
-  // parts interleaved, so that a metric's per-repetition value compares
+  // One repetition: a sample of every part, in declared order (the parts of
+  // NMPM's NOB interleaved, so that a metric's per-repetition value compares
   // samples taken together), each measured again while it is noisy and
   // retries are left. `slot` is this member's place in its round.
   void sample(int slot, NoiseProbe* probe, CoreProbe* state, bool rewarm);

@@ -1,4 +1,4 @@
-// MPICH's collective selection table (issue 30, runner tune): the JSON
+// MPICH's collective selection table (runner tune): the JSON
 // text the running library selects its algorithms by. Either the file the
 // launch gave it (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE) or the table
 // compiled into the library, read from the library file the process

@@ -83,7 +83,7 @@ int make_temporary(const std::string& target, std::string& name) {
   name = target + ".tmp.XXXXXX";
   const int fd = ::mkostemp(name.data(), O_CLOEXEC);
   if (fd < 0) return -1;
-  // A file replaced keeps its mode (issue 44: a replacement made it 0644).
+  // A file replaced keeps its mode (a replacement once made it 0644).
   struct stat existing;
   const mode_t mode = ::stat(target.c_str(), &existing) == 0
                           ? existing.st_mode & 07777

@@ -71,7 +71,7 @@ inline constexpr double kStateRatio = 2;
 double median_core_to_core(const Noise& n);
 inline constexpr double kNoisyPreemptions = 100;  // per second
 
-// Window timing of a point (issue 46, docs/methodology.md "Window
+// Window timing of a point (docs/methodology.md "Window
 // timing"); `windowed` false: every sample after a barrier.
 struct SyncTiming {
   bool windowed = false;
@@ -97,13 +97,15 @@ struct Record {
   int warmup = 0;
   bool moves_data = true;
   // Per-operation time of each repetition, seconds: MAX over ranks is the
-  // headline statistic (seed 000, ReproMPI); MIN and AVG over ranks as IMB.
+  // headline statistic (the MPI & Boost benchmark, ReproMPI); MIN and AVG over
+  // ranks as IMB.
   std::vector<double> samples_max, samples_min, samples_avg;
   // Factor applied to every sample (0.5: one-way time of a round trip).
   // Written to JSON only when it is not 1.
   double time_scale = 1.0;
   // Median over the repetitions of each rank's own per-operation time,
-  // indexed by rank (seed 003: MPI_Ssend's time grows with the rank).
+  // indexed by rank (the Week 4 course exercise's send modes: MPI_Ssend's
+  // time grows with the rank).
   std::vector<double> per_rank;
   // Pairwise methods: the pairs that ran concurrently (0: not pairwise).
   // The JSON then gives aggregate_bandwidth_Bps = pairs * bandwidth.
@@ -125,7 +127,7 @@ struct Record {
   // runner ab: the build the plugin came from ("base" or "new"; the method
   // is then "name@build"); empty otherwise.
   std::string plugin_build;
-  // runner --algorithms (issue 30): the MPI library's algorithm of the
+  // runner --algorithms: the MPI library's algorithm of the
   // collective the point ran under: the library ("MPICH", "Open MPI"),
   // its control variable, value and name ("auto"/"ignore": the library's
   // own choice). Empty variable: not recorded.
@@ -143,7 +145,7 @@ struct Record {
   // What the core noticed about the point (point_notes.hpp), a sentence
   // each; written to JSON only when there is one.
   std::vector<std::string> notes;
-  // Issue 16 ----------------------------------------------------------
+  // Numbers that hold on a noisy machine (docs/methodology.md) -------
   Noise noise;
   // What ended the repetitions: "repetitions" (the fixed count),
   // "target_rse" (runner --target-rse reached) or "max_time" (--max-time
@@ -156,7 +158,7 @@ struct Record {
   // Ping-pong suite: "separate" or "shared" (runner --buffers).
   std::string buffers;
   // The definition options that applied to this point and their values
-  // (issue 26: an option that reproduces a reference program's definition,
+  // (an option that reproduces a reference program's definition,
   // e.g. "receive": "reuse" | "fresh" for a 2d transfer). compare never
   // matches two points whose non-default definitions differ.
   std::map<std::string, std::string> definition;
@@ -166,7 +168,7 @@ struct Record {
   int interleave_group = -1;
   int interleave_points = 0;
   std::vector<int> slots;
-  // Issue 17 ----------------------------------------------------------
+  // Streams and one-sided windows (docs/methods.md, stream and rma) ----
   // Windowed methods (StrategyInfo::windowed): the messages per operation
   // (runner --window; 0: not windowed). time_scale includes 1 / window.
   int window = 0;

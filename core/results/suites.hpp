@@ -54,11 +54,11 @@ inline bool size_is_per_rank(const std::string& suite) {
 
 // The sizes a suite runs when --sizes is not given, as a --sizes spec;
 // empty: the runner's default (small..xxlarge). The overlap suite follows
-// seed 002 (64 KiB to 16 MiB, doubling), the stencil suite seed 004 (8 B to
-// 4 MiB, doubling).
+// NMPM's NOB (64 KiB to 16 MiB, doubling), the stencil suite OPBench (8 B
+// to 4 MiB, doubling).
 inline std::string default_sizes_spec(const std::string& suite) {
   if (suite == "overlap") return "64KiB..16MiB";
-  if (suite == "stencil") return "8B..4MiB";  // seed 004's OPBench
+  if (suite == "stencil") return "8B..4MiB";  // OPBench's
   return "";
 }
 

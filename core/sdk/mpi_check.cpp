@@ -6,7 +6,8 @@ namespace mpiarena {
 
 void throw_mpi_error(int code, const char* call, const char* file, int line) {
   // MPICH 4.0 writes an error stack past MPI_MAX_ERROR_STRING (a forced
-  // collective algorithm that does not apply, issue 30): room to spare.
+  // collective algorithm that does not apply: runner --algorithms): room to
+  // spare.
   std::vector<char> text(16 * MPI_MAX_ERROR_STRING, '\0');
   int len = 0;
   if (MPI_Error_string(code, text.data(), &len) != MPI_SUCCESS) len = 0;

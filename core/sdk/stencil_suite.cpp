@@ -45,7 +45,7 @@ void StencilStrategy::prepare(const RunContext& ctx) {
 // The loops read n_ and step_ into locals first: a store through a
 // uint64_t* may alias the size_t members, so with the members in the loop
 // the compiler reloads both and multiplies on every element and cannot
-// vectorise (issue 26: pack and unpack were 3-5x OPBench's own loops).
+// vectorise (pack and unpack were 3-5x OPBench's own loops).
 // Written as OPBench writes them: a memcpy for the contiguous case was
 // 10x slower at 64 KiB on this VM (glibc's rep movsb between two
 // page-aligned buffers), docs/results/reference.md.

@@ -251,8 +251,8 @@ std::string check_strategy_info(const StrategyInfo& info) {
     return who + "version is longer than 64 characters";
   if (std::string e = check_options(info); !e.empty()) return who + e;
   // Any collective: runner --algorithms finds at run time which ones the
-  // running library exposes an algorithm variable for (issue 44: a closed
-  // list kept MPI_Scan and MPI_Exscan out).
+  // running library exposes an algorithm variable for (a closed list
+  // once kept MPI_Scan and MPI_Exscan out).
   if (!info.library_collective.empty() && !valid_name(info.library_collective))
     return who + "library_collective '" + info.library_collective +
            "' is not accepted: a collective's name, 1 to 32 characters of "

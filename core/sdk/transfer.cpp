@@ -72,7 +72,8 @@ std::vector<int> TransferStrategy::root_row_sizes() const {
 }
 
 void TransferStrategy::shape_rows(const std::vector<int>& sizes) {
-  if (ctx_.receive_fresh) Rows().swap(rows_);  // seed 000: a new recv_vec
+  if (ctx_.receive_fresh)
+    Rows().swap(rows_);  // as the MPI & Boost benchmark's new recv_vec
   rows_.resize(sizes.size());
   for (std::size_t r = 0; r < sizes.size(); ++r)
     rows_[r].resize(static_cast<std::size_t>(sizes[r]));

@@ -35,7 +35,7 @@ void show_all_validation_errors(bool all);
 // each once: a file given again, by its path, through a link or as a copy
 // (the same JSON content: no two launches write the same), is left out with
 // a warning on stderr naming the one kept; their order is kept. One
-// launch counted twice would shrink every p-value (issue 44).
+// launch counted twice would shrink every p-value.
 std::vector<std::string> distinct_files(const std::vector<std::string>& files,
                                         const std::string& pool);
 

@@ -145,7 +145,7 @@ int command_tune(const Options& options) {
                 << " tuning file is not written)\n";
     return 0;
   }
-  // Both or neither (issue 44: a table that could not be written left the
+  // Both or neither (a table that could not be written must not leave the
   // file replaced).
   if (!write_outputs(
           {{options.output, file_text},

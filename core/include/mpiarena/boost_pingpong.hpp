@@ -1,4 +1,5 @@
-// Ping-pong through Boost.MPI (seed 001): communicator::send / recv of an
+// Ping-pong through Boost.MPI (Boost.MPI's own NetPIPE comparison,
+// docs/methods.md "pingpong"): communicator::send / recv of an
 // array of T laid over the byte buffer of PingPongStrategy. How Boost.MPI
 // moves it depends on T's traits, which the plugin declares: as an MPI
 // datatype (char, or a type marked with BOOST_IS_MPI_DATATYPE) or, for a

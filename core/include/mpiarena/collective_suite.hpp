@@ -1,14 +1,15 @@
-// Base classes of the collective suite (seed 003, part 3): every rank of the
+// Base classes of the collective suite (the course exercise "Week 4 - MPI
+// Communications", part 3: collective communications): every rank of the
 // communicator takes part, and the size of a point is the PER-RANK message
 // in bytes, as OSU and IMB count it (int elements: count = bytes / 4).
 //
 // Under runner --size-basis total the size is the whole array over the
-// ranks instead (seed 003's N): a distribution splits its N ints into
+// ranks instead (the exercise's N): a distribution splits its N ints into
 // slices that differ by at most one int (the first N mod p ranks hold one
 // more); the other methods use floor(N / p) ints per rank.
 //
 // Distribution (DistributionStrategy): the root holds an array of
-// total() ints, count x ranks per rank (the seed's "vector addition"
+// total() ints, count x ranks per rank (the exercise's "vector addition"
 // set-up); after one execute() every rank holds its own slice,
 // rank r the slice_count(r) elements from slice_first(r). A method writes
 // execute() with root_array() (root only) and slice().
@@ -39,9 +40,9 @@
 namespace mpiarena {
 
 // The StrategyInfo of a method of this family: `suite` is "distribution"
-// or "combination" (seed 003's two studies, ranked apart) or "collective"
-// (the everyday collectives); payload "1d" (ints), at least `min_ranks`
-// ranks, `payload_copies` per-rank payloads per rank.
+// or "combination" (the Week 4 exercise's two studies, ranked apart) or
+// "collective" (the everyday collectives); payload "1d" (ints), at least
+// `min_ranks` ranks, `payload_copies` per-rank payloads per rank.
 StrategyInfo collective_info(std::string suite, std::string name,
                              std::string summary, int payload_copies = 2,
                              int min_ranks = 2);

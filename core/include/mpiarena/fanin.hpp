@@ -1,6 +1,7 @@
-// Base class of the fan-in suite (seed 003, "experimenting with send
-// types"): every client (rank > 0) sends its message of `bytes` bytes to
-// rank 0, which receives them in rank order. One execute() is one fan-in.
+// Base class of the fan-in suite (the course exercise "Week 4 - MPI
+// Communications", comm_test_mpi.c's "experimenting with send types"): every
+// client (rank > 0) sends its message of `bytes` bytes to rank 0, which
+// receives them in rank order. One execute() is one fan-in.
 //
 // Each client sends its own bytes (payload_byte stream offset by its rank),
 // so the root's check catches a message delivered to the wrong slot. The
@@ -41,7 +42,7 @@ class FanInStrategy : public Strategy {
   // Client: send `n` bytes to rank 0 with tag kTagData and complete.
   virtual void client_send(const unsigned char* data, std::size_t n) = 0;
   // Root: receive each client's message into slots[client] (slot 0 unused).
-  // Default: MPI_Recv from client 1, 2, ... in order, as in seed 003.
+  // Default: MPI_Recv from client 1, 2, ... in order, as comm_test_mpi.c does.
   virtual void root_receive(std::vector<std::vector<unsigned char>>& slots);
 
   static constexpr int kTagData = 0;

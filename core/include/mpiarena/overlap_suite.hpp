@@ -1,4 +1,4 @@
-// Base of the overlap suite (seed 002, the Non-blocking Overlap Benchmark):
+// Base of the overlap suite (NMPM's Non-blocking Overlap Benchmark, NOB):
 // how much of a non-blocking operation an MPI stack hides behind
 // computation. Every point is measured in three parts, each its own
 // calibrated loop under the engine's usual rules:
@@ -32,7 +32,7 @@
 
 namespace mpiarena {
 
-// Seed 002's overlap: 100 max(0, min(pure + comp - ovrl, tmin)) / tmin with
+// NOB's overlap: 100 max(0, min(pure + comp - ovrl, tmin)) / tmin with
 // tmin = min(pure, comp); 0 when tmin is not positive.
 double nob_overlap_percent(double pure, double comp, double ovrl);
 // OSU's (osu_iallreduce...): 100 max(0, 1 - (ovrl - comp) / pure), at most
@@ -41,7 +41,7 @@ double osu_overlap_percent(double pure, double comp, double ovrl);
 
 // The StrategyInfo of an overlap method: suite "overlap", payload "1d"
 // (ints), parts comm/compute/both (headline both), phases post/compute/wait
-// of each part, metrics overlap (seed 002), overlap_osu and comp_over_comm.
+// of each part, metrics overlap (NOB's), overlap_osu and comp_over_comm.
 StrategyInfo overlap_info(std::string name, std::string summary,
                           int payload_copies = 2, int min_ranks = 2);
 

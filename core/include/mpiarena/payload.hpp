@@ -1,4 +1,5 @@
-// Deterministic payloads of the transfer suite (seed 000) and their checks.
+// Deterministic payloads of the transfer suite (those of the MPI & Boost
+// Performance Benchmark) and their checks.
 //
 // Every element is a non-zero odd value that depends on its row and index, so
 // a missing, misplaced or duplicated element is caught. Poison values are
@@ -15,7 +16,8 @@ namespace mpiarena {
 using Flat = std::vector<int>;
 using Rows = std::vector<std::vector<int>>;
 
-// Seed 000's 2d shape: 5 rows, row i holds base * (i+1)^2 ints (55 * base).
+// The MPI & Boost benchmark's 2d shape: 5 rows, row i holds base * (i+1)^2
+// ints (55 * base).
 inline constexpr int kRows2d = 5;
 inline constexpr std::size_t kIntsPerBase2d = 55;
 inline constexpr int kPoison = static_cast<int>(0xDEADBEF0u);

@@ -1,4 +1,4 @@
-// MPI-4 persistent collectives (issue 45; OSU 7.3's
+// MPI-4 persistent collectives (OSU 7.3's
 // c/mpi/collective/persistent/osu_*_persistent.c): the call is initialised
 // once (MPI_<Coll>_init, in setup(), untimed), each execute() is MPI_Start +
 // MPI_Wait, and the request is freed in teardown().

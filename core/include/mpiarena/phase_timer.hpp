@@ -33,7 +33,7 @@ class BOOST_SYMBOL_VISIBLE Log {
 };
 
 // ----------------------------------------------------------------- phases
-// Sub-phases of one operation (seed 004: pack, comm, unpack, app). A
+// Sub-phases of one operation (OPBench's: pack, comm, unpack, app). A
 // strategy names its phases in StrategyInfo::phases and marks them inside
 // execute() with the timer the core hands it (RunContext::phases):
 //

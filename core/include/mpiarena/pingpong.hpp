@@ -1,4 +1,5 @@
-// Base class of the ping-pong suite (seeds 001 and 003): two ranks bounce a
+// Base class of the ping-pong suite (Boost.MPI's NetPIPE comparison and the
+// course exercise "Week 4 - MPI Communications"): two ranks bounce a
 // message of `bytes` bytes; one execute() is one round trip.
 //
 // The pair is ranks 0 (initiator) and 1 (responder); any other rank is idle

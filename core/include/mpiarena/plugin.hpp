@@ -37,8 +37,8 @@ namespace mpiarena {
 // metrics, version, the Log facade, SkipPoint, mpiarena_mpi_implementation.
 // 5: cold caches and buffer schemes. 6: windowed methods (RunContext::window),
 // params and matrix axes, MetricInput::pairs. 7: RunContext::receive_fresh
-// (issue 26), page-aligned collective buffers (buffer.hpp). 8: a method's
-// own options (OptionInfo, StrategyInfo::options, RunContext::option).
+// (--receive fresh), page-aligned collective buffers (buffer.hpp). 8: a
+// method's own options (OptionInfo, StrategyInfo::options, RunContext::option).
 // 9: StrategyInfo::library_collective. 10: OptionInfo's named
 // constructors, option values read with the runner's own parser
 // (option_value.hpp), library_collective open to any collective.
@@ -177,7 +177,7 @@ struct StrategyInfo {
   // Sub-phases of one operation, marked through RunContext::phases (at
   // most PhaseTimer::kMaxPhases names, [a-z0-9_]+).
   std::vector<std::string> phases;
-  // Timed parts of one point (seed 002: "comm", "compute", "both"). Empty:
+  // Timed parts of one point (NMPM's NOB: "comm", "compute", "both"). Empty:
   // one part. Each part is its own calibrated loop; execute() reads
   // RunContext::part() to know which one runs. The record's headline time
   // is the part named `headline` (empty: the first).
@@ -268,7 +268,7 @@ struct RunContext {
   // array in bytes (runner --stride, a multiple of 8).
   int exchanges = 4;
   std::size_t stride = 8;
-  // Contract v5 (issue 16) ---------------------------------------------
+  // Contract v5: numbers that hold on a noisy machine ------------------
   // runner --cache cold: each operation should use the next of a set of
   // buffers of cache_set_bytes in all (over twice the last-level cache), so
   // that no message starts in cache. Suites that honour it say so in their
@@ -286,10 +286,10 @@ struct RunContext {
   // Contract v7 ---------------------------------------------------------
   // runner --receive fresh: transfer suite, 2d payload: every operation
   // receives into a newly built structure (the old rows freed, new ones
-  // allocated and zeroed, a new pack buffer), as seed 000's own runner
-  // does; false (reuse, the default): the receiver's rows of the previous
-  // operation are reused, as an application that transfers repeatedly
-  // does (docs/methods.md, "What a transfer's time includes").
+  // allocated and zeroed, a new pack buffer), as the MPI & Boost
+  // benchmark's own runner does; false (reuse, the default): the receiver's
+  // rows of the previous operation are reused, as an application that transfers
+  // repeatedly does (docs/methods.md, "What a transfer's time includes").
   bool receive_fresh = false;
   // Contract v8 ---------------------------------------------------------
   // The point's value of each of the method's options (StrategyInfo::

@@ -1,5 +1,5 @@
-// Size ladders: presets of seed 000, byte values with units and ranges.
-// Pure functions; no MPI.
+// Size ladders: presets of the MPI & Boost Performance Benchmark, byte values
+// with units and ranges. Pure functions; no MPI.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +19,7 @@ struct SizePoint {
 
 struct Preset {
   const char* name;
-  std::size_t base;  // ints per 2d base (seed 000)
+  std::size_t base;  // ints per 2d base (its 2d payload)
 };
 
 // small..xxxlarge: base 50, 500, 5k, 50k, 500k, 2M ints; 220 * base bytes.

@@ -1,6 +1,6 @@
-// Base of the stencil suite (seed 004, OPBench): a nearest-neighbour
-// exchange written as pack, communicate, unpack, with a simulated
-// computation, each timed apart (phases app, pack, comm, unpack).
+// Base of the stencil suite (OPBench, of the paper "Ownership Passing"): a
+// nearest-neighbour exchange written as pack, communicate, unpack, with a
+// simulated computation, each timed apart (phases app, pack, comm, unpack).
 //
 // The ranks form a ring (a periodic 1D grid: any rank count from 2; with 2
 // ranks both neighbours are the other rank). Every rank's application array
@@ -39,7 +39,7 @@
 namespace mpiarena {
 
 // The StrategyInfo of a stencil method: suite "stencil", payload "1d",
-// phases pack, comm, unpack, app (seed 004's columns); payload_copies is
+// phases pack, comm, unpack, app (OPBench's columns); payload_copies is
 // kStencilArrayCopies (the application array at the default exchanges and
 // stride; the runner scales it to --exchanges and --stride) plus the
 // method's own message-sized buffers per exchange pair, `extra_copies`.
@@ -53,7 +53,7 @@ std::uint64_t stencil_after_app(std::uint64_t v);
 
 class StencilStrategy : public Strategy {
  public:
-  // In seed 004's column order.
+  // In OPBench's column order.
   enum Phase { kPack, kComm, kUnpack, kApp };
 
   void prepare(const RunContext& ctx) final;

@@ -1,15 +1,16 @@
-// Base class of the transfer suite (seed 000): the root holds a payload and,
-// after one execute(), every rank holds an identical copy.
+// Base class of the transfer suite (the MPI & Boost Performance Benchmark's
+// strategies): the root holds a payload and, after one execute(), every
+// rank holds an identical copy.
 //
 // The base owns the payload, builds it in prepare(), poisons the receive side
 // and checks it, so a transfer plugin only writes execute() (and setup() /
 // teardown() for untimed state such as windows or datatypes).
 //
-// Receive side: a 1d receiver keeps a buffer of the right length (the seed's
-// 1d methods send no sizes). A 2d receiver starts with NO rows: every 2d
-// method must deliver the shape (row count and row sizes) as part of the
-// operation, as seed 000's methods do, and poison() empties the rows again
-// before verification.
+// Receive side: a 1d receiver keeps a buffer of the right length (the MPI &
+// Boost benchmark's 1d methods send no sizes). A 2d receiver starts with NO
+// rows: every 2d method must deliver the shape (row count and row sizes) as
+// part of the operation, as the MPI & Boost benchmark's methods do, and
+// poison() empties the rows again before verification.
 #pragma once
 
 #include <climits>
@@ -61,8 +62,8 @@ class TransferStrategy : public Strategy {
   // Give this rank's rows the sizes received (receivers; no-op when equal
   // and the rows are reused). Under runner --receive fresh
   // (RunContext::receive_fresh) the old rows are freed first and new ones
-  // built, zeroed, as seed 000's runner builds a new receiving structure
-  // in every operation.
+  // built, zeroed, as the MPI & Boost benchmark builds a new receiving
+  // structure in every operation.
   void shape_rows(const std::vector<int>& sizes);
   // The rows a method deserialises into (Boost.MPI): rows() as they are,
   // or, under --receive fresh, emptied and freed first.

@@ -1,6 +1,7 @@
 // coll_bcast: MPI_Bcast of count ints from rank 0 in the collective suite's
 // per-rank sense (OSU osu_bcast, IMB Bcast); every rank checks the data.
-// (The transfer suite's `bcast` moves seed 000's payloads.)
+// (The transfer suite's `bcast` moves the MPI & Boost
+// benchmark's 1d and 2d payloads.)
 // coll_bcast_persistent: the same through MPI_Bcast_init once, then
 // MPI_Start + MPI_Wait (OSU 7.3 osu_bcast_persistent).
 #include <mpiarena/collective_suite.hpp>

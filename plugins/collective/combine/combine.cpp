@@ -1,4 +1,6 @@
-// Seed 003, combination: every rank holds count partial results and the
+// Combination, the second collective study of the course exercise "Week 4
+// - MPI Communications" (vector_scatter_reduce.c, vector_scatter_gather.c):
+// every rank holds count partial results and the
 // root needs their element-wise sum.
 //   combine_p2p            the others MPI_Send, root MPI_Recvs and adds
 //   combine_gather         MPI_Gather to the root, root adds
@@ -87,16 +89,16 @@ MPIARENA_PLUGIN(
     mpiarena::make_entry<P2p>(mpiarena::collective_info(
         "combination", "combine_p2p",
         "every rank MPI_Sends its partials to the root, which MPI_Recvs and "
-        "adds them (seed 003)")),
+        "adds them (Week 4 MPI exercise)")),
     mpiarena::make_entry<Gather>(mpiarena::collective_info(
         "combination", "combine_gather",
         "MPI_Gather of every rank's partials to the root, which adds them "
-        "(seed 003)",
+        "(Week 4 MPI exercise)",
         /*payload_copies=*/8)),
     mpiarena::make_entry<Reduce>(mpiarena::collective_info(
         "combination", "combine_reduce",
-        "MPI_Reduce with MPI_SUM to the root (seed 003)")),
+        "MPI_Reduce with MPI_SUM to the root (Week 4 MPI exercise)")),
     mpiarena::make_entry<ReduceCustom>(mpiarena::collective_info(
         "combination", "combine_reduce_custom",
         "MPI_Reduce with a user-defined commutative MPI_Op (MPI_Op_create) "
-        "to the root (seed 003)")))
+        "to the root (Week 4 MPI exercise)")))

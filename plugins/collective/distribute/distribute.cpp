@@ -1,10 +1,12 @@
-// Seed 003, distribution: the root holds total() ints and each rank needs
-// its own slice ("vector addition" set-up); the slices are even unless
-// runner --size-basis total gives an array the ranks do not divide.
+// Distribution, the first collective study of the course exercise "Week 4
+// - MPI Communications" (vector_scatter.c): the root holds total() ints and
+// each rank needs its own slice ("vector addition" set-up); the slices are even
+// unless runner --size-basis total gives an array the ranks do not divide.
 //   distribute_p2p      root MPI_Sends each slice, the others MPI_Recv
 //   distribute_scatter  MPI_Scatter, MPI_Scatterv when the slices differ
 //   distribute_bcast    MPI_Bcast of the whole array, each rank keeps its
-//                       slice (moves ranks times more data: the seed's point)
+//                       slice (moves ranks times more data: the exercise's
+//                       point)
 #include <algorithm>
 #include <mpiarena/collective_suite.hpp>
 #include <mpiarena/mpi_check.hpp>
@@ -64,13 +66,14 @@ MPIARENA_PLUGIN(
     mpiarena::make_entry<P2p>(mpiarena::collective_info(
         "distribution", "distribute_p2p",
         "root MPI_Sends each rank its slice of count x ranks ints, the others "
-        "MPI_Recv (seed 003)")),
+        "MPI_Recv (Week 4 MPI exercise)")),
     mpiarena::make_entry<Scatter>(mpiarena::collective_info(
         "distribution", "distribute_scatter",
         "MPI_Scatter of count x ranks ints from the root, count to each rank; "
-        "MPI_Scatterv when the ranks do not divide the array (seed 003)")),
+        "MPI_Scatterv when the ranks do not divide the array (Week 4 MPI "
+        "exercise)")),
     mpiarena::make_entry<Bcast>(mpiarena::collective_info(
         "distribution", "distribute_bcast",
         "MPI_Bcast of the whole count x ranks array, each rank keeps its "
-        "slice: ranks times the data of a scatter (seed 003)",
+        "slice: ranks times the data of a scatter (Week 4 MPI exercise)",
         /*payload_copies=*/8)))

@@ -1,5 +1,5 @@
-// Seed 002's Non-blocking Overlap Benchmark pattern: a 2D Cartesian grid
-// (MPI_Dims_create, MPI_Cart_create), MPI_Isend/MPI_Irecv of count ints to
+// The pattern of NMPM's Non-blocking Overlap Benchmark (NOB): a 2D Cartesian
+// grid (MPI_Dims_create, MPI_Cart_create), MPI_Isend/MPI_Irecv of count ints to
 // the left, right, bottom and top neighbours, MPI_Waitall.
 //
 // nob_halo2d's grid is periodic in both dimensions, so every rank has four
@@ -7,7 +7,7 @@
 // here 2 ranks are a 2 x 1 grid, 3 ranks 3 x 1, 6 ranks 3 x 2). In a
 // dimension of one rank the neighbour is the rank itself, in one of two
 // ranks both neighbours are the same rank: tags tell the directions apart.
-// nob_halo2d_open is seed 002's own program's grid (NMPM): open edges, no
+// nob_halo2d_open is NMPM's own grid: open edges, no
 // message where the neighbour is MPI_PROC_NULL, so a corner rank of 2 x 2
 // exchanges with 2 neighbours, not 4 (docs/methods.md, "Overlap").
 //   nob_halo2d       post, compute, wait
@@ -119,7 +119,7 @@ MPIARENA_PLUGIN(
     mpiarena::make_entry<Halo2d>(with_grid(
         mpiarena::overlap_info(
             "nob_halo2d",
-            "seed 002's NOB: MPI_Isend/MPI_Irecv of count ints to the 4 "
+            "NMPM's NOB: MPI_Isend/MPI_Irecv of count ints to the 4 "
             "neighbours of a periodic 2D grid, computation, MPI_Waitall",
             /*payload_copies=*/8),
         "periodic")),
@@ -135,9 +135,8 @@ MPIARENA_PLUGIN(
     mpiarena::StrategyEntry{
         with_grid(mpiarena::overlap_info(
                       "nob_halo2d_open",
-                      "nob_halo2d on seed 002's program's open grid "
-                      "(MPI_PROC_NULL edges: 2 neighbours per rank on 2 x 2, "
-                      "as NMPM)",
+                      "nob_halo2d on NMPM's open grid (MPI_PROC_NULL "
+                      "edges: 2 neighbours per rank on 2 x 2)",
                       /*payload_copies=*/8),
                   "open"),
         [] {

@@ -1,7 +1,7 @@
 // boost_datatype: ping-pong with Boost.MPI send / recv of an array of a user
 // type Char (one char, serializable) that is_mpi_datatype declares an MPI
-// datatype, so Boost.MPI builds a derived datatype for it (seed 001,
-// "Boost.MPI (Datatypes)").
+// datatype, so Boost.MPI builds a derived datatype for it (Boost.MPI's
+// NetPIPE comparison, "Boost.MPI (Datatypes)").
 #include <boost/mpi/datatype.hpp>
 #include <mpiarena/boost_pingpong.hpp>
 

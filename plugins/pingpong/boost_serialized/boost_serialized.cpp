@@ -1,7 +1,8 @@
 // boost_serialized: ping-pong with Boost.MPI send / recv of an array of a
 // user type Char (one char) that is serializable but NOT an MPI datatype:
 // Boost.MPI packs every element through Boost.Serialization into a packed
-// archive (seed 001, "Boost.MPI (Serialized)", the worst case).
+// archive (Boost.MPI's NetPIPE comparison, "Boost.MPI (Serialized)",
+// the worst case).
 #include <boost/serialization/array.hpp>
 #include <mpiarena/boost_pingpong.hpp>
 

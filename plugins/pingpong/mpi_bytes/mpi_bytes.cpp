@@ -1,5 +1,5 @@
-// mpi_bytes: ping-pong with MPI_Send / MPI_Recv of MPI_BYTE (seed 001,
-// "MPI": the unmodified NetPIPE).
+// mpi_bytes: ping-pong with MPI_Send / MPI_Recv of MPI_BYTE (Boost.MPI's
+// NetPIPE comparison, "MPI": the unmodified NetPIPE).
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/pingpong.hpp>
 

@@ -1,5 +1,6 @@
 // mpi_datatype: ping-pong with MPI_Send / MPI_Recv of a derived datatype
-// that holds a single MPI_BYTE (seed 001, "MPI (Datatypes)").
+// that holds a single MPI_BYTE (Boost.MPI's NetPIPE comparison,
+// "MPI (Datatypes)").
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/pingpong.hpp>
 

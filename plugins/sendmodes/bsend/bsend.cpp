@@ -1,4 +1,5 @@
-// bsend: MPI_Bsend, buffered mode (seed 003, send modes). The buffer is
+// bsend: MPI_Bsend, buffered mode (the send modes of the course exercise "Week
+// 4 - MPI Communications"). The buffer is
 // attached in prepare (setup) and sized for one message plus
 // MPI_BSEND_OVERHEAD.
 // Fan-in: every client sends its message to rank 0, which receives them in

@@ -1,4 +1,5 @@
-// isend: MPI_Isend followed by its MPI_Wait (seed 003, send modes).
+// isend: MPI_Isend followed by its MPI_Wait (the send modes of the course
+// exercise "Week 4 - MPI Communications").
 // Fan-in: every client sends its message to rank 0, which receives them in
 // rank order.
 // Ping-pong variant pingpong_isend: both ranks send with MPI_Isend+MPI_Wait.

@@ -1,4 +1,5 @@
-// rsend: MPI_Rsend, ready mode (seed 003, send modes).
+// rsend: MPI_Rsend, ready mode (the send modes of the course exercise
+// "Week 4 - MPI Communications").
 //
 // Fan-in: the receive is provably posted first: the root posts an MPI_Irecv
 // per client, then sends each client an empty "ready" message; a client calls

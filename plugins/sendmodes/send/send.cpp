@@ -1,4 +1,5 @@
-// send: MPI_Send, standard mode (seed 003, send modes). Its ping-pong
+// send: MPI_Send, standard mode (the send modes of the course exercise
+// "Week 4 - MPI Communications"). Its ping-pong
 // variant is mpi_bytes.
 // Fan-in: every client sends its message to rank 0, which receives them in
 // rank order.

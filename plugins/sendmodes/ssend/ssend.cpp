@@ -1,4 +1,5 @@
-// ssend: MPI_Ssend, synchronous mode (seed 003, send modes).
+// ssend: MPI_Ssend, synchronous mode (the send modes of the course
+// exercise "Week 4 - MPI Communications").
 // Fan-in: every client sends its message to rank 0, which receives them in
 // rank order.
 // Ping-pong variant pingpong_ssend: both ranks send with MPI_Ssend.

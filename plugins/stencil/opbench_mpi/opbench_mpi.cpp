@@ -1,4 +1,4 @@
-// opbench_mpi: seed 004's OPBench in its MPI mode. Per exchange: a pack
+// opbench_mpi: OPBench in its MPI mode. Per exchange: a pack
 // loop copies face k into a buffer, MPI_Irecv + MPI_Isend + MPI_Waitall
 // move it to the neighbour, an unpack loop copies the received buffer into
 // ghost k.
@@ -38,5 +38,5 @@ class OpbenchMpi final : public mpiarena::StencilStrategy {
 
 MPIARENA_PLUGIN(mpiarena::make_entry<OpbenchMpi>(mpiarena::stencil_info(
     "opbench_mpi",
-    "seed 004's OPBench, MPI mode: pack loop, MPI_Isend/MPI_Irecv to the ring "
+    "OPBench, MPI mode: pack loop, MPI_Isend/MPI_Irecv to the ring "
     "neighbours, unpack loop, per exchange")))

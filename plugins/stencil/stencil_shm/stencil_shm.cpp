@@ -1,4 +1,4 @@
-// stencil_shm: seed 004's ownership passing (HMPI/OPI) from standard MPI-3.
+// stencil_shm: OPBench's ownership passing (HMPI/OPI) from standard MPI-3.
 // Every rank exposes one region per exchange in a shared-memory window
 // (MPI_Win_allocate_shared); pack writes face k straight into the
 // neighbour's region k, so the copy between cores happens in pack; comm is
@@ -79,7 +79,7 @@ class StencilShm final : public mpiarena::StencilStrategy {
 mpiarena::StrategyInfo shm_info() {
   mpiarena::StrategyInfo info = mpiarena::stencil_info(
       "stencil_shm",
-      "ownership passing from MPI-3 (seed 004's OPI): pack writes into the "
+      "ownership passing from MPI-3 (OPBench's OPI mode): pack writes into the "
       "neighbour's MPI_Win_allocate_shared region, comm is a flag hand-off",
       /*extra_copies=*/4);
   info.single_node = true;

@@ -1,4 +1,4 @@
-// bcast: collective broadcast (seed 000, "Bcast MPI").
+// bcast: collective broadcast (the MPI & Boost benchmark's "Bcast MPI").
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
 
@@ -27,6 +27,7 @@ class Bcast final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Bcast>(mpiarena::transfer_info(
-        "bcast",
-        "MPI_Bcast of the buffer (1d); sizes by MPI_Bcast, rows by MPI_Ibcast + "
-     "MPI_Waitall (2d)", {"1d", "2d"})))
+    "bcast",
+    "MPI_Bcast of the buffer (1d); sizes by MPI_Bcast, rows by MPI_Ibcast + "
+    "MPI_Waitall (2d)",
+    {"1d", "2d"})))

@@ -1,8 +1,9 @@
-// boost: Boost.MPI transfer of the object (seed 000, "Boost MPI").
-// 2d, as the seed: the root sends the rows to each receiver with
-// communicator::send, which serializes them (Boost.Serialization) every time;
-// receivers recv into their rows. 1d, as the seed's "Boost MPI 1D":
-// boost::mpi::broadcast of the std::vector<int> (saved as one array).
+// boost: Boost.MPI transfer of the object (the MPI & Boost
+// benchmark's "Boost MPI"). 2d, as that benchmark: the root sends the rows to
+// each receiver with communicator::send, which serializes them
+// (Boost.Serialization) every time; receivers recv into their rows. 1d, as its
+// "Boost MPI 1D": boost::mpi::broadcast of the std::vector<int> (saved as one
+// array).
 #include <boost/mpi/collectives/broadcast.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/serialization/vector.hpp>

@@ -1,4 +1,5 @@
-// boost_packed: explicit Boost.MPI archives (seed 000, "Boost Packed MPI").
+// boost_packed: explicit Boost.MPI archives (the MPI & Boost
+// benchmark's "Boost Packed MPI").
 // The root serializes into a packed_oarchive every operation; Boost 1.81's
 // broadcast of a packed archive sends it from the root to each receiver
 // (size, then bytes), which reads it back through a packed_iarchive.

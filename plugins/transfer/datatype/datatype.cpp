@@ -1,6 +1,7 @@
 // datatype: derived datatypes (MPI_Type_contiguous) sent point-to-point from
-// the root (seed 000, "Datatype MPI"). The 2d row types depend on sizes a
-// receiver learns during the operation, so they are built and freed in it.
+// the root (the MPI & Boost benchmark's "Datatype MPI"). The 2d row types
+// depend on sizes a receiver learns during the operation, so they are built and
+// freed in it.
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
 
@@ -66,9 +67,10 @@ class Datatype final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Datatype>(mpiarena::transfer_info(
-        "datatype",
-        "MPI_Type_contiguous of the buffer (built once) (1d) or of each row "
-     "(built and freed "
-     "each operation, sizes by MPI_Bcast) (2d), MPI_Isend to each receiver / "
-     "MPI_Irecv + "
-     "MPI_Waitall", {"1d", "2d"})))
+    "datatype",
+    "MPI_Type_contiguous of the buffer (built once) (1d) or of each row "
+    "(built and freed "
+    "each operation, sizes by MPI_Bcast) (2d), MPI_Isend to each receiver / "
+    "MPI_Irecv + "
+    "MPI_Waitall",
+    {"1d", "2d"})))

@@ -1,5 +1,6 @@
 // pack: MPI_Pack into one contiguous buffer, broadcast it, MPI_Unpack
-// (seed 000, "Packed MPI"). Packing and unpacking are part of the operation.
+// (the MPI & Boost benchmark's "Packed MPI"). Packing and unpacking are part of
+// the operation.
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
 
@@ -42,7 +43,8 @@ class Pack final : public mpiarena::TransferStrategy {
       }
     }
     ibcast_wait(&packed, 1, MPI_INT);
-    if (!is_root() && is_2d() && ctx().receive_fresh)  // seed 000: new buffer
+    if (!is_root() && is_2d() &&
+        ctx().receive_fresh)  // as MPI & Boost: new buffer
       std::vector<char>(static_cast<std::size_t>(packed)).swap(buf_);
     else if (!is_root() && buf_.size() < static_cast<std::size_t>(packed))
       buf_.resize(static_cast<std::size_t>(packed));

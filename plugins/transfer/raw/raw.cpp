@@ -1,4 +1,5 @@
-// raw: point-to-point from the root to every receiver (seed 000, "Raw MPI").
+// raw: point-to-point from the root to every receiver (the MPI &
+// Boost benchmark's "Raw MPI").
 // 2d sends the row count and the row sizes first, then each row.
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/transfer.hpp>
@@ -67,7 +68,8 @@ class Raw final : public mpiarena::TransferStrategy {
 }  // namespace
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Raw>(mpiarena::transfer_info(
-        "raw",
-        "MPI_Isend from the root to each receiver, MPI_Recv (1d); row count and "
-     "row sizes, "
-     "then each row by MPI_Isend/MPI_Irecv + MPI_Waitall (2d)", {"1d", "2d"})))
+    "raw",
+    "MPI_Isend from the root to each receiver, MPI_Recv (1d); row count and "
+    "row sizes, "
+    "then each row by MPI_Isend/MPI_Irecv + MPI_Waitall (2d)",
+    {"1d", "2d"})))

@@ -1,4 +1,5 @@
-// rdma: one-sided MPI_Get from windows the root exposes (seed 000, "RDMA").
+// rdma: one-sided MPI_Get from windows the root exposes (the MPI &
+// Boost benchmark's "RDMA").
 // Windows are created once, untimed; receivers expose 0 bytes. Each operation
 // is an active-target epoch: fence, receivers MPI_Get, fence.
 #include <climits>

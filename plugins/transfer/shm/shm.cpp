@@ -1,5 +1,6 @@
 // shm: pipelined two-copy transfer through a node-local shared-memory window
-// (issue 3).
+// (docs/transfer-methods.md, "shm": a method beyond the MPI & Boost
+// benchmark's).
 //
 // Setup (untimed): the ranks of comm() form a shared-memory communicator
 // (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED), which must hold every rank;
@@ -380,7 +381,8 @@ mpiarena::StrategyInfo single_node(mpiarena::StrategyInfo info) {
 }
 
 MPIARENA_PLUGIN(mpiarena::make_entry<Shm>(single_node(mpiarena::transfer_info(
-        "shm",
-        "Root copies the data into a shared-memory ring (MPI_Win_allocate_shared, "
-     "8 slots of 512 KiB) while the receivers copy filled slots out, "
-     "pipelined chunk by chunk; 2d: row count and sizes, then the rows", {"1d", "2d"}))))
+    "shm",
+    "Root copies the data into a shared-memory ring (MPI_Win_allocate_shared, "
+    "8 slots of 512 KiB) while the receivers copy filled slots out, "
+    "pipelined chunk by chunk; 2d: row count and sizes, then the rows",
+    {"1d", "2d"}))))

@@ -1,0 +1,123 @@
+// The command line's shared checks (options_parse.hpp): a word among a few,
+// a whole number in a range, a number of seconds; the messages they give,
+// alone and through parse_options for the options that use them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "options_parse.hpp"
+
+namespace {
+
+using mpiarena::check_choice;
+using mpiarena::check_range;
+using mpiarena::check_seconds;
+using mpiarena::format_number;
+using mpiarena::parse_options;
+using mpiarena::UsageError;
+
+// The message of the UsageError `f` throws; fails the test when it throws
+// none.
+template <typename F>
+std::string usage_error(F f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no UsageError";
+  return {};
+}
+
+// The message parse_options gives for `runner ARGS...`.
+std::string parse_error(std::vector<const char*> args) {
+  args.insert(args.begin(), "runner");
+  return usage_error(
+      [&] { parse_options(static_cast<int>(args.size()), args.data()); });
+}
+
+TEST(OptionsCheck, AChoiceReturnsTheWordAndNamesTheAcceptedOnes) {
+  const std::string hot = "hot";
+  EXPECT_EQ(&check_choice("--cache", hot, {"hot", "cold"}), &hot);
+  EXPECT_EQ(usage_error([] {
+              check_choice("--cache", "warm", {"hot", "cold"});
+            }),
+            "--cache 'warm' is not supported; accepted: hot, cold");
+  // Case matters: the words are the accepted spellings.
+  EXPECT_EQ(usage_error([] {
+              check_choice("--sync", "Window", {"barrier", "window"});
+            }),
+            "--sync 'Window' is not supported; accepted: barrier, window");
+}
+
+TEST(OptionsCheck, ARangeIncludesBothEndsAndSaysWhy) {
+  check_range("--warmup", 0, 0, 100000);
+  check_range("--warmup", 100000, 0, 100000);
+  EXPECT_EQ(usage_error([] { check_range("--warmup", -1, 0, 100000); }),
+            "--warmup must be between 0 and 100000, got -1");
+  EXPECT_EQ(usage_error([] {
+              check_range("--window", 1025, 1, 1024, "messages in flight");
+            }),
+            "--window must be between 1 and 1024 (messages in flight), got "
+            "1025");
+}
+
+TEST(OptionsCheck, SecondsPrintAsWrittenNotAsSixDecimals) {
+  check_seconds("--min-time", 60, 0, true, 60);
+  check_seconds("--point-timeout", 0, 0, false, 86400);
+  EXPECT_EQ(usage_error([] { check_seconds("--min-time", 0, 0, true, 60); }),
+            "--min-time must be a number of seconds in (0, 60], got 0");
+  EXPECT_EQ(
+      usage_error([] { check_seconds("--min-time", 120.5, 0, true, 60); }),
+      "--min-time must be a number of seconds in (0, 60], got 120.5");
+  EXPECT_EQ(usage_error([] {
+              check_seconds("--point-timeout", -0.5, 0, false, 86400,
+                            "0: no bound");
+            }),
+            "--point-timeout must be a number of seconds in [0, 86400] (0: no "
+            "bound), got -0.5");
+  EXPECT_NE(usage_error([] {
+              check_seconds("--max-time", std::nan(""), 0, true, 86400);
+            }),
+            "");
+}
+
+TEST(OptionsCheck, ANumberKeepsTheDigitsThatTellItApart) {
+  EXPECT_EQ(format_number(0.005), "0.005");
+  EXPECT_EQ(format_number(1e-7), "1e-07");
+  EXPECT_EQ(format_number(86400), "86400");
+  EXPECT_EQ(format_number(86400.01), "86400.01");
+  EXPECT_EQ(std::stod(format_number(0.1 + 0.2)), 0.1 + 0.2);
+}
+
+// The options that use the checks keep their messages (tests/e2e match
+// some of them: e2e_p2p.py, e2e_sync.py).
+TEST(OptionsCheck, TheOptionsGiveTheSharedMessages) {
+  EXPECT_EQ(parse_error({"--wait", "spin"}),
+            "--wait 'spin' is not supported; accepted: auto, poll, sleep");
+  EXPECT_EQ(parse_error({"--pairs", "two"}),
+            "--pairs 'two' is not supported; accepted: one, all, intra, inter");
+  EXPECT_EQ(parse_error({"--receive", "new"}),
+            "--receive 'new' is not supported; accepted: reuse, fresh");
+  EXPECT_EQ(parse_error({"--sync", "clock"}),
+            "--sync 'clock' is not supported; accepted: barrier, window");
+  EXPECT_EQ(parse_error({"--thread-level", "all"}),
+            "--thread-level 'all' is not supported; accepted: single, "
+            "funneled, serialized, multiple");
+  EXPECT_EQ(parse_error({"--window", "0"}),
+            "--window must be between 1 and 1024 (messages in flight per "
+            "operation), got 0");
+  EXPECT_EQ(parse_error({"--repetitions", "0"}),
+            "--repetitions must be between 1 and 100000, got 0");
+  EXPECT_EQ(parse_error({"--min-time", "61"}),
+            "--min-time must be a number of seconds in (0, 60], got 61");
+  EXPECT_EQ(parse_error({"--sync", "window", "--sync-window", "0"}),
+            "--sync-window must be a number of seconds in (0, 1], got 0");
+  EXPECT_EQ(parse_error({"--target-rse", "1%", "--max-time", "0.25e6"}),
+            "--max-time must be a number of seconds in (0, 86400], got "
+            "250000");
+}
+
+}  // namespace
