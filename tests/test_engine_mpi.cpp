@@ -929,8 +929,20 @@ TEST(Statistics, RelativeStandardErrorOfTheMean) {
 // MPIARENA_TEST_NOISE=2,3,4,6: the 2nd, 3rd, 4th and 6th timed samples of
 // the process read as stolen. With 2 retries: sample 1 is kept, 2 and 3
 // are retried, 4 is kept noisy (retries spent), 6 is retried once more.
+// Without the variable on any rank it skips, and that ctest entry fails on
+// the skip (FAIL_REGULAR_EXPRESSION): the launcher did not pass it on.
+// On some ranks only, it fails here, on every rank.
 TEST_F(Engine, NoisySamplesAreMeasuredAgainAndMarked) {
-  if (!std::getenv("MPIARENA_TEST_NOISE")) GTEST_SKIP() << "not injected";
+  const int here = std::getenv("MPIARENA_TEST_NOISE") ? 1 : 0;
+  int on_all = 0, on_any = 0;
+  MPI_Allreduce(&here, &on_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&here, &on_any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  ASSERT_EQ(on_all, on_any)
+      << "MPIARENA_TEST_NOISE reached some ranks only (this rank: "
+      << (here ? "set" : "unset") << ")";
+  if (!on_any)
+    GTEST_SKIP() << "MPIARENA_TEST_NOISE is not set on any rank (the ctest "
+                    "entry engine_mpi_noise_injected sets it)";
   options_.repetitions = 5;
   options_.retry_noisy = 2;
   options_.oversubscribed = true;  // preemptions do not count: exact figures
