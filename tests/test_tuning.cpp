@@ -107,9 +107,13 @@ TEST(Tuning, WinnerOnlyWhenSignificantAndAboveTheThreshold) {
   EXPECT_LT(t.points[0].p, 0.05);
   EXPECT_EQ(t.points[0].compared, 2);
   // One winner: its claim at 95%. Two winners (two_winners): each at
-  // 97.5%, so that both hold together.
-  EXPECT_DOUBLE_EQ(t.points[0].claimed, mpiarena::ratio_lower_bound(
-                                            around(10e-6), around(7e-6), 0.05));
+  // 97.5%, so that both hold together. By hand: 10 against 10 at 95% cuts
+  // at U = 23 (tables of the Mann-Whitney test), so the claim is the 24th
+  // smallest of the 100 ratios. They are 10/7 x/y for the factors x, y of
+  // around() (0.98, 0.99, 1, 1.01, 1.02, twice each): each x/y 4 times,
+  // the 24th is the 6th smallest x/y, 1/1.02 (0.98/1.02, 0.98/1.01,
+  // 0.99/1.02, 0.98/1, 0.99/1.01, then 1/1.02).
+  EXPECT_NEAR(t.points[0].claimed, 10.0 / 7 / 1.02, 1e-12);
   EXPECT_TRUE(t.points[1].winner.empty());
   EXPECT_NE(t.points[1].why.find("threshold"), std::string::npos)
       << t.points[1].why;
@@ -289,9 +293,11 @@ TEST(Tuning, LaunchesConfirmAWinnerOrSetItAside) {
   ASSERT_EQ(t.points.size(), 2u);
   ASSERT_EQ(t.points[0].winner, "ring");
   ASSERT_EQ(t.points[1].winner, "ring");
-  EXPECT_DOUBLE_EQ(t.points[0].claimed,
-                   mpiarena::ratio_lower_bound(around(10e-6 * 4096),
-                                               around(6e-6 * 4096), 0.025));
+  // Each claim at 97.5%: 10 against 10, P(U <= c) <= 0.0125 cuts at
+  // c = 20 (the exact distribution: P(U <= 20) = 2146 / 184756 = 0.0116,
+  // P(U <= 21) = 2661 / 184756 = 0.0144), so the 21st smallest ratio: as
+  // above, 10/6 times the 6th smallest x/y, 1/1.02 (the 21st to 24th).
+  EXPECT_NEAR(t.points[0].claimed, 10.0 / 6 / 1.02, 1e-12);
   // Alone, ring is 1.5x faster at 4 KiB, no faster at 64 KiB. Each launch's
   // level moves (launch to launch noise); the file's launches alternate.
   std::vector<Document> d, f;
@@ -311,16 +317,13 @@ TEST(Tuning, LaunchesConfirmAWinnerOrSetItAside) {
   EXPECT_NEAR(t.points[0].launch_factor, 1.5, 0.01);
   // The claim is now the launches' lower bound at 1 - 0.05 / 2 (two
   // winners were put to them): above the threshold, below the launches'
-  // factor.
-  std::vector<double> dm, fm;
-  for (double k : noise) {
-    dm.push_back(mpiarena::summarize(around(30e-3 * k)).median);
-    fm.push_back(mpiarena::summarize(around(20e-3 * k)).median);
-  }
-  EXPECT_DOUBLE_EQ(t.points[0].launch_claimed,
-                   mpiarena::ratio_lower_bound(dm, fm, 0.025));
-  EXPECT_LT(t.points[0].launch_claimed,
-            mpiarena::ratio_lower_bound(dm, fm, 0.05));
+  // factor. By hand: each launch's median is its level (30 ms or 20 ms
+  // times k), so the 25 ratios are 1.5 k_i / k_j. 5 against 5 with
+  // P(U <= c) <= 0.0125 cuts at c = 1 (P(U <= 1) = 2/252, P(U <= 2) =
+  // 4/252): the 2nd smallest, 1.5 x 0.98/1.02 (after 0.98/1.03). At 95%
+  // (c = 2, the tables' 2 for 5 against 5) the 3rd, 1.5 x 0.99/1.03.
+  EXPECT_NEAR(t.points[0].launch_claimed, 1.5 * 0.98 / 1.02, 1e-12);
+  EXPECT_LT(t.points[0].launch_claimed, 1.5 * 0.99 / 1.03);
   EXPECT_EQ(t.points[0].claimed, t.points[0].launch_claimed);
   EXPECT_GE(t.points[0].claimed, 1.05);
   EXPECT_LT(t.points[0].claimed, 1.5);
@@ -395,13 +398,10 @@ TEST(Tuning, TheClaimIsTheExactIntervalsCut) {
   EXPECT_EQ(needed(85), 7u);
   EXPECT_EQ(needed(86), 8u);
   // 5 against 5: the 3rd smallest of the 25 ratios, not the 4th (the
-  // normal approximation's cut, a 2.8% chance below it, not 2.5%).
+  // normal approximation's cut, a 2.8% chance below it, not 2.5%). By
+  // hand: 20/14 = 1.4286, 21/14 = 1.5, 20/13 = 1.5385, then 22/14 = 1.5714.
   const std::vector<double> d = {20, 21, 22, 23, 24}, f = {10, 11, 12, 13, 14};
-  std::vector<double> r;
-  for (double x : d)
-    for (double y : f) r.push_back(x / y);
-  std::sort(r.begin(), r.end());
-  EXPECT_DOUBLE_EQ(mpiarena::ratio_lower_bound(d, f, 0.05), r[2]);
+  EXPECT_DOUBLE_EQ(mpiarena::ratio_lower_bound(d, f, 0.05), 20.0 / 13);
   // 2 against 2: no bound at 95%.
   EXPECT_EQ(mpiarena::ratio_lower_bound({2, 2.1}, {1, 1.1}, 0.05), 0);
 }

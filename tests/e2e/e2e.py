@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the mpiarena runner under mpirun.
+"""The harness of the end-to-end tests of the mpiarena runner under mpirun.
 
-Each subcommand is one ctest test: it runs the real runner with real plugins
-and asserts on exit codes, printed messages and the JSON written.
+Every e2e_*.py script imports it: failing and skipping (check, Fail, Skip),
+the launcher's command line and environment, running the runner, the skips
+the docs name (known_skip), and the mains of the scripts (suite_main,
+run_test, runner_main). Each subcommand of a script is one ctest test: it
+runs the real runner with real plugins and asserts on exit codes, printed
+messages and the JSON written. The runner's own runs: e2e_methods.py (the
+measurements) and e2e_cli.py (the command line and its guards).
 """
 import argparse
 import json
 import os
-import shutil
-import signal
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import launcher  # noqa: E402
@@ -243,83 +245,6 @@ def known_skip(a, s):
                 and "sizes: multiples of partitions" in r))
 
 
-def test_all_methods(a):
-    out = out_path(a, f"all_np{a.np}.json")
-    listed = listed_methods(a)
-    # Oversubscribed, a passive-target operation waits for its target to
-    # be scheduled (milliseconds each under MPICH): the rma suite's 150
-    # points run at 2 ranks here, at 3 and 4 in e2e_rma_np3/4 (e2e_p2p.py).
-    if a.np > 2:
-        listed = {m: v for m, v in listed.items() if v[0] != "rma"}
-    methods = "all" if a.np == 2 else ",".join(sorted({v[0] for v in listed.values()}))
-    p = mpirun(a, a.np, ["--methods", methods, "--sizes", "small,medium", "-o", out] + FAST)
-    check(p.returncode == 0, f"runner exited {p.returncode}")
-    doc = validate(a, out)
-    check(doc["complete"] is True, "document not marked complete")
-    check(doc["context"]["ranks"] == a.np, "context.ranks differs from -np")
-    got = {(r["method"], r["payload"], r["size_label"]) for r in doc["records"]}
-    for m in expected_methods(a, TRANSFER_METHODS):
-        check(m in listed, f"--list lacks the seed method {m}")
-    # The run used the MPI the build was configured with (MPIARENA_MPI).
-    library = doc["context"]["mpi_library"]
-    want = {"openmpi": "Open MPI", "mpich": "MPICH"}[a.launcher]
-    check(want in library, f"mpi_library is {library!r}, expected {want}")
-    # Open MPI 4's osc rdma crash (docs/methods.md#rma): skipped, the reason said.
-    known = {(s["method"], s["payload"]) for s in doc["skipped"]
-             if "open-mpi/ompi#11349" in s["reason"] and a.launcher == "openmpi"}
-    # The skips the docs name (known_skip): the reason said.
-    documented = {(s["method"], s["payload"]) for s in doc["skipped"]
-                  if known_skip(a, s)}
-    for m, (suite, payloads) in listed.items():
-        # The rma atomics move one 8-byte element whatever --sizes says.
-        fixed = suite == "rma" and m.split("_")[0] in ("fop", "cas")
-        for payload in payloads:
-            for size in ("8",) if fixed else ("small", "medium"):
-                check((m, payload, size) in got or (m, payload) in known | documented,
-                      f"no record for {m} {payload} {size}")
-    check(all(m.startswith("cas_") and p == "allocate" for m, p in known),
-          f"skips beyond the known Open MPI crash: {known}")
-    doc["skipped"] = [s for s in doc["skipped"]
-                      if (s["method"], s["payload"]) not in known | documented]
-    for r in doc["records"]:
-        check(r["verification"]["status"] == "passed",
-              f"{r['method']} {r['payload']} {r['size_label']}: {r['verification']}")
-        check(r["ranks"] == a.np, "record ranks differs from -np")
-        check(len(r["samples_s"]["max"]) == 3, "3 repetitions asked")
-        check(r["time_s"]["min"] <= r["time_s"]["median"] <= r["time_s"]["max"],
-              "time statistics out of order")
-        for lo, hi in zip(r["samples_s"]["min"], r["samples_s"]["max"]):
-            check(lo <= hi, "min over ranks above max over ranks")
-    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
-    # The table ranks methods per payload and size.
-    check("transfer / 2d / medium" in p.stdout, "table lacks the 2d medium group")
-    check(p.stdout.count("mpiarena ") == 1, "the table must be printed once (rank 0)")
-    # The summary is in the document, and `runner report` reproduces the
-    # tables printed at the end of the run from the saved file alone.
-    check(len(doc["summary"]["best"]) > 0, "no summary in the document")
-    check("Fastest method per size" in p.stdout, "no summary after the run")
-    rep = runner(a, ["report", out])
-    check(rep.returncode == 0, f"runner report exited {rep.returncode}")
-    check(rep.stdout.strip() and rep.stdout in p.stdout,
-          "runner report differs from the tables printed by the run")
-    md = runner(a, ["report", out, "--format", "markdown"])
-    check(md.returncode == 0 and "| 1 | " in md.stdout and "### 1d vs 2d" in md.stdout,
-          "markdown report incomplete")
-
-
-def test_corrupt(a):
-    out = out_path(a, f"corrupt_np{a.np}.json")
-    p = mpirun(a, a.np, ["--plugin-dir", a.test_plugins, "--methods", "corrupt,bcast",
-                         "--sizes", "small", "-o", out] + FAST)
-    check(p.returncode == 1, f"a corrupting plugin must fail the run with 1, got {p.returncode}")
-    doc = validate(a, out)
-    status = {(r["method"], r["payload"]): r["verification"]["status"] for r in doc["records"]}
-    check(status.get(("corrupt", "1d")) == "failed", f"corrupt 1d not failed: {status}")
-    check(status.get(("corrupt", "2d")) == "failed", f"corrupt 2d not failed: {status}")
-    check(status.get(("bcast", "1d")) == "passed", "bcast must still pass beside it")
-    check("FAILED" in p.stdout, "the table must show FAILED")
-
-
 def one_error(p, *words):
     """Exit 2 and one 'runner: error:' line holding every word (shared by
     the e2e scripts of the clocks and window timing)."""
@@ -340,302 +265,13 @@ def expect_usage_error(a, args, needles, np=None):
     return p
 
 
-def test_bad_input(a):
-    expect_usage_error(a, ["--methods", "nosuch"],
-                       ["unknown method or suite 'nosuch'", "bcast", "rdma"])
-    expect_usage_error(a, ["--sizes", "12XB"], ["invalid size", "Accepted:", "8B..4MiB"])
-    expect_usage_error(a, ["--sizes", "huge"], ["not a preset name", "xxxlarge"])
-    expect_usage_error(a, ["--plugin-dir", "/nonexistent/plugins"],
-                       ["--plugin-dir '/nonexistent/plugins' is not a directory"])
-    start = time.time()
-    expect_usage_error(a, ["--sizes", "xxlarge", "-o", "/nonexistent/dir/r.json"],
-                       ["directory '/nonexistent/dir' does not exist"])
-    check(time.time() - start < 30, "the output check must come before any measurement")
-    expect_usage_error(a, ["--payloads", "3d", "--methods", "bcast"],
-                       ["payload '3d' is not offered", "1d, 2d"])
-    expect_usage_error(a, ["--repetitions", "0"], ["--repetitions must be"])
-    expect_usage_error(a, ["--format", "xml"], ["accepted: table, summary, markdown, json"])
-    expect_usage_error(a, ["--frobnicate"], ["unrecognised option"])
-    # The file commands: one message (rank 0), exit 2 for bad input.
-    expect_usage_error(a, ["report", "/nonexistent.json"], ["cannot read '/nonexistent.json'"])
-    notjson = out_path(a, "not_json.json")
-    with open(notjson, "w") as f:
-        f.write("{")
-    expect_usage_error(a, ["report", notjson], ["invalid: not JSON"])
-    p = mpirun(a, a.np, ["compare", notjson, "/nonexistent.json"], timeout=60)
-    check(p.returncode == 2, f"compare of bad files: exit {p.returncode}, expected 2")
-    check(p.stderr.count("runner: error:") == 2,
-          "compare of two bad files: one message per file, from rank 0 only")
-    expect_usage_error(a, ["compare", "a.json", "b.json", "--threshold", "0.05"],
-                       ["ambiguous", "write 5% for a fraction of 0.05", "0.05%"])
-    expect_usage_error(a, ["--wait", "never"],
-                       ["--wait 'never'", "accepted: auto, poll, sleep"])
-    expect_usage_error(a, ["--per-rank", "--format", "csv"],
-                       ["--per-rank", "table or markdown", "'csv'"])
-
-
-def test_too_few_ranks(a):
-    out = out_path(a, "np1.json")
-    p = mpirun(a, 1, ["--methods", "bcast,null", "--sizes", "small", "-o", out] + FAST)
-    check(p.returncode == 0, f"exit {p.returncode}")
-    doc = validate(a, out)
-    reasons = [s["reason"] for s in doc["skipped"] if s["method"] == "bcast"]
-    check(len(reasons) == 2, f"bcast 1d and 2d must be skipped at 1 rank: {doc['skipped']}")
-    check(all("needs at least 2 ranks" in r for r in reasons), f"reasons: {reasons}")
-    check("skipped bcast: needs at least 2 ranks" in p.stdout, "table must show the skip")
-    check(any(r["method"] == "null" for r in doc["records"]), "null still runs at 1 rank")
-    # A 2d payload below one element is skipped with its reason too.
-    p = mpirun(a, 2, ["--methods", "bcast", "--sizes", "100", "-o", out] + FAST)
-    check(p.returncode == 0, f"exit {p.returncode}")
-    doc = validate(a, out)
-    check(any(s["payload"] == "2d" and "at least 220 bytes" in s["reason"]
-              for s in doc["skipped"]), f"no 2d size skip: {doc['skipped']}")
-    check(any(r["payload"] == "1d" for r in doc["records"]), "1d at 100 B still runs")
-
-
-def test_memory_guard(a):
-    out = out_path(a, "memory.json")
-    p = mpirun(a, a.np, ["--methods", "bcast,pack", "--sizes", "large,xlarge",
-                         "--max-memory", "50MB", "-o", out] + FAST)
-    check(p.returncode == 0, f"exit {p.returncode}")
-    doc = validate(a, out)
-    skipped = {(s["method"], s["size_label"]) for s in doc["skipped"]}
-    measured = {(r["method"], r["size_label"]) for r in doc["records"]}
-    # pack holds 2 copies: np x 2 x 11 MB > 80% of 50 MB; bcast (1 copy) fits
-    # at 2 ranks (22 MB < 40 MB).
-    check(("pack", "xlarge") in skipped, f"pack xlarge not skipped: {skipped}")
-    check(("pack", "large") in measured, "pack large must still run")
-    check(("bcast", "xlarge") in measured, "bcast xlarge fits and must run")
-    reason = next(s["reason"] for s in doc["skipped"] if s["method"] == "pack")
-    check("payload copies" in reason and "50.0 MB available" in reason, reason)
-    # Fan-in: the root holds one buffer per client, so a fan-in method counts
-    # 2 copies per rank: 2 ranks x 2 x 16.8 MB > 80% of 60 MB.
-    p = mpirun(a, a.np, ["--methods", "send", "--sizes", "16MiB", "--max-memory", "60MB",
-                         "-o", out] + FAST)
-    check(p.returncode == 0, f"exit {p.returncode}")
-    doc = validate(a, out)
-    check(doc["records"] == [] and len(doc["skipped"]) == 1, "fan-in 16MiB must be skipped")
-    check("2 payload copies" in doc["skipped"][0]["reason"], doc["skipped"][0]["reason"])
-    expect_usage_error(a, ["--max-memory", "lots"], ["--max-memory 'lots'", "Accepted", "8GiB"])
-
-
-def test_broken_plugin(a):
-    d = os.path.join(a.workdir, "broken_plugins")
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    with open(os.path.join(d, "mpiarena_garbage.so"), "w") as f:
-        f.write("this is not an ELF file\n")
-    shutil.copy(os.path.join(a.test_plugins, "mpiarena_wrong_abi.so"), d)
-    # Built against the other MPI's mpi.h (tests/CMakeLists.txt), when its
-    # headers are installed.
-    other = os.path.join(os.path.dirname(a.test_plugins), "plugins_bad",
-                         "mpiarena_other_mpi.so")
-    if os.path.exists(other):
-        shutil.copy(other, d)
-    else:
-        print(f"note: {other} not built (the other MPI's headers are missing)")
-    out = out_path(a, "broken.json")
-    p = mpirun(a, a.np, ["--plugin-dir", d, "--methods", "bcast", "--sizes", "small",
-                         "-o", out] + FAST)
-    check(p.returncode == 0, f"a broken plugin file must not stop the run: exit {p.returncode}")
-    check("mpiarena_garbage.so" in p.stderr and "cannot load" in p.stderr,
-          "no warning naming the unloadable file")
-    check("mpiarena_wrong_abi.so" in p.stderr and "ABI version" in p.stderr,
-          "no warning naming the wrong-ABI file")
-    lines = [l for l in p.stderr.splitlines() if "mpiarena_garbage.so" in l]
-    check(len(lines) == 1, f"the warning must be printed once, got {len(lines)}")
-    if os.path.exists(other):
-        mine, theirs = (("Open MPI", "MPICH") if a.launcher == "openmpi"
-                        else ("MPICH", "Open MPI"))
-        lines = [l for l in p.stderr.splitlines() if "mpiarena_other_mpi.so" in l]
-        check(len(lines) == 1 and f"was built against {theirs}" in lines[0]
-              and f"this runner against {mine}" in lines[0],
-              f"no single warning naming the other MPI's plugin and both MPIs: {lines}")
-    doc = validate(a, out)
-    check(len(doc["records"]) == 2, "bcast 1d and 2d must still run")
-
-
-def test_interrupted(a):
-    out = out_path(a, "interrupted.json")
-    cmd = launch(a) + [a.runner, "--methods", "all",
-           "--sizes", "small,medium,large,xlarge,xxlarge", "-o", out, "--quiet"]
-    proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.time() + 120
-    records = 0
-    while time.time() < deadline and proc.poll() is None:
-        time.sleep(0.2)
-        try:
-            with open(out) as f:
-                records = len(json.load(f)["records"])
-        except (OSError, ValueError):
-            continue
-        if records >= 3:
-            break
-    check(proc.poll() is None, "the run ended before it could be interrupted")
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    doc = validate(a, out)
-    check(doc["complete"] is False, "an interrupted run must say complete: false")
-    check(len(doc["records"]) >= 3, "the points measured before the kill must be kept")
-
-
-def test_list_help(a):
-    p = runner(a, ["--list"])
-    check(p.returncode == 0, "--list failed")
-    names = [line.split()[0] for line in p.stdout.splitlines() if line.split()]
-    for m in expected_methods(a, TRANSFER_METHODS) + ["null"]:
-        check(m in names, f"--list lacks {m}")
-    if a.boost_mpi == "off":  # built without Boost.MPI: none of its methods
-        check(not BOOST_MPI_METHODS & set(names),
-              f"--list has Boost.MPI methods: {sorted(BOOST_MPI_METHODS & set(names))}")
-    check("transfer" in p.stdout and "1d,2d" in p.stdout, "--list lacks suite/payloads")
-    p = runner(a, ["--help"])
-    check(p.returncode == 0 and "--min-time" in p.stdout and "validate" in p.stdout,
-          "--help incomplete")
-    p = runner(a, ["validate", "/nonexistent.json"])
-    check(p.returncode == 2, "validate of a missing file must exit 2")
-    bad = out_path(a, "bad.json")
-    with open(bad, "w") as f:
-        json.dump({"schema_version": 1, "records": []}, f)
-    p = runner(a, ["validate", bad])
-    check(p.returncode == 1 and "invalid" in p.stderr, "an invalid document must fail validate")
-    p = runner(a, ["sizes", "--sizes", "netpipe:16..32,1KiB"])
-    check(p.returncode == 0, "sizes failed")
-    got = [int(line.split("\t")[0]) for line in p.stdout.splitlines()]
-    check(got == [16, 19, 21, 24, 27, 29, 32, 1024], f"sizes printed {got}")
-    expect_usage_error(a, ["sizes", "--sizes", "3..2"], ["--sizes", "starts above its end"])
-    # Under mpirun, --list prints once.
-    p = mpirun(a, 2, ["--list"])
-    headers = sum(line.startswith("method ") for line in p.stdout.splitlines())
-    check(p.returncode == 0 and headers == 1, "--list under mpirun")
-    p = runner(a, ["validate", bad, "--help"])
-    check(p.returncode == 0 and "--min-time" in p.stdout, "validate --help must show the help")
-    # A subcommand's --help shows the help even without its files.
-    for cmd in (["report", "--help"], ["compare", "--help"], ["validate", "--help"],
-                ["sizes", "--help"]):
-        p = runner(a, cmd)
-        check(p.returncode == 0 and "--min-time" in p.stdout,
-              f"{' '.join(cmd)} must show the help, exit {p.returncode}")
-    # Under mpirun, validate reports once, with its exit code on every rank.
-    p = mpirun(a, 3, ["validate", bad])
-    check(p.returncode == 1 and p.stderr.count("invalid:") == 1,
-          f"validate under mpirun: exit {p.returncode}, stderr {p.stderr!r}")
-
-
-def test_pingpong(a):
-    """Every ping-pong plugin at 0 B, on the NetPIPE ladder and at 64 KiB:
-    verified one-way times, the pair (0, 1) only, and fits that hold (or
-    the sizes they leave out) over every size of every method."""
-    out = out_path(a, f"pingpong_np{a.np}.json")
-    sizes = "0,netpipe:1000..1100,65536"
-    p = mpirun(a, a.np, ["--methods", "pingpong", "--sizes", sizes, "-o", out] + FAST)
-    check(p.returncode == 0, f"runner exited {p.returncode}")
-    doc = validate(a, out)
-    want_sizes = {0, 1021, 1024, 1027, 65536}
-    got = {(r["method"], r["bytes"]) for r in doc["records"]}
-    methods = expected_methods(a, PINGPONG_METHODS)
-    for m in methods:
-        for b in want_sizes:
-            check((m, b) in got, f"no record for {m} at {b} B")
-    for r in doc["records"]:
-        check(r["suite"] == "pingpong" and r["payload"] == "bytes", "not a pingpong record")
-        check(r["verification"]["status"] == "passed",
-              f"{r['method']} {r['bytes']}: {r['verification']}")
-        check(r["payload_bytes"] == r["bytes"], "the bytes payload holds exactly the size")
-        check(r["time_scale"] == 0.5, "ping-pong records hold one-way times")
-        check(r["pairs"] == 1, "one pair by default")
-        check(r["ranks"] == a.np, "record ranks differs from -np")
-    unexpected = [s for s in doc["skipped"] if not known_skip(a, s)]
-    check(unexpected == [], f"unexpected skips: {unexpected}")
-    # Every size is fitted (where L + n / B holds within 25%, L >= 0) or
-    # listed as not fitted.
-    summary = doc["summary"]
-    for m in methods:
-        fits = [f for f in summary["fits"] if f["method"] == m]
-        unfitted = [u for u in summary["unfitted"] if u["method"] == m]
-        check(fits or unfitted, f"no fitted model for {m}, nor its sizes left out")
-        check(sum(f["points"] for f in fits + unfitted) == len(want_sizes),
-              f"{m}: the fits and the sizes left out cover every size")
-        for f in fits:
-            check(f["latency_s"] >= 0 and f["max_error"] <= 0.25, f"{m}: fit {f}")
-    check("L + n / B" in p.stdout, "no fit table after the run")
-    # --wait auto: ranks sleep between samples exactly when the node has
-    # more ranks than CPUs, and the header says so.
-    cpus = len(os.sched_getaffinity(0))  # what mpirun may bind the ranks to
-    over = a.np > cpus
-    ctx = doc["context"]
-    check(ctx["cpus_per_node"] == cpus, f"cpus_per_node {ctx['cpus_per_node']}, expected {cpus}")
-    check(ctx["oversubscribed"] == over, f"oversubscribed {ctx['oversubscribed']}, np {a.np}")
-    check(ctx["waiting"] == ("sleep" if over else "poll"), f"waiting {ctx['waiting']}")
-    check(("oversubscribed:" in p.stdout) == over, "the header must say oversubscribed")
-    for r in doc["records"]:
-        per = r["per_rank_s"]
-        check(len(per) == a.np, "per_rank_s has one time per rank")
-        if a.np > 2:  # ranks outside the pair (0, 1) are idle
-            check(max(per[2:]) < min(per[:2]), f"{r['method']}: an idle rank was busy")
-
-
-def test_pairs_all(a):
-    """--pairs all: every disjoint pair bounces at once; each pair's ranks are
-    busy, an odd last rank idle; the aggregate bandwidth counts the pairs."""
-    out = out_path(a, f"pairs_np{a.np}.json")
-    p = mpirun(a, a.np, ["--methods", "pingpong", "--pairs", "all", "--sizes", "0,4096",
-                         "--wait", "sleep", "-o", out] + FAST)
-    check(p.returncode == 0, f"runner exited {p.returncode}")
-    doc = validate(a, out)
-    check(doc["context"]["waiting"] == "sleep", "--wait sleep is not recorded")
-    check(doc["context"]["options"]["pairs"] == "all", "context lacks --pairs all")
-    npairs = a.np // 2
-    for r in doc["records"]:
-        check(r["verification"]["status"] == "passed",
-              f"{r['method']} {r['bytes']}: {r['verification']}")
-        check(r["pairs"] == npairs, f"pairs {r['pairs']}, expected {npairs}")
-        check(abs(r["aggregate_bandwidth_Bps"] - npairs * r["bandwidth_Bps"]) <=
-              1e-6 * max(1.0, r["aggregate_bandwidth_Bps"]), "aggregate bandwidth")
-        per = r["per_rank_s"]
-        busy = per[:2 * npairs]
-        if a.np % 2:
-            check(per[-1] < min(busy), f"{r['method']}: the odd rank was busy")
-    unexpected = [s for s in doc["skipped"] if not known_skip(a, s)]
-    check(unexpected == [], f"unexpected skips: {unexpected}")
-
-
-def test_fanin(a):
-    """Every send mode fans in to rank 0: verified, with per-rank times."""
-    out = out_path(a, f"fanin_np{a.np}.json")
-    sizes = "0,8,65536,1MiB"
-    p = mpirun(a, a.np, ["--methods", "fanin", "--sizes", sizes, "--wait", "poll",
-                         "-o", out] + FAST)
-    check(p.returncode == 0, f"runner exited {p.returncode}")
-    doc = validate(a, out)
-    check(doc["context"]["waiting"] == "poll", "--wait poll is not recorded")
-    got = {(r["method"], r["bytes"]) for r in doc["records"]}
-    for m in FANIN_METHODS:
-        for b in (0, 8, 65536, 1 << 20):
-            check((m, b) in got, f"no record for {m} at {b} B")
-    for r in doc["records"]:
-        check(r["suite"] == "fanin", "not a fan-in record")
-        check(r["verification"]["status"] == "passed",
-              f"{r['method']} {r['bytes']}: {r['verification']}")
-        check("time_scale" not in r, "fan-in times are not scaled")
-        per = r["per_rank_s"]
-        check(len(per) == a.np and all(t > 0 for t in per), "one time per rank")
-    check(doc["skipped"] == [], f"unexpected skips: {doc['skipped']}")
-    # --per-rank prints each rank's time, a column per rank.
-    p = runner(a, ["report", out, "--per-rank"])
-    check(p.returncode == 0, f"report --per-rank exited {p.returncode}")
-    check("Per-rank time" in p.stdout, "report --per-rank lacks its table")
-    check(f"rank {a.np - 1}" in p.stdout and f"rank {a.np}" not in p.stdout,
-          f"report --per-rank must have one column per rank (np {a.np})")
-    rows = [l for l in p.stdout.splitlines() if l.split()[:1] == ["fanin"]]
-    check(len(rows) >= len(FANIN_METHODS) * 4,
-          f"report --per-rank: {len(rows)} fan-in rows")
-
-
-def main():
+def runner_main(tests):
+    """main() of the e2e scripts of the runner's own runs (e2e_methods.py,
+    e2e_cli.py): runs the test named on the command line with --np,
+    --mpiexec, --launcher, --runner, --test-plugins, --workdir and
+    --boost-mpi; prints ok, or FAIL: why on stderr; returns the exit code."""
     ap = argparse.ArgumentParser()
-    ap.add_argument("test")
+    ap.add_argument("test", choices=sorted(tests))
     ap.add_argument("--np", type=int, default=2)
     add_mpi_args(ap)
     ap.add_argument("--runner", required=True)
@@ -644,19 +280,6 @@ def main():
     ap.add_argument("--boost-mpi", choices=["on", "off"], default="on",
                     help="whether the build has the Boost.MPI methods")
     a = parse_args(ap)
-    tests = {
-        "all-methods": test_all_methods,
-        "corrupt": test_corrupt,
-        "bad-input": test_bad_input,
-        "too-few-ranks": test_too_few_ranks,
-        "broken-plugin": test_broken_plugin,
-        "interrupted": test_interrupted,
-        "list-help": test_list_help,
-        "memory-guard": test_memory_guard,
-        "pingpong": test_pingpong,
-        "fanin": test_fanin,
-        "pairs-all": test_pairs_all,
-    }
     try:
         tests[a.test](a)
     except Fail as e:
@@ -664,7 +287,3 @@ def main():
         return 1
     print("ok")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the runner's command line and its guards under
+mpirun: bad input, too few ranks, the memory guard, a broken plugin, an
+interrupted run keeping its points, --list and --help.
+
+Each subcommand is one ctest test (tests/e2e/CMakeLists.txt); the harness
+is e2e.py's.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import (  # noqa: E402
+    BOOST_MPI_METHODS, FAST, TRANSFER_METHODS, check, env, expect_usage_error,
+    expected_methods, launch, mpirun, out_path, runner, validate, runner_main)
+
+
+def test_bad_input(a):
+    expect_usage_error(a, ["--methods", "nosuch"],
+                       ["unknown method or suite 'nosuch'", "bcast", "rdma"])
+    expect_usage_error(a, ["--sizes", "12XB"], ["invalid size", "Accepted:", "8B..4MiB"])
+    expect_usage_error(a, ["--sizes", "huge"], ["not a preset name", "xxxlarge"])
+    expect_usage_error(a, ["--plugin-dir", "/nonexistent/plugins"],
+                       ["--plugin-dir '/nonexistent/plugins' is not a directory"])
+    start = time.time()
+    expect_usage_error(a, ["--sizes", "xxlarge", "-o", "/nonexistent/dir/r.json"],
+                       ["directory '/nonexistent/dir' does not exist"])
+    check(time.time() - start < 30, "the output check must come before any measurement")
+    expect_usage_error(a, ["--payloads", "3d", "--methods", "bcast"],
+                       ["payload '3d' is not offered", "1d, 2d"])
+    expect_usage_error(a, ["--repetitions", "0"], ["--repetitions must be"])
+    expect_usage_error(a, ["--format", "xml"], ["accepted: table, summary, markdown, json"])
+    expect_usage_error(a, ["--frobnicate"], ["unrecognised option"])
+    # The file commands: one message (rank 0), exit 2 for bad input.
+    expect_usage_error(a, ["report", "/nonexistent.json"], ["cannot read '/nonexistent.json'"])
+    notjson = out_path(a, "not_json.json")
+    with open(notjson, "w") as f:
+        f.write("{")
+    expect_usage_error(a, ["report", notjson], ["invalid: not JSON"])
+    p = mpirun(a, a.np, ["compare", notjson, "/nonexistent.json"], timeout=60)
+    check(p.returncode == 2, f"compare of bad files: exit {p.returncode}, expected 2")
+    check(p.stderr.count("runner: error:") == 2,
+          "compare of two bad files: one message per file, from rank 0 only")
+    expect_usage_error(a, ["compare", "a.json", "b.json", "--threshold", "0.05"],
+                       ["ambiguous", "write 5% for a fraction of 0.05", "0.05%"])
+    expect_usage_error(a, ["--wait", "never"],
+                       ["--wait 'never'", "accepted: auto, poll, sleep"])
+    expect_usage_error(a, ["--per-rank", "--format", "csv"],
+                       ["--per-rank", "table or markdown", "'csv'"])
+
+
+def test_too_few_ranks(a):
+    out = out_path(a, "np1.json")
+    p = mpirun(a, 1, ["--methods", "bcast,null", "--sizes", "small", "-o", out] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    reasons = [s["reason"] for s in doc["skipped"] if s["method"] == "bcast"]
+    check(len(reasons) == 2, f"bcast 1d and 2d must be skipped at 1 rank: {doc['skipped']}")
+    check(all("needs at least 2 ranks" in r for r in reasons), f"reasons: {reasons}")
+    check("skipped bcast: needs at least 2 ranks" in p.stdout, "table must show the skip")
+    check(any(r["method"] == "null" for r in doc["records"]), "null still runs at 1 rank")
+    # A 2d payload below one element is skipped with its reason too.
+    p = mpirun(a, 2, ["--methods", "bcast", "--sizes", "100", "-o", out] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    check(any(s["payload"] == "2d" and "at least 220 bytes" in s["reason"]
+              for s in doc["skipped"]), f"no 2d size skip: {doc['skipped']}")
+    check(any(r["payload"] == "1d" for r in doc["records"]), "1d at 100 B still runs")
+
+
+def test_memory_guard(a):
+    out = out_path(a, "memory.json")
+    p = mpirun(a, a.np, ["--methods", "bcast,pack", "--sizes", "large,xlarge",
+                         "--max-memory", "50MB", "-o", out] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    skipped = {(s["method"], s["size_label"]) for s in doc["skipped"]}
+    measured = {(r["method"], r["size_label"]) for r in doc["records"]}
+    # pack holds 2 copies: np x 2 x 11 MB > 80% of 50 MB; bcast (1 copy) fits
+    # at 2 ranks (22 MB < 40 MB).
+    check(("pack", "xlarge") in skipped, f"pack xlarge not skipped: {skipped}")
+    check(("pack", "large") in measured, "pack large must still run")
+    check(("bcast", "xlarge") in measured, "bcast xlarge fits and must run")
+    reason = next(s["reason"] for s in doc["skipped"] if s["method"] == "pack")
+    check("payload copies" in reason and "50.0 MB available" in reason, reason)
+    # Fan-in: the root holds one buffer per client, so a fan-in method counts
+    # 2 copies per rank: 2 ranks x 2 x 16.8 MB > 80% of 60 MB.
+    p = mpirun(a, a.np, ["--methods", "send", "--sizes", "16MiB", "--max-memory", "60MB",
+                         "-o", out] + FAST)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    check(doc["records"] == [] and len(doc["skipped"]) == 1, "fan-in 16MiB must be skipped")
+    check("2 payload copies" in doc["skipped"][0]["reason"], doc["skipped"][0]["reason"])
+    expect_usage_error(a, ["--max-memory", "lots"], ["--max-memory 'lots'", "Accepted", "8GiB"])
+
+
+def test_broken_plugin(a):
+    d = os.path.join(a.workdir, "broken_plugins")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    with open(os.path.join(d, "mpiarena_garbage.so"), "w") as f:
+        f.write("this is not an ELF file\n")
+    shutil.copy(os.path.join(a.test_plugins, "mpiarena_wrong_abi.so"), d)
+    # Built against the other MPI's mpi.h (tests/CMakeLists.txt), when its
+    # headers are installed.
+    other = os.path.join(os.path.dirname(a.test_plugins), "plugins_bad",
+                         "mpiarena_other_mpi.so")
+    if os.path.exists(other):
+        shutil.copy(other, d)
+    else:
+        print(f"note: {other} not built (the other MPI's headers are missing)")
+    out = out_path(a, "broken.json")
+    p = mpirun(a, a.np, ["--plugin-dir", d, "--methods", "bcast", "--sizes", "small",
+                         "-o", out] + FAST)
+    check(p.returncode == 0, f"a broken plugin file must not stop the run: exit {p.returncode}")
+    check("mpiarena_garbage.so" in p.stderr and "cannot load" in p.stderr,
+          "no warning naming the unloadable file")
+    check("mpiarena_wrong_abi.so" in p.stderr and "ABI version" in p.stderr,
+          "no warning naming the wrong-ABI file")
+    lines = [l for l in p.stderr.splitlines() if "mpiarena_garbage.so" in l]
+    check(len(lines) == 1, f"the warning must be printed once, got {len(lines)}")
+    if os.path.exists(other):
+        mine, theirs = (("Open MPI", "MPICH") if a.launcher == "openmpi"
+                        else ("MPICH", "Open MPI"))
+        lines = [l for l in p.stderr.splitlines() if "mpiarena_other_mpi.so" in l]
+        check(len(lines) == 1 and f"was built against {theirs}" in lines[0]
+              and f"this runner against {mine}" in lines[0],
+              f"no single warning naming the other MPI's plugin and both MPIs: {lines}")
+    doc = validate(a, out)
+    check(len(doc["records"]) == 2, "bcast 1d and 2d must still run")
+
+
+def test_interrupted(a):
+    out = out_path(a, "interrupted.json")
+    cmd = launch(a) + [a.runner, "--methods", "all",
+           "--sizes", "small,medium,large,xlarge,xxlarge", "-o", out, "--quiet"]
+    proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 120
+    records = 0
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        try:
+            with open(out) as f:
+                records = len(json.load(f)["records"])
+        except (OSError, ValueError):
+            continue
+        if records >= 3:
+            break
+    check(proc.poll() is None, "the run ended before it could be interrupted")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    doc = validate(a, out)
+    check(doc["complete"] is False, "an interrupted run must say complete: false")
+    check(len(doc["records"]) >= 3, "the points measured before the kill must be kept")
+
+
+def test_list_help(a):
+    p = runner(a, ["--list"])
+    check(p.returncode == 0, "--list failed")
+    names = [line.split()[0] for line in p.stdout.splitlines() if line.split()]
+    for m in expected_methods(a, TRANSFER_METHODS) + ["null"]:
+        check(m in names, f"--list lacks {m}")
+    if a.boost_mpi == "off":  # built without Boost.MPI: none of its methods
+        check(not BOOST_MPI_METHODS & set(names),
+              f"--list has Boost.MPI methods: {sorted(BOOST_MPI_METHODS & set(names))}")
+    check("transfer" in p.stdout and "1d,2d" in p.stdout, "--list lacks suite/payloads")
+    p = runner(a, ["--help"])
+    check(p.returncode == 0 and "--min-time" in p.stdout and "validate" in p.stdout,
+          "--help incomplete")
+    p = runner(a, ["validate", "/nonexistent.json"])
+    check(p.returncode == 2, "validate of a missing file must exit 2")
+    bad = out_path(a, "bad.json")
+    with open(bad, "w") as f:
+        json.dump({"schema_version": 1, "records": []}, f)
+    p = runner(a, ["validate", bad])
+    check(p.returncode == 1 and "invalid" in p.stderr, "an invalid document must fail validate")
+    p = runner(a, ["sizes", "--sizes", "netpipe:16..32,1KiB"])
+    check(p.returncode == 0, "sizes failed")
+    got = [int(line.split("\t")[0]) for line in p.stdout.splitlines()]
+    check(got == [16, 19, 21, 24, 27, 29, 32, 1024], f"sizes printed {got}")
+    expect_usage_error(a, ["sizes", "--sizes", "3..2"], ["--sizes", "starts above its end"])
+    # Under mpirun, --list prints once.
+    p = mpirun(a, 2, ["--list"])
+    headers = sum(line.startswith("method ") for line in p.stdout.splitlines())
+    check(p.returncode == 0 and headers == 1, "--list under mpirun")
+    p = runner(a, ["validate", bad, "--help"])
+    check(p.returncode == 0 and "--min-time" in p.stdout, "validate --help must show the help")
+    # A subcommand's --help shows the help even without its files.
+    for cmd in (["report", "--help"], ["compare", "--help"], ["validate", "--help"],
+                ["sizes", "--help"]):
+        p = runner(a, cmd)
+        check(p.returncode == 0 and "--min-time" in p.stdout,
+              f"{' '.join(cmd)} must show the help, exit {p.returncode}")
+    # Under mpirun, validate reports once, with its exit code on every rank.
+    p = mpirun(a, 3, ["validate", bad])
+    check(p.returncode == 1 and p.stderr.count("invalid:") == 1,
+          f"validate under mpirun: exit {p.returncode}, stderr {p.stderr!r}")
+
+
+if __name__ == "__main__":
+    sys.exit(runner_main({
+        "bad-input": test_bad_input,
+        "too-few-ranks": test_too_few_ranks,
+        "broken-plugin": test_broken_plugin,
+        "interrupted": test_interrupted,
+        "list-help": test_list_help,
+        "memory-guard": test_memory_guard,
+    }))
