@@ -1,5 +1,7 @@
 """Helpers the bench renderers share: medians and quartiles that tolerate
 short lists, JSON-lines files, and the steal column of `vmstat -n -t 1`."""
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import statistics
@@ -17,7 +19,7 @@ def quartiles(xs):
 
 
 def jsonl(path):
-    if not os.path.exists(path):
+    if not bench_io.exists(path):
         return []
     with open(path) as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -28,7 +30,7 @@ def vmstat(d):
     (vmstat -n -t 1)."""
     path = os.path.join(d, "vmstat.txt")
     rows, st_col = [], None
-    if not os.path.exists(path):
+    if not bench_io.exists(path):
         return rows
     for line in open(path):
         f = line.split()

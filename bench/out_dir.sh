@@ -19,3 +19,14 @@ bench_out() {
   fi
   mkdir -p "$dir" && echo "$name" > "$dir/.bench"
 }
+
+# `bench_gzip DIR`: the raw data in DIR (*.json, *.jsonl, *.txt, *.tsv,
+# NetPIPE's *.np) compressed in place, as docs/results keeps it: gzip -9n
+# (no name or time stored, so the same data gives the same bytes). The
+# renderers (bench/bench_io.py) read FILE.gz where they name FILE, and the
+# file commands (runner report, compare, ...) read FILE.json.gz directly.
+# Run it when nothing writes to DIR any more (vmstat stopped).
+bench_gzip() {
+  find "$1" -type f \( -name '*.json' -o -name '*.jsonl' -o -name '*.txt' \
+    -o -name '*.tsv' -o -name '*.np' \) -exec gzip -9nf {} +
+}

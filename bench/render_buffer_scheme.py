@@ -7,7 +7,8 @@ mpiarena_skipped.txt), lscpu.txt, runs.jsonl and vmstat.txt.
 
     render_buffer_scheme.py DIR PAGE [COMMAND]
 """
-import glob
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import math
 import os
@@ -90,7 +91,7 @@ def paired(series, num, den):
 def lscpu(d):
     got = {}
     path = os.path.join(d, "lscpu.txt")
-    if os.path.exists(path):
+    if bench_io.exists(path):
         for line in open(path):
             k, _, v = line.partition(":")
             got[k.strip()] = v.strip()
@@ -160,7 +161,7 @@ def main():
     summary = {}
     for copy in ("push", "pull"):
         path = os.path.join(d, f"threads_{copy}.tsv")
-        if not os.path.exists(path):
+        if not bench_io.exists(path):
             continue
         found = True
         data, note = read_threads(path)
@@ -233,11 +234,11 @@ def main():
     w("")
     skipped = os.path.join(d, "mpiarena_skipped.txt")
     mpi = {}
-    for p in glob.glob(os.path.join(d, "mpi_*_r*.json")):
+    for p in bench_io.glob(os.path.join(d, "mpi_*_r*.json")):
         m = re.search(r"mpi_(shared|separate_A|separate_B)_r(\d+)\.json$", p)
         if m:
             mpi.setdefault(m.group(1), {})[int(m.group(2))] = json.load(open(p))
-    if os.path.exists(skipped):
+    if bench_io.exists(skipped):
         w(f"**Skipped**: {open(skipped).read().strip()}.")
         w("")
     elif mpi:

@@ -3,7 +3,8 @@
 node against across nodes, and the transfer ranking at 2 nodes x 2 ranks
 against 1 node x 4 ranks. Every figure comes from the JSON files; the
 sentences that compare are derived from the same figures."""
-import glob
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import re
@@ -15,7 +16,7 @@ out, target, command = sys.argv[1], sys.argv[2], sys.argv[3]
 
 def load(pattern):
     docs = {}
-    for path in glob.glob(os.path.join(out, pattern)):
+    for path in bench_io.glob(os.path.join(out, pattern)):
         m = re.search(r"round(\d+)\.json$", path)
         docs[int(m.group(1))] = json.load(open(path))
     return [docs[k] for k in sorted(docs)]
@@ -73,7 +74,7 @@ ctx1 = tr["1x4"][0]["context"]
 lib = ctx["mpi_library"].split(",")[0]
 
 st = []
-if os.path.exists(os.path.join(out, "vmstat.txt")):
+if bench_io.exists(os.path.join(out, "vmstat.txt")):
     for line in open(os.path.join(out, "vmstat.txt")):
         f = line.split()
         if f and f[0].isdigit() and len(f) >= 17:

@@ -4,7 +4,8 @@ tables with our figures beside the seed's, the conclusions the seed drew
 checked against our data, and the issue's goals. Every figure of ours comes
 from the JSON; the seed's figures are quoted from seed 003 (its tables are
 the reference we reproduce, not results of ours)."""
-import glob
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import statistics
@@ -231,7 +232,7 @@ print("\nThe seed found its own operation 0.65-1.92× MPI_SUM's time below "
       "tables, and the goals below the same factor with its spread over rounds.\n")
 
 # ----------------------------------------------------------------------- goals
-files = sorted(glob.glob(os.path.join(out, "goals", "round*_A.json")))
+files = sorted(bench_io.glob(os.path.join(out, "goals", "round*_A.json")))
 GOALS = [("combine_reduce_custom", "combine_reduce"),
          ("distribute_scatter", "distribute_bcast")]
 if files:
@@ -278,7 +279,7 @@ if files:
 
 # --------------------------------------------------------------- harness cost
 tsv = os.path.join(out, "barrier.tsv")
-if os.path.exists(tsv):
+if bench_io.exists(tsv):
     rows = [tuple(map(float, l.split())) for l in open(tsv) if l.strip()]
     ratio = [o / b1 for b1, o, b2 in rows]
     control = [b2 / b1 for b1, o, b2 in rows]
@@ -300,7 +301,7 @@ if os.path.exists(tsv):
           "200 ns barrier on this VM, which alternating and the median absorb.\n")
 
 avx = {side: [by_point(json.load(open(f))) for f in
-              sorted(glob.glob(os.path.join(out, f"avx_{side}_round*.json")))]
+              sorted(bench_io.glob(os.path.join(out, f"avx_{side}_round*.json")))]
        for side in ("on", "off")}
 if avx["on"] and avx["off"]:
     print("### Why the user-defined operation is slower at large sizes\n")
@@ -333,7 +334,7 @@ if avx["on"] and avx["off"]:
           "the AVX component).\n")
 
 vm = os.path.join(out, "vmstat.txt")
-if os.path.exists(vm):
+if bench_io.exists(vm):
     print("`vmstat 1 3` at the end of the bench (column `st`: time the host "
           "took from this VM):\n\n```\n" + open(vm).read().rstrip() + "\n```\n")
 

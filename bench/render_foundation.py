@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """Renders docs/results/foundation.md from the JSON written by bench/foundation."""
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import sys

@@ -2,6 +2,8 @@
 """Renders docs/results/machine_states.md from the files bench/machine_states
 wrote: series.txt ("<s since start> <round trip ns>" per reading),
 start.txt, vmstat.txt, lscpu.txt."""
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import os
 import sys
 

@@ -7,7 +7,8 @@ the noise-record cost launches (nullcost.jsonl), each launch's times
 
     render_noise.py DIR PAGE [COMMAND]
 """
-import glob
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import math
 import os
@@ -42,7 +43,7 @@ def pct(x):
 
 def rounds_of(d, pattern):
     got = {}
-    for path in glob.glob(os.path.join(d, pattern)):
+    for path in bench_io.glob(os.path.join(d, pattern)):
         m = re.search(r"_r(\d+)\.json$", path)
         if m:
             got[int(m.group(1))] = path

@@ -3,7 +3,8 @@
 with our figures beside it, the calibration goal and the progress goal.
 Every figure of ours comes from the JSON; the seed's example table is quoted
 from seed 002 (the reference, not a result of ours)."""
-import glob
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import statistics
@@ -137,7 +138,7 @@ if off:
     print()
 
 print("## Goal: what progress inside the computation buys\n")
-files = sorted(glob.glob(os.path.join(out, "progress_k*_round*.json")))
+files = sorted(bench_io.glob(os.path.join(out, "progress_k*_round*.json")))
 if files:
     data = {}
     for f in files:
@@ -201,6 +202,6 @@ if files:
           "seed 002's example (0-11%) shows little overlap on its machine too.\n")
 
 vm = os.path.join(out, "vmstat.txt")
-if os.path.exists(vm):
+if bench_io.exists(vm):
     print("`vmstat 1 3` at the end of the bench (column `st`: time the host "
           "took from this VM):\n\n```\n" + open(vm).read().rstrip() + "\n```\n")

@@ -3,7 +3,8 @@
 bench/oversubscribed_wait wrote: per point, the median over rounds of each
 configuration's median time, and the median of the ratios taken within a
 round (the three configurations of a round ran back to back)."""
-import glob
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import re
@@ -19,7 +20,7 @@ def main():
     d, np = sys.argv[1], sys.argv[2]
     runs = {}  # (round, config) -> {(method, bytes): record}
     context = None
-    for path in sorted(glob.glob(os.path.join(d, "r*.json"))):
+    for path in sorted(bench_io.glob(os.path.join(d, "r*.json"))):
         m = re.match(r"r(\d+)_np\d+(?:_(poll|sleep|noyield))?\.json", os.path.basename(path))
         with open(path) as f:
             doc = json.load(f)

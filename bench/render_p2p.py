@@ -3,7 +3,8 @@
 
     render_p2p.py DIR OUT
 """
-import glob
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import re
@@ -22,7 +23,7 @@ def load(path):
 
 
 def rounds(d, prefix):
-    files = glob.glob(os.path.join(d, f"{prefix}_r*.json"))
+    files = bench_io.glob(os.path.join(d, f"{prefix}_r*.json"))
     return [load(p) for p in sorted(files, key=lambda p: int(re.findall(r"_r(\d+)", p)[0]))]
 
 
@@ -132,7 +133,7 @@ def put_section(d):
 def matrix_section(d):
     path = os.path.join(d, "matrix.json")
     out = ["## The matrix (one launch)", ""]
-    if not os.path.exists(path):
+    if not bench_io.exists(path):
         return out + ["(no matrix.json)", ""]
     doc = load(path)
     recs = [r for r in doc["records"] if "params" in r]
@@ -180,9 +181,9 @@ def matrix_section(d):
 def main():
     d, target = sys.argv[1], sys.argv[2]
     st = [s for _, s in vmstat(d)]
-    cmd = open(os.path.join(d, "command.txt")).read().strip() if os.path.exists(
+    cmd = open(os.path.join(d, "command.txt")).read().strip() if bench_io.exists(
         os.path.join(d, "command.txt")) else "bench/p2p"
-    ctx = load(os.path.join(d, "matrix.json"))["context"] if os.path.exists(
+    ctx = load(os.path.join(d, "matrix.json"))["context"] if bench_io.exists(
         os.path.join(d, "matrix.json")) else {}
     head = ["<!-- bench/render_p2p.py writes the part below the marker from "
             f"{os.path.relpath(d, os.path.dirname(os.path.abspath(target)))}/; "
@@ -193,7 +194,7 @@ def main():
     body = (head + stream_section(d) + stream_section(d, "cold", True) + put_section(d) +
             matrix_section(d))
     marker = "<!-- generated -->"
-    text = open(target).read() if os.path.exists(target) else "# One-sided communication\n\n"
+    text = open(target).read() if bench_io.exists(target) else "# One-sided communication\n\n"
     text = text.split(marker)[0].rstrip() + "\n\n" + marker + "\n" + "\n".join(body) + "\n"
     with open(target, "w") as f:
         f.write(text)

@@ -4,6 +4,8 @@ bench/pingpong_vs_netpipe wrote: per size, the paired ratios of mpiarena's
 mpi_bytes one-way time to NetPIPE's (paired.jsonl), latency and peak
 bandwidth of both, the fit, and the seed-001 factor boost_serialized /
 boost_bytes."""
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import statistics

@@ -3,6 +3,8 @@
 (bench/reference): one table per case, the median over rounds of the
 paired ratio ours / reference with its range, the control (the reference
 against itself) and the verdict; every figure comes from the rows."""
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import sys
@@ -93,11 +95,11 @@ def main():
     rows = jsonl(os.path.join(OUT, "rows.jsonl"))
     skipped = {}
     p = os.path.join(OUT, "skipped.json")
-    if os.path.exists(p):
+    if bench_io.exists(p):
         skipped = json.load(open(p))
     notes = {}
     p = os.path.join(HERE, "reference_notes.json")
-    if os.path.exists(p):
+    if bench_io.exists(p):
         notes = json.load(open(p))
     out = ["# Agreement with the reference programs",
            "",

@@ -2,7 +2,8 @@
 """Renders DIR.md from bench/shm_vs_stream's files in DIR: per size, the
 shm bandwidth over the adjacent osu_bw-like stream's, round by round, with
 the stream's control (B / A), and the steal seen (vmstat st)."""
-import glob
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import re
@@ -14,7 +15,7 @@ from bench_stats import vmstat  # noqa: E402
 
 d = sys.argv[1]
 sizes, rows = [], {}
-for f in sorted(glob.glob(os.path.join(d, "shm_*_r*.json"))):
+for f in sorted(bench_io.glob(os.path.join(d, "shm_*_r*.json"))):
     m = re.match(r"shm_(.+)_r(\d+)\.json", os.path.basename(f))
     size, r = m.group(1), int(m.group(2))
     doc = json.load(open(f))

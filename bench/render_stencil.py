@@ -3,14 +3,15 @@
 tables with our figures beside them, the slopes of comm and pack against
 size, and the fastest strategy per size. Every figure of ours comes from the
 JSON; the seed's tables are quoted from seed 004 (the reference)."""
-import glob
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import os
 import statistics
 import sys
 
 out = sys.argv[1]
-files = sorted(glob.glob(os.path.join(out, "stencil_np2_round*.json")),
+files = sorted(bench_io.glob(os.path.join(out, "stencil_np2_round*.json")),
                key=lambda f: int(f.rsplit("round", 1)[1].split(".")[0]))
 docs = [json.load(open(f)) for f in files]
 first = docs[0]
@@ -196,6 +197,6 @@ print(f"- **The app column** is {ours4 * 1e6 / SEED_MPI[4194304][3]:.0f}x the se
       "seed (see the slopes above).\n")
 
 vm = os.path.join(out, "vmstat.txt")
-if os.path.exists(vm):
+if bench_io.exists(vm):
     print("`vmstat 1 3` at the end of the bench (column `st`: time the host "
           "took from this VM):\n\n```\n" + open(vm).read().rstrip() + "\n```\n")

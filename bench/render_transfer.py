@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Head of docs/results/transfer.md: the goals of issue 3 checked against the
 records of bench/transfer. Every sentence is derived from the JSON."""
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import sys
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Renders docs/results/tuning.md from bench/tuning's files:
 render_tuning.py DIR OUT.md COMMAND [NOTE]. Every figure comes from DIR."""
+import bench_io  # docs/results' raw data, plain or gzip-compressed
+from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
 import math
 import os
@@ -124,7 +126,7 @@ def pass_bounds(d):
     decisions bench/tuning stored: decisions_pass<n>.json), keyed as the
     launches are; a claim is the smallest of them."""
     out, n = {}, 1
-    while os.path.exists(os.path.join(d, f"decisions_pass{n}.json")):
+    while bench_io.exists(os.path.join(d, f"decisions_pass{n}.json")):
         with open(os.path.join(d, f"decisions_pass{n}.json")) as f:
             for point, p in keyed(json.load(f)).items():
                 out.setdefault(point, []).append(p["confirmation"]["at_least"])
@@ -213,8 +215,8 @@ def main():
                "and decisions are those the run named by --recheck wrote, "
                "evaluated again with the rounds above (the columns of the "
                "sweep and the passes are copied from that run).")
-    names = sorted(n for n in os.listdir(src)
-                   if os.path.exists(os.path.join(src, n, "launches.jsonl")))
+    names = sorted(n for n in bench_io.listdir(src)
+                   if bench_io.exists(os.path.join(src, n, "launches.jsonl")))
     lines = [
         "# runner tune: the library's file against its default",
         "",

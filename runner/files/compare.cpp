@@ -57,12 +57,20 @@ bool split_ab(const std::string& file, const Document& doc, Document& base,
   return true;
 }
 
-// The files of a side given as a directory: its *.json, by name.
+// The files of a side given as a directory: its *.json and *.json.gz
+// (read_results decompresses them), by name.
 std::vector<std::string> json_files(const std::string& dir) {
   std::vector<std::string> out;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json") out.push_back(e.path().string());
+  auto ends_with = [](const std::string& s, const std::string& tail) {
+    return s.size() > tail.size() &&
+           s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (ends_with(name, ".json") || ends_with(name, ".json.gz"))
+      out.push_back(e.path().string());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -131,7 +139,7 @@ int compare_launches(std::vector<std::string> base_files,
     if (base_files.size() < 2 || new_files.size() < 2) {
       std::cerr << program_name()
                 << ": error: compare across launches needs at least 2 result "
-                   "files (*.json) a side: "
+                   "files (*.json or *.json.gz) a side: "
                 << base_name << " has " << base_files.size() << ", " << new_name
                 << " has " << new_files.size() << "; exit 2.\n";
       return 2;

@@ -1,12 +1,11 @@
 // The files of a pool each once (files.hpp, distinct_files).
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "bounded_json.hpp"
 #include "digest.hpp"
 #include "files.hpp"
+#include "text_file.hpp"
 
 namespace mpiarena {
 
@@ -18,17 +17,21 @@ namespace {
 std::string content_digest(const std::string& file) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) return "";
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return "";
-  std::ostringstream text;
-  text << in.rdbuf();
+  // The text, decompressed when it is gzip data: a.json and a gzip of it
+  // are the same launch.
+  std::string text;
+  try {
+    text = read_text_file(file);
+  } catch (const ReadError&) {
+    return "";
+  }
   // The content, not the bytes: a copy written again by another JSON
   // writer (other spaces, other key order) is the same launch.
   std::string canonical;
   try {
-    canonical = parse_bounded(text.str(), kResultDepth).dump();
+    canonical = parse_bounded(text, kResultDepth).dump();
   } catch (const std::exception&) {  // not JSON: its reading says so
-    canonical = text.str();
+    canonical = text;
   }
   return text_digest(canonical) + ":" + std::to_string(canonical.size());
 }

@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 
 #include "bounded_json.hpp"
@@ -11,6 +10,7 @@
 #include "files.hpp"
 #include "printable.hpp"
 #include "schema.hpp"
+#include "text_file.hpp"
 
 namespace mpiarena {
 
@@ -62,16 +62,19 @@ bool read_results(const std::string& file, nlohmann::json& doc, int& status,
     status = 2;
     return false;
   }
-  std::ifstream in(file);
-  if (!in) {
-    std::cerr << program_name() << ": error: cannot read '" << file << "'.\n";
+  // The file's text, decompressed when it is gzip data (a .json.gz).
+  std::string text;
+  try {
+    text = read_text_file(file);
+  } catch (const ReadError& e) {
+    std::cerr << program_name() << ": error: " << printable(e.what()) << ".\n";
     status = 2;
     return false;
   }
   const std::string prefix =
       invalid == 2 ? program_name() + ": error: " : std::string();
   try {
-    doc = parse_bounded(in, kMaxNesting);
+    doc = parse_bounded(text, kMaxNesting);
   } catch (const JsonTooDeep&) {
     std::cerr << prefix << file
               << ": invalid: arrays or objects nested deeper than "
