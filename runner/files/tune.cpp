@@ -1,6 +1,6 @@
 // runner tune FILE... [-o FILE]: the winners of runner --algorithms runs as
-// the file the MPI library loads (core/analysis/tuning/tuning.hpp), and the table
-// of decisions. Needs no MPI.
+// the file the MPI library loads (core/analysis/tuning/tuning.hpp), and the
+// table of decisions. Needs no MPI.
 #include <iostream>
 #include <stdexcept>
 
