@@ -45,6 +45,8 @@ const char* command_name(Command c) {
       return "algorithms";
     case Command::clocks:
       return "clocks";
+    case Command::history:
+      return "history";
     case Command::help:
       return "--help";
     case Command::version:
@@ -120,6 +122,7 @@ int dispatch(const Options& options, bool printer) {
     case Command::compare:
     case Command::trend:
     case Command::tune:
+    case Command::history:
     case Command::run:
     case Command::ab:
     case Command::algorithms:
@@ -153,6 +156,9 @@ int file_command(const Options& options, bool launched) {
       break;
     case Command::tune:
       command = command_tune;
+      break;
+    case Command::history:
+      command = command_history;
       break;
     default:
       return -1;

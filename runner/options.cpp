@@ -56,7 +56,12 @@ const char* kUsage =
     "                                    compare's test flags a change against the\n"
     "                                    run before; runs whose contexts differ are\n"
     "                                    grouped apart (--format table|markdown|\n"
-    "                                    json|html, -o FILE)\n"
+    "                                    json|html, -o FILE); --db STORE: the\n"
+    "                                    store's runs, change points marked\n"
+    "  runner history add FILE... --db STORE   keep runs in one SQLite file\n"
+    "  runner history changes --db STORE [--since RUN|REV|DATE]  change points\n"
+    "                                    per series: exit 1 one after --since\n"
+    "  runner history list --db STORE    the stored runs (docs/ci.md)\n"
     "\n"
     "Every sample starts after a barrier (--sync window: in windows on a\n"
     "global clock), calibrated so that one sample lasts at least --min-time,\n"
@@ -234,12 +239,13 @@ void describe_output(po::options_description& desc, Options& o,
      "'compare': table, markdown or json; with 'report' and 'trend' also "
      "html (one self-contained page of SVG charts and tables)")
     ("threshold", po::value<std::string>(&raw.threshold),
-     "compare, trend and tune: how far apart two medians must be to count, in percent, as "
+     "compare, trend, tune and history: how far apart two medians must be to count, in percent, as "
      "a factor between the better and the worse (5%: slower or faster by "
      "more than 1.05x; default 5%)")
     ("alpha", po::value<double>(&o.alpha),
      "compare, trend and tune: significance level of the two-sided U test "
-     "(default 0.05)")
+     "(default 0.05); history: the chance that a series without a change "
+     "reports one")
     ("correction", po::value<std::string>(&o.correction),
      "compare and ab: holm (every p-value adjusted by Holm's method over the "
      "comparison's tests, so that an A/A comparison flags anything with a "
@@ -333,6 +339,7 @@ Options parse_options(int argc, const char* const* argv) {
   describe_output(desc, o, raw);
   describe_measurement(desc, o, raw);
   describe_sync(desc, o, raw);
+  describe_history(desc, o);
   // compare B1 B2 -- N1 N2: Boost eats "--" (every later word positional,
   // options included), so it is kept as a word of its own.
   std::vector<const char*> args(argv, argv + argc);

@@ -24,6 +24,7 @@ enum class Command {
   ab,          // runner ab: two builds of the methods in the same rounds
   algorithms,  // runner algorithms: the MPI library's, per collective
   clocks,      // runner clocks: the global clock's accuracy, per algorithm
+  history,     // runner history add|changes|list: the results store
   help,
   version
 };
@@ -114,6 +115,11 @@ struct Options {
   // (algorithms.hpp).
   std::vector<std::string> algorithms;
   std::string help_method;  // --help-method NAME
+  // runner history: "add", "changes" or "list"; the store (--db, also
+  // trend's) and --since (changes).
+  std::string history_action;
+  std::string db;
+  std::string since;
 };
 
 class UsageError : public std::invalid_argument {

@@ -55,11 +55,12 @@ namespace {
 void parse_compare_options(Options& o, const std::string* threshold,
                            bool alpha_given) {
   if (o.command != Command::compare && o.command != Command::trend &&
-      o.command != Command::ab && o.command != Command::tune) {
+      o.command != Command::ab && o.command != Command::tune &&
+      !(o.command == Command::history && o.history_action == "changes")) {
     if (threshold || alpha_given)
       throw UsageError(
-          "--threshold and --alpha apply to 'compare', 'ab', 'trend' and "
-          "'tune' only");
+          "--threshold and --alpha apply to 'compare', 'ab', 'trend', "
+          "'tune' and 'history changes' only");
     return;
   }
   if (threshold) o.threshold = parse_percent("--threshold", *threshold, 1000);
@@ -68,8 +69,8 @@ void parse_compare_options(Options& o, const std::string* threshold,
                      format_number(o.alpha));
 }
 
-// A command other than a run takes only its own options; one given to it
-// that would do nothing there (report -m bcast) is an error, not ignored.
+}  // namespace
+
 void reject_foreign_options(const po::variables_map& vm, const char* command,
                             std::initializer_list<const char*> allowed) {
   for (const auto& [name, value] : vm) {
@@ -87,6 +88,8 @@ void reject_foreign_options(const po::variables_map& vm, const char* command,
                      (accepted.empty() ? std::string("no options") : accepted));
   }
 }
+
+namespace {
 
 // The largest --seed: 2^53-1, exact in every JSON reader (the schema's
 // maximum too).
@@ -120,14 +123,22 @@ void parse_command(const po::variables_map& vm, Options& o) {
       compare_files(args, o);
     } else if (args[0] == "ab" && args.size() == 1) {
       o.command = Command::ab;
+    } else if (args[0] == "history") {
+      o.command = Command::history;
+      parse_history(args, vm, o);
     } else if (args[0] == "trend") {
       o.command = Command::trend;
       o.files.assign(args.begin() + 1, args.end());
-      if (o.files.empty())
+      if (o.files.empty() && !vm.count("db"))
         throw UsageError(
-            "'trend' needs at least one result file: runner trend FILE... "
-            "[--format table|markdown|json|html] [-o FILE] [--threshold 5%] "
-            "[--alpha 0.05]");
+            "'trend' needs at least one result file or a store: runner "
+            "trend FILE... | --db STORE [--format table|markdown|json|html] "
+            "[-o FILE] [--threshold 5%] [--alpha 0.05]");
+      if (!o.files.empty() && vm.count("db"))
+        throw UsageError(
+            "'trend' takes result files or --db STORE, not both (add the "
+            "files to the store first: runner history add FILE... --db "
+            "STORE)");
     } else if (args[0] == "tune") {
       o.command = Command::tune;
       o.files.assign(args.begin() + 1, args.end());
@@ -171,7 +182,10 @@ void check_command_options(const po::variables_map& vm, Options& o) {
          "allow-incomplete", "allow-powerless"});
   else if (o.command == Command::trend)
     reject_foreign_options(
-        vm, "trend", {"format", "threshold", "alpha", "relative", "output"});
+        vm, "trend",
+        {"format", "threshold", "alpha", "relative", "output", "db"});
+  else if (o.command == Command::history)
+    reject_history_options(vm, o);
   else if (o.command == Command::tune)
     reject_foreign_options(vm, "tune",
                            {"format", "threshold", "alpha", "output"});
@@ -320,6 +334,7 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
         "--relative does not apply to 'ab': both builds share every round, so "
         "there is no shift between runs to take out");
   o.relative = vm.count("relative") > 0;
+  check_history(vm, o);
   if (o.relative && o.command != Command::compare &&
       o.command != Command::trend)
     throw UsageError("--relative applies to 'compare' and 'trend' only");

@@ -87,6 +87,17 @@ void check_numbers(const po::variables_map& vm, Options& o, RawOptions& raw);
 // The tables' optional views, --per-rank and --percentiles: table or
 // markdown, a run or 'report' (options_views.cpp).
 void check_views(const po::variables_map& vm, Options& o);
+// A command other than a run takes only its own options; one given to it
+// that would do nothing there (report -m bcast) is an error, not ignored.
+void reject_foreign_options(const po::variables_map& vm, const char* command,
+                            std::initializer_list<const char*> allowed);
+// runner history and trend's store (options_history.cpp): --db, --since,
+// history's actions, their options and formats.
+void describe_history(po::options_description& desc, Options& o);
+void parse_history(const std::vector<std::string>& args,
+                   const po::variables_map& vm, Options& o);
+void reject_history_options(const po::variables_map& vm, const Options& o);
+void check_history(const po::variables_map& vm, const Options& o);
 // --sync, --sync-window, --clock-sync (options_sync.cpp).
 void describe_sync(po::options_description& desc, Options& o, RawOptions& raw);
 void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw);

@@ -64,5 +64,11 @@ int command_report(const Options& options);
 int command_compare(const Options& options);
 int command_trend(const Options& options);
 int command_tune(const Options& options);
+int command_history(const Options& options);
+// trend --db STORE: the trend of the store's runs (each TrendRun's file "run
+// N"), with history's change points marked. Says why on stderr and returns
+// false when the store cannot be read.
+struct Trend;
+bool store_trend(const Options& options, Trend& out);
 
 }  // namespace mpiarena

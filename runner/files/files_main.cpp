@@ -33,16 +33,26 @@ constexpr const char* kUsage =
     "--algorithms\n"
     "                                            as the MPI library's tuning "
     "file\n"
+    "  mpiarena-files history add FILE... --db STORE   keep runs in one "
+    "SQLite file\n"
+    "  mpiarena-files history changes --db STORE [--since RUN|REV|DATE]\n"
+    "                                            change points per series: "
+    "exit 1 a\n"
+    "                                            change after --since, 0 none, "
+    "2 bad input\n"
+    "  mpiarena-files history list --db STORE    the stored runs\n"
     "\n"
     "The options are the runner's for the same command (--format, -o,\n"
-    "--threshold, --alpha, --relative, --per-rank, --percentiles,\n"
+    "--threshold, --alpha, --relative, --per-rank, --percentiles, --db,\n"
+    "--since, "
     "--log-level); 'runner --help'\n"
     "explains each. Measuring needs the runner, under mpirun or srun.\n";
 
 int unsupported(const std::string& what) {
   std::cerr
       << "mpiarena-files: error: " << what
-      << "; mpiarena-files runs validate, report, compare, trend and tune "
+      << "; mpiarena-files runs validate, report, compare, trend, tune and "
+         "history "
          "(measuring needs the runner). Run 'mpiarena-files --help'.\n";
   return 2;
 }
@@ -79,6 +89,8 @@ int main(int argc, char** argv) {
       return command_trend(options);
     case Command::tune:
       return command_tune(options);
+    case Command::history:
+      return command_history(options);
     case Command::run:
       return unsupported(argc < 2 ? "no command given"
                                   : "measuring is not a file command");

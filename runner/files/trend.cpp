@@ -27,9 +27,16 @@ bool looks_like_a_date(const std::string& s) {
 
 }  // namespace
 
+int write_trend(const Options& options, const Trend& t);
+
 int command_trend(const Options& options) {
   // Under mpirun only rank 0 runs this (main.cpp, file_command).
   if (!output_usable(options)) return 2;
+  if (!options.db.empty()) {
+    Trend t;
+    if (!store_trend(options, t)) return 2;
+    return write_trend(options, t);
+  }
   std::vector<TrendRun> runs;
   bool ok = true;
   for (const std::string& file : distinct_files(options.files, "trend")) {
@@ -61,6 +68,10 @@ int command_trend(const Options& options) {
   const Trend t = compute_trend(
       std::move(runs),
       CompareOptions{options.threshold, options.alpha, options.relative});
+  return write_trend(options, t);
+}
+
+int write_trend(const Options& options, const Trend& t) {
   std::string text;
   if (options.format == "json")
     text = to_json(t).dump(1) + "\n";

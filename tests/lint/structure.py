@@ -34,6 +34,7 @@ ROOMS = {
     "tuning": {"stats", "text"},
     "html": {"report", "compare", "stats", "text", "svg"},
     "trend": {"html", "compare", "report", "stats", "text", "svg"},
+    "history": {"trend", "html", "compare", "report", "stats", "text", "svg"},
 }
 ANALYSIS = {f"core/analysis/{r}" for r in ROOMS}
 

@@ -24,6 +24,13 @@ enum class Outcome { unchanged, improved, noisy, regressed };
 // "unchanged", "improved", "noisy", "regressed".
 const char* verdict_name(Outcome v);
 
+// The point a record is as compare matches it, as text: the suite, the
+// method (with its options), the payload and what else makes two points
+// different (a total size, pairs across nodes, a cold cache, separate
+// buffers, a definition option), the size in bytes, the ranks and the
+// pairs at once ("transfer/bcast/1d/11000/np2"; runner history's series).
+std::string match_name(const Record& r);
+
 // Where the two sides come from (docs/ci.md, "Which procedure").
 enum class Procedure {
   two_files,  // one launch a side: the U test on the samples of each

@@ -52,6 +52,15 @@ Key key_of(const Record& r) {
           several_pairs(r.pairs)};
 }
 
+std::string match_name(const Record& r) {
+  const Key k = key_of(r);
+  const int pairs = std::get<5>(k);
+  return std::get<0>(k) + "/" + std::get<1>(k) + "/" + std::get<2>(k) + "/" +
+         std::to_string(std::get<4>(k)) + "/np" +
+         std::to_string(std::get<3>(k)) +
+         (pairs > 1 ? "/" + std::to_string(pairs) + "pairs" : "");
+}
+
 Key key_of(const Skip& s) {  // a skip does not know its pairs: one
   return {s.suite, s.method, s.payload, s.ranks, s.bytes, 0};
 }

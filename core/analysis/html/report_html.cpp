@@ -48,6 +48,8 @@ const char* kStyle =
     "svg .line{fill:none;stroke-width:1.8}svg .band{stroke-width:5;"
     "stroke-opacity:0.35}svg .flag{fill:none;stroke-width:2}"
     "svg .flag.up{stroke:#d62728}svg .flag.down{stroke:#2ca02c}"
+    "svg .step{fill:none;stroke-width:2.5}"
+    "svg .step.up{stroke:#d62728}svg .step.down{stroke:#2ca02c}"
     "pre{background:#f7f7f7;padding:8px;overflow-x:auto}"
     ".note{color:#555}.bad{color:#b00}nav ul{columns:3}";
 // clang-format on

@@ -261,6 +261,11 @@ void draw_series(std::ostringstream& o, const LineChart& c, std::size_t i,
       o << "<circle class=\"mark flag " << (p.flag == "up" ? "up" : "down")
         << "\" cx=\"" << num(sx.px(p.x)) << "\" cy=\"" << num(sy.px(p.y))
         << "\" r=\"7\"><title>" << escape(tip) << "</title></circle>";
+    if (!p.step.empty())
+      o << "<rect class=\"mark step " << (p.step == "up" ? "up" : "down")
+        << "\" x=\"" << num(sx.px(p.x) - 9) << "\" y=\"" << num(sy.px(p.y) - 9)
+        << "\" width=\"18\" height=\"18\"><title>" << escape(tip)
+        << "</title></rect>";
   }
   o << "</g>";
 }

@@ -32,6 +32,9 @@ struct Point {
   std::string tip;  // hover text; empty: the series name and the values
   // "up" or "down": ringed in red or green (a change that passed the test).
   std::string flag;
+  // "up" or "down": a square in red or green (a change point of the
+  // series: the level moved here and stayed).
+  std::string step;
   Point();
   Point(double x_, double y_);
 };

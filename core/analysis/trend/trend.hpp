@@ -42,6 +42,11 @@ struct TrendCell {
   double decided_change = 0;
   std::string note;
   int against = -1;  // the run (index into Trend::runs) compared with
+  // A change point of the series found at this run (runner history,
+  // history.hpp mark_changes): +1 slower from here on, -1 faster, 0 none;
+  // and what it was.
+  int change_point = 0;
+  std::string change_text;
 };
 
 struct TrendPoint {

@@ -122,6 +122,7 @@ std::string render_trend(const Trend& t, Style style) {
         std::string verdict = verdict_text(c, flagged(c));
         if (c.failed) verdict += "; verification FAILED";
         if (c.noisy) verdict += "; noisy";
+        if (c.change_point != 0) verdict += "; " + c.change_text;
         tab.add({run_label(grp.runs[j]), started, format_seconds(c.median),
                  format_seconds(c.lo) + " to " + format_seconds(c.hi),
                  c.compared ? percent(c.change) : "-", verdict});
@@ -166,6 +167,7 @@ json to_json(const Trend& t) {
             cell["decided_change"] = c.decided_change;
           }
           if (!c.note.empty()) cell["note"] = c.note;
+          if (c.change_point != 0) cell["change_point"] = c.change_text;
         }
         cells.push_back(std::move(cell));
       }
@@ -229,9 +231,14 @@ std::string point_chart(const Trend& t, const TrendGroup& grp,
                   : "");
     if (flagged(cell))
       pt.flag = cell.verdict == Outcome::regressed ? "up" : "down";
+    if (cell.change_point != 0) {
+      pt.step = cell.change_point > 0 ? "up" : "down";
+      pt.tip += "; " + cell.change_text;
+    }
     s.points.push_back(pt);
     row.push_back(format_seconds(cell.median) +
-                  (flagged(cell) ? " " + verdict_text(cell) : ""));
+                  (flagged(cell) ? " " + verdict_text(cell) : "") +
+                  (cell.change_point != 0 ? " " + cell.change_text : ""));
   }
   c.series.push_back(std::move(s));
   return svg::render(c);
@@ -251,7 +258,9 @@ std::string render_trend_html(const Trend& t) {
               p_text(t.options.alpha) +
               ") found a change against the previous run of the group (in "
               "the time, or in the figure it names): red regressed, green "
-              "improved. Runs whose contexts differ are grouped apart.")
+              "improved. A square marks a change point of the series from "
+              "runner history (the level moved there and stayed). Runs "
+              "whose contexts differ are grouped apart.")
        << "</p>\n";
   body << "<h2>Runs</h2>\n"
        << render_grid({">run", "started", "group", "file"}, run_rows(t),

@@ -1,0 +1,346 @@
+// Change points over the store's history (history.hpp).
+#include "history.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <mpiarena/stats.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "change_points.hpp"
+#include "compare.hpp"
+#include "inference.hpp"
+#include "rank_tests.hpp"
+#include "units.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+double median_of(const std::vector<SeriesValue>& v, int b, int e) {
+  std::vector<double> m;
+  for (int i = b; i < e; ++i)
+    m.push_back(v[static_cast<std::size_t>(i)].median);
+  return median(m);
+}
+
+// The raw samples of the runs values[b, e) of series `id`, pooled.
+std::vector<double> pooled(Store& store, std::int64_t id,
+                           const std::vector<SeriesValue>& values, int b,
+                           int e) {
+  std::vector<double> out;
+  for (int i = b; i < e; ++i) {
+    const std::vector<double> s =
+        store.samples(values[static_cast<std::size_t>(i)].run, id);
+    out.insert(out.end(), s.begin(), s.end());
+  }
+  return out;
+}
+
+std::string percent(double factor) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.1f%%", (factor - 1) * 100);
+  return text;
+}
+
+std::string p_text(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, p < 1e-4 ? "%.1e" : "%.4f", p);
+  return text;
+}
+
+bool all_of_class(const std::string& s, int (*is)(int)) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [is](char c) {
+    return is(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
+// "YYYY-MM-DD", "YYYY-MM-DDThh:mm", "YYYY-MM-DDThh:mm:ss" (a trailing Z).
+bool is_date(const std::string& s) {
+  static const char kShape[] = "dddd-dd-ddTdd:dd:dd";
+  std::string t = s;
+  if (!t.empty() && t.back() == 'Z') t.pop_back();
+  if (t.size() != 10 && t.size() != 16 && t.size() != 19) return false;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (kShape[i] == 'd' ? !std::isdigit(static_cast<unsigned char>(t[i]))
+                         : t[i] != kShape[i])
+      return false;
+  return true;
+}
+
+// Change cps[i] of series `s`: the segments either side up to its
+// neighbours, their medians, and the U test of the raw samples of up to
+// confirm_runs runs a side.
+SeriesChange judge(Store& store, const StoredSeries& s,
+                   const std::vector<ChangePoint>& cps, std::size_t i,
+                   const std::map<std::int64_t, const StoredRun*>& run_of,
+                   const HistoryOptions& options) {
+  const int n = static_cast<int>(s.values.size());
+  const int b = i == 0 ? 0 : cps[i - 1].index;
+  const int t = cps[i].index;
+  const int e = i + 1 == cps.size() ? n : cps[i + 1].index;
+  SeriesChange c;
+  c.series = s.id;
+  c.name = s.name;
+  c.point = s.point;
+  c.library = s.library;
+  c.machine = s.machine;
+  c.index = t;
+  c.run = s.values[static_cast<std::size_t>(t)].run;
+  if (const auto it = run_of.find(c.run); it != run_of.end()) {
+    c.started = it->second->started;
+    c.revision = it->second->revision;
+  }
+  c.runs_before = t - b;
+  c.runs_after = e - t;
+  c.before = median_of(s.values, b, t);
+  c.after = median_of(s.values, t, e);
+  c.factor = c.before > 0 ? c.after / c.before : 1;
+  std::vector<double> left_medians, right_medians;
+  for (int k = b; k < t; ++k)
+    left_medians.push_back(s.values[static_cast<std::size_t>(k)].median);
+  for (int k = t; k < e; ++k)
+    right_medians.push_back(s.values[static_cast<std::size_t>(k)].median);
+  c.split_p = welch_log_p(left_medians, right_medians);
+  // Alpha over the positions a split of [b, e) could have taken, as
+  // change_points() holds it (the neighbours may have moved since).
+  c.level = bonferroni_level(
+      options.alpha,
+      std::max(1, e - b - 2 * std::max(2, options.min_segment) + 1));
+  const int k = std::max(1, options.confirm_runs);
+  const UTest u =
+      mann_whitney(pooled(store, s.id, s.values, std::max(b, t - k), t),
+                   pooled(store, s.id, s.values, t, std::min(e, t + k)));
+  c.p = u.p;
+  // U counts the pairs where the earlier sample is the larger: below half
+  // of them, the later runs are slower.
+  c.u_slower = u.u < 0.5 * static_cast<double>(u.n1 * u.n2);
+  return c;
+}
+
+bool slower_after(const SeriesChange& c) { return c.u_slower; }
+
+}  // namespace
+
+History find_changes(Store& store, const HistoryOptions& options) {
+  History h;
+  h.options = options;
+  h.runs = store.runs();
+  std::map<std::int64_t, const StoredRun*> run_of;
+  for (const StoredRun& r : h.runs) run_of[r.id] = &r;
+  ChangePointOptions cpo;
+  cpo.alpha = options.alpha;
+  cpo.min_segment = options.min_segment;
+  for (const StoredSeries& s : store.series()) {
+    ++h.series;
+    const int n = static_cast<int>(s.values.size());
+    if (n < 2 * std::max(2, options.min_segment)) {
+      ++h.short_series;
+      continue;
+    }
+    std::vector<double> medians;
+    for (const SeriesValue& v : s.values) medians.push_back(v.median);
+    std::vector<ChangePoint> cps = change_points(medians, cpo);
+    // Each split judged between its confirmed neighbours; the one the raw
+    // samples or the threshold do not confirm goes (the one with the
+    // largest p first), and the rest are judged again without it.
+    std::vector<SeriesChange> confirmed;
+    for (;;) {
+      confirmed.clear();
+      int drop = -1;
+      double worst = -1;
+      for (std::size_t i = 0; i < cps.size(); ++i) {
+        SeriesChange c = judge(store, s, cps, i, run_of, options);
+        const bool ok = std::fabs(c.factor - 1) >= options.threshold &&
+                        c.p <= c.level && c.split_p <= c.level &&
+                        (c.factor > 1) == slower_after(c);
+        if (!ok && c.p > worst) {
+          worst = c.p;
+          drop = static_cast<int>(i);
+        }
+        confirmed.push_back(std::move(c));
+      }
+      if (drop < 0) break;
+      cps.erase(cps.begin() + drop);
+      ++h.unconfirmed;
+    }
+    for (SeriesChange& c : confirmed) h.changes.push_back(std::move(c));
+  }
+  return h;
+}
+
+std::vector<SeriesChange> changes_since(const History& h,
+                                        const std::string& since) {
+  if (since.empty()) return h.changes;
+  std::map<std::int64_t, std::size_t> place;  // run id -> time order
+  for (std::size_t i = 0; i < h.runs.size(); ++i) place[h.runs[i].id] = i;
+  const std::string id_text = since[0] == '#' ? since.substr(1) : since;
+  std::size_t after = 0;  // changes at runs placed after this one
+  bool by_place = false;
+  std::string from_date;
+  if (all_of_class(id_text, isdigit) && id_text.size() <= 6) {
+    const std::int64_t id = std::stoll(id_text);
+    const auto it = place.find(id);
+    if (it == place.end())
+      throw std::invalid_argument("--since '" + since +
+                                  "': the store has no run " + id_text +
+                                  " ('runner history list' shows them)");
+    after = it->second;
+    by_place = true;
+  } else if (is_date(since)) {
+    from_date = since;
+    if (from_date.back() == 'Z') from_date.pop_back();
+  } else if (all_of_class(since, isxdigit) && since.size() >= 7 &&
+             since.size() <= 40) {
+    bool found = false;
+    for (std::size_t i = 0; i < h.runs.size(); ++i)
+      if (h.runs[i].revision.compare(0, since.size(), since) == 0) {
+        after = i;
+        found = true;
+      }
+    if (!found)
+      throw std::invalid_argument("--since '" + since +
+                                  "': no run of the store was built from a "
+                                  "revision starting so");
+    by_place = true;
+  } else {
+    throw std::invalid_argument(
+        "--since '" + since +
+        "' is not a run, a revision or a date; accepted: a run id (#12), a "
+        "git revision (7 to 40 hex digits) or a date (YYYY-MM-DD, "
+        "YYYY-MM-DDThh:mm[:ss]Z)");
+  }
+  std::vector<SeriesChange> out;
+  for (const SeriesChange& c : h.changes) {
+    const auto it = place.find(c.run);
+    if (by_place ? (it != place.end() && it->second > after)
+                 : c.started >= from_date)
+      out.push_back(c);
+  }
+  return out;
+}
+
+std::string render_runs(const std::vector<StoredRun>& runs, Style style) {
+  std::vector<std::vector<std::string>> rows;
+  for (const StoredRun& r : runs)
+    rows.push_back({"#" + std::to_string(r.id), r.started,
+                    r.revision.substr(0, 12), r.library.substr(0, 24),
+                    r.machine, std::to_string(r.ranks),
+                    std::to_string(r.points), r.file});
+  return render_grid({">run", "started", "revision", "MPI library", "machine",
+                      ">ranks", ">points", "file"},
+                     rows, style);
+}
+
+std::string render_history(const History& h,
+                           const std::vector<SeriesChange>& shown,
+                           Style style) {
+  std::ostringstream out;
+  const HistoryOptions& o = h.options;
+  out << heading("History: " + std::to_string(h.runs.size()) + " runs, " +
+                     std::to_string(h.series) + " series",
+                 style)
+      << "Change points per series (e-divisive, Welch at alpha " << o.alpha
+      << " over the positions of each split; confirmed by the U test of the "
+         "raw samples of up to "
+      << o.confirm_runs << " runs a side; threshold "
+      << fixed(o.threshold * 100, 1, "%") << "; at least " << o.min_segment
+      << " runs a side)." << (style == Style::markdown ? "\n\n" : "\n");
+  if (h.short_series > 0)
+    out << h.short_series << " series with fewer than " << 2 * o.min_segment
+        << " runs are not judged yet.\n";
+  if (h.unconfirmed > 0)
+    out << h.unconfirmed
+        << " split(s) of the medians not confirmed by the raw samples or "
+           "under the threshold (not listed).\n";
+  if (shown.empty()) {
+    out << (h.changes.empty()
+                ? "No change found.\n"
+                : "No change at the runs asked for (" +
+                      std::to_string(h.changes.size()) + " earlier).\n");
+    return out.str();
+  }
+  if (style == Style::markdown) out << "\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const SeriesChange& c : shown)
+    rows.push_back(
+        {c.point, c.library.substr(0, 24), c.machine,
+         "#" + std::to_string(c.run), c.started, c.revision.substr(0, 12),
+         format_seconds(c.before) + " (" + std::to_string(c.runs_before) + ")",
+         format_seconds(c.after) + " (" + std::to_string(c.runs_after) + ")",
+         percent(c.factor), p_text(c.p), c.factor > 1 ? "slower" : "faster"});
+  out << render_grid(
+      {"series", "MPI library", "machine", ">at run", "started", "revision",
+       ">before (runs)", ">after (runs)", ">change", ">p", "verdict"},
+      rows, style);
+  return out.str();
+}
+
+nlohmann::json to_json(const History& h,
+                       const std::vector<SeriesChange>& shown) {
+  nlohmann::json changes = nlohmann::json::array();
+  for (const SeriesChange& c : shown)
+    changes.push_back({{"series", c.name},
+                       {"point", c.point},
+                       {"library", c.library},
+                       {"machine", c.machine},
+                       {"run", c.run},
+                       {"started", c.started},
+                       {"revision", c.revision},
+                       {"index", c.index},
+                       {"runs_before", c.runs_before},
+                       {"runs_after", c.runs_after},
+                       {"median_before_s", c.before},
+                       {"median_after_s", c.after},
+                       {"factor", c.factor},
+                       {"p", c.p},
+                       {"split_p", c.split_p},
+                       {"level", c.level}});
+  return {{"runs", h.runs.size()},
+          {"series", h.series},
+          {"short_series", h.short_series},
+          {"unconfirmed", h.unconfirmed},
+          {"all_changes", h.changes.size()},
+          {"options",
+           {{"alpha", h.options.alpha},
+            {"threshold", h.options.threshold},
+            {"min_segment", h.options.min_segment},
+            {"confirm_runs", h.options.confirm_runs}}},
+          {"changes", changes}};
+}
+
+void mark_changes(Trend& t, const History& h) {
+  std::map<std::int64_t, std::size_t> run_index;
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    const std::string& f = t.runs[i].file;
+    if (f.rfind("run ", 0) == 0) run_index[std::stoll(f.substr(4))] = i;
+  }
+  for (const SeriesChange& c : h.changes) {
+    const auto it = run_index.find(c.run);
+    if (it == run_index.end()) continue;
+    const int i = static_cast<int>(it->second);
+    std::string key;
+    for (const Record& r : t.runs[it->second].doc.records)
+      if (match_name(r) == c.point) key = point_name(point_key(r));
+    if (key.empty()) continue;
+    for (TrendGroup& g : t.groups) {
+      const auto j = std::find(g.runs.begin(), g.runs.end(), i);
+      if (j == g.runs.end()) continue;
+      for (TrendPoint& p : g.points)
+        if (point_name(p.key) == key) {
+          TrendCell& cell =
+              p.cells[static_cast<std::size_t>(j - g.runs.begin())];
+          cell.change_point = c.factor > 1 ? 1 : -1;
+          cell.change_text = "change point: " + percent(c.factor) +
+                             " (median of " + std::to_string(c.runs_before) +
+                             " runs before, " + std::to_string(c.runs_after) +
+                             " after; p " + p_text(c.p) + ")";
+        }
+    }
+  }
+}
+
+}  // namespace mpiarena

@@ -1,0 +1,337 @@
+// The results store in SQLite (store.hpp; the schema is documented in
+// docs/formats.md, "The results store").
+#include "store.hpp"
+
+#include <algorithm>
+#include <ctime>
+
+#include "compare.hpp"
+#include "digest.hpp"
+#include "store_sql.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS runs (
+  id       INTEGER PRIMARY KEY,
+  digest   TEXT NOT NULL UNIQUE,
+  file     TEXT NOT NULL,
+  added_at TEXT NOT NULL,
+  started  TEXT NOT NULL,
+  revision TEXT NOT NULL,
+  library  TEXT NOT NULL,
+  machine  TEXT NOT NULL,
+  ranks    INTEGER NOT NULL,
+  options  TEXT NOT NULL,
+  context  TEXT NOT NULL,
+  document BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_time ON runs (started, id);
+CREATE TABLE IF NOT EXISTS series (
+  id      INTEGER PRIMARY KEY,
+  name    TEXT NOT NULL UNIQUE,
+  point   TEXT NOT NULL,
+  suite   TEXT NOT NULL,
+  method  TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  bytes   INTEGER NOT NULL,
+  size    TEXT NOT NULL,
+  ranks   INTEGER NOT NULL,
+  library TEXT NOT NULL,
+  machine TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS points (
+  run          INTEGER NOT NULL REFERENCES runs (id),
+  series       INTEGER NOT NULL REFERENCES series (id),
+  median_s     REAL NOT NULL,
+  verification TEXT NOT NULL,
+  noisy        INTEGER NOT NULL,
+  PRIMARY KEY (series, run)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS samples (
+  run       INTEGER NOT NULL,
+  series    INTEGER NOT NULL,
+  i         INTEGER NOT NULL,
+  seconds   REAL NOT NULL,
+  PRIMARY KEY (run, series, i)
+) WITHOUT ROWID;
+)sql";
+
+std::string now_utc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::string machine_of(const nlohmann::json& context) {
+  nlohmann::json hosts = context.value("hosts", nlohmann::json::array());
+  std::string out;
+  if (hosts.is_array()) {
+    std::vector<std::string> names;
+    for (const auto& h : hosts)
+      if (h.is_string()) names.push_back(h.get<std::string>());
+    std::sort(names.begin(), names.end());
+    for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
+  }
+  return out.empty() ? "(unknown)" : out;
+}
+
+std::string library_of(const nlohmann::json& context) {
+  return context.value("mpi_library", std::string("(none)"));
+}
+
+std::string revision_of(const nlohmann::json& context) {
+  const auto b = context.find("build");
+  if (b == context.end() || !b->is_object()) return "";
+  return b->value("git_revision", std::string());
+}
+
+// The points of run `id` and their samples, each series made when new.
+void add_points(sqlite3* db, std::int64_t id, const Document& doc) {
+  const nlohmann::json& c = doc.context;
+  Statement find(db, "SELECT id FROM series WHERE name = ?");
+  Statement series(db,
+                   "INSERT INTO series (name, point, suite, method, "
+                   "payload, bytes, size, ranks, library, machine) VALUES "
+                   "(?,?,?,?,?,?,?,?,?,?)");
+  Statement point(db,
+                  "INSERT OR IGNORE INTO points (run, series, median_s, "
+                  "verification, noisy) VALUES (?,?,?,?,?)");
+  Statement sample(db,
+                   "INSERT OR IGNORE INTO samples (run, series, i, "
+                   "seconds) VALUES (?,?,?,?)");
+  const std::string library = library_of(c), machine = machine_of(c);
+  for (const Record& r : doc.records) {
+    const std::string name = series_name(r, c);
+    find.reset();
+    find.bind(1, name);
+    std::int64_t sid = 0;
+    if (find.step()) {
+      sid = find.integer(0);
+    } else {
+      series.reset();
+      series.bind(1, name)
+          .bind(2, match_name(r))
+          .bind(3, r.suite)
+          .bind(4, r.method)
+          .bind(5, r.payload)
+          .bind(6, static_cast<std::int64_t>(r.bytes))
+          .bind(7, r.size_label)
+          .bind(8, static_cast<std::int64_t>(r.ranks))
+          .bind(9, library)
+          .bind(10, machine);
+      series.step();
+      sid = sqlite3_last_insert_rowid(db);
+    }
+    point.reset();
+    point.bind(1, id)
+        .bind(2, sid)
+        .bind(3, r.time.median)
+        .bind(4, r.verification)
+        .bind(5, static_cast<std::int64_t>(r.noise.noisy ? 1 : 0));
+    point.step();
+    for (std::size_t i = 0; i < r.samples_max.size(); ++i) {
+      sample.reset();
+      sample.bind(1, id)
+          .bind(2, sid)
+          .bind(3, static_cast<std::int64_t>(i))
+          .bind(4, r.samples_max[i]);
+      sample.step();
+    }
+  }
+}
+
+}  // namespace
+
+std::string document_digest(const nlohmann::json& doc) {
+  return text_digest(doc.dump());
+}
+
+std::string series_name(const Record& r, const nlohmann::json& context) {
+  return match_name(r) + " | " + library_of(context) + " | " +
+         machine_of(context);
+}
+
+Store::Store(const std::string& path, bool create) : path_(path) {
+  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(path + ": " + why);
+  }
+  // Another process adding holds the lock for one run's transaction:
+  // wait for it rather than fail.
+  sqlite3_busy_timeout(db_, 60000);
+  try {
+    // Each statement finished before the next transaction: a read left
+    // open would hold its lock, and two processes each holding one while
+    // asking to write would deadlock (SQLite then fails at once).
+    const auto version = [this] {
+      Statement v(db_, "PRAGMA user_version");
+      v.step();
+      return v.integer(0);
+    };
+    const std::int64_t found = version();
+    if (found > kStoreSchemaVersion)
+      throw StoreError("schema version " + std::to_string(found) +
+                       " is newer than this runner's (" +
+                       std::to_string(kStoreSchemaVersion) + ")");
+    if (found == 0) {
+      // A new store, or a file that is not one (SQLite says so here).
+      exec(db_, "BEGIN IMMEDIATE");
+      try {
+        if (version() == 0) {
+          std::int64_t tables = 0;
+          {
+            Statement t(db_, "SELECT count(*) FROM sqlite_master");
+            t.step();
+            tables = t.integer(0);
+          }
+          if (tables != 0)
+            throw StoreError(
+                "holds tables but is not a results store (no schema "
+                "version)");
+          exec(db_, kSchema);
+          exec(db_,
+               ("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion))
+                   .c_str());
+        }
+        exec(db_, "COMMIT");
+      } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+      }
+    }
+  } catch (const StoreError& e) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(path + ": " + e.what());
+  }
+}
+
+Store::~Store() { sqlite3_close(db_); }
+
+std::int64_t Store::run_with_digest(const std::string& digest) {
+  Statement s(db_, "SELECT id FROM runs WHERE digest = ?");
+  s.bind(1, digest);
+  return s.step() ? s.integer(0) : 0;
+}
+
+std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
+                        const Document& doc) {
+  const std::string digest = document_digest(json);
+  const nlohmann::json& c = doc.context;
+  exec(db_, "BEGIN IMMEDIATE");
+  try {
+    if (const std::int64_t id = run_with_digest(digest))
+      throw StoreError("the store already holds this run (run " +
+                       std::to_string(id) + ", digest " + digest + ")");
+    Statement run(db_,
+                  "INSERT INTO runs (digest, file, added_at, started, "
+                  "revision, library, machine, ranks, options, context, "
+                  "document) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+    run.bind(1, digest)
+        .bind(2, file)
+        .bind(3, now_utc())
+        .bind(4, c.value("start_time", std::string()))
+        .bind(5, revision_of(c))
+        .bind(6, library_of(c))
+        .bind(7, machine_of(c))
+        .bind(8, static_cast<std::int64_t>(c.value("ranks", 0)))
+        .bind(9, c.value("options", nlohmann::json::object()).dump())
+        .bind(10, c.dump())
+        .bind_blob(11, deflate(json.dump()));
+    run.step();
+    const std::int64_t id = sqlite3_last_insert_rowid(db_);
+    add_points(db_, id, doc);
+    exec(db_, "COMMIT");
+    return id;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+std::vector<StoredRun> Store::runs() {
+  Statement s(db_,
+              "SELECT r.id, r.digest, r.file, r.added_at, r.started, "
+              "r.revision, r.library, r.machine, r.ranks, "
+              "(SELECT count(*) FROM points p WHERE p.run = r.id) "
+              "FROM runs r ORDER BY r.started, r.id");
+  std::vector<StoredRun> out;
+  while (s.step()) {
+    StoredRun r;
+    r.id = s.integer(0);
+    r.digest = s.text(1);
+    r.file = s.text(2);
+    r.added_at = s.text(3);
+    r.started = s.text(4);
+    r.revision = s.text(5);
+    r.library = s.text(6);
+    r.machine = s.text(7);
+    r.ranks = static_cast<int>(s.integer(8));
+    r.points = static_cast<int>(s.integer(9));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<StoredSeries> Store::series() {
+  std::vector<StoredSeries> out;
+  {
+    Statement s(db_,
+                "SELECT id, name, point, library, machine FROM series "
+                "ORDER BY name");
+    while (s.step()) {
+      StoredSeries x;
+      x.id = s.integer(0);
+      x.name = s.text(1);
+      x.point = s.text(2);
+      x.library = s.text(3);
+      x.machine = s.text(4);
+      out.push_back(std::move(x));
+    }
+  }
+  std::vector<std::size_t> index_of;  // series id -> position in out
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto id = static_cast<std::size_t>(out[i].id);
+    if (index_of.size() <= id) index_of.resize(id + 1, out.size());
+    index_of[id] = i;
+  }
+  Statement s(db_,
+              "SELECT p.series, p.run, p.median_s, p.noisy FROM points p "
+              "JOIN runs r ON r.id = p.run WHERE p.verification <> 'failed' "
+              "ORDER BY r.started, r.id");
+  while (s.step()) {
+    const auto id = static_cast<std::size_t>(s.integer(0));
+    if (id >= index_of.size() || index_of[id] >= out.size()) continue;
+    out[index_of[id]].values.push_back(
+        {s.integer(1), s.real(2), s.integer(3) != 0});
+  }
+  return out;
+}
+
+std::vector<double> Store::samples(std::int64_t run, std::int64_t series) {
+  Statement s(db_,
+              "SELECT seconds FROM samples WHERE run = ? AND series = ? "
+              "ORDER BY i");
+  s.bind(1, run).bind(2, series);
+  std::vector<double> out;
+  while (s.step()) out.push_back(s.real(0));
+  return out;
+}
+
+nlohmann::json Store::document(std::int64_t run) {
+  Statement s(db_, "SELECT document FROM runs WHERE id = ?");
+  s.bind(1, run);
+  if (!s.step()) throw StoreError(path_ + ": no run " + std::to_string(run));
+  return nlohmann::json::parse(inflate(s.blob(0)));
+}
+
+}  // namespace mpiarena

@@ -1,0 +1,91 @@
+// Internal to the store (store.cpp): SQLite's C interface as a prepared
+// statement that finalizes itself and statements run whole, and the
+// compression of the documents kept.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+
+#include "store.hpp"
+
+namespace mpiarena {
+
+// A prepared statement, finalized on scope exit.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK)
+      throw StoreError(sqlite3_errmsg(db));
+  }
+  ~Statement() { sqlite3_finalize(s_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  Statement& bind(int i, const std::string& v) {
+    sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()),
+                      SQLITE_TRANSIENT);
+    return *this;
+  }
+  Statement& bind(int i, std::int64_t v) {
+    sqlite3_bind_int64(s_, i, v);
+    return *this;
+  }
+  Statement& bind(int i, double v) {
+    sqlite3_bind_double(s_, i, v);
+    return *this;
+  }
+  Statement& bind_blob(int i, const std::string& v) {
+    sqlite3_bind_blob(s_, i, v.data(), static_cast<int>(v.size()),
+                      SQLITE_TRANSIENT);
+    return *this;
+  }
+  // True while a row is there; throws on an error.
+  bool step() {
+    const int rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw StoreError(sqlite3_errmsg(db_));
+  }
+  void reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+  std::int64_t integer(int c) { return sqlite3_column_int64(s_, c); }
+  double real(int c) { return sqlite3_column_double(s_, c); }
+  std::string text(int c) {
+    const auto* t = sqlite3_column_text(s_, c);
+    return t ? std::string(reinterpret_cast<const char*>(t),
+                           sqlite3_column_bytes(s_, c))
+             : std::string();
+  }
+  std::string blob(int c) {
+    const void* b = sqlite3_column_blob(s_, c);
+    return b ? std::string(static_cast<const char*>(b),
+                           sqlite3_column_bytes(s_, c))
+             : std::string();
+  }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* s_ = nullptr;
+};
+
+// Runs `sql` (one statement or several); throws StoreError with
+// SQLite's message.
+inline void exec(sqlite3* db, const char* sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+    std::string what = message ? message : sqlite3_errmsg(db);
+    sqlite3_free(message);
+    throw StoreError(what);
+  }
+}
+
+// The document as zlib data (compress2), its uncompressed size first (8
+// bytes, little-endian), so that inflate() knows the buffer to give.
+std::string deflate(const std::string& text);
+// The text deflate() kept; throws StoreError when it is not that.
+std::string inflate(const std::string& data);
+
+}  // namespace mpiarena

@@ -1,0 +1,68 @@
+// runner history and trend's store on the command line (options_parse.hpp):
+// --db, --since, history's actions and what each takes.
+#include "options_parse.hpp"
+
+namespace mpiarena {
+
+void describe_history(po::options_description& desc, Options& o) {
+  // clang-format off
+  desc.add_options()
+    ("db", po::value<std::string>(&o.db),
+     "history and trend: the results store, one SQLite file (history add "
+     "makes it when missing; docs/formats.md, \"The results store\")")
+    ("since", po::value<std::string>(&o.since),
+     "history changes: exit 1 only for a change at a run after this one: a "
+     "run id (#12), a git revision (7 to 40 hex digits: after its last "
+     "run) or a date (YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss]Z: runs started "
+     "then or later); default: any change");
+  // clang-format on
+}
+
+void parse_history(const std::vector<std::string>& args,
+                   const po::variables_map& vm, Options& o) {
+  const char* kUsage =
+      "runner history add FILE... --db STORE | history changes --db STORE "
+      "[--since RUN|REV|DATE] | history list --db STORE";
+  if (args.size() < 2)
+    throw UsageError(std::string("'history' needs an action: ") + kUsage);
+  o.history_action =
+      check_choice("history's action", args[1], {"add", "changes", "list"});
+  o.files.assign(args.begin() + 2, args.end());
+  if (o.history_action == "add" && o.files.empty())
+    throw UsageError(
+        "'history add' needs at least one result file: runner history add "
+        "FILE... --db STORE");
+  if (o.history_action != "add" && !o.files.empty())
+    throw UsageError("'history " + o.history_action + "' takes no file ('" +
+                     o.files[0] + "'): " + kUsage);
+  if (!vm.count("db") || o.db.empty())
+    throw UsageError("'history " + o.history_action +
+                     "' needs the store: --db STORE (one SQLite file)");
+}
+
+void reject_history_options(const po::variables_map& vm, const Options& o) {
+  if (o.history_action == "add")
+    reject_foreign_options(vm, "history add", {"db", "log-level"});
+  else if (o.history_action == "changes")
+    reject_foreign_options(
+        vm, "history changes",
+        {"db", "since", "format", "threshold", "alpha", "log-level"});
+  else
+    reject_foreign_options(vm, "history list", {"db", "format", "log-level"});
+}
+
+void check_history(const po::variables_map& vm, const Options& o) {
+  if (vm.count("db") && o.command != Command::history &&
+      o.command != Command::trend)
+    throw UsageError("--db applies to 'history' and 'trend' only");
+  if (vm.count("since") &&
+      !(o.command == Command::history && o.history_action == "changes"))
+    throw UsageError("--since applies to 'history changes' only");
+  if (o.command == Command::history && o.format != "table" &&
+      o.format != "markdown" && o.format != "json")
+    throw UsageError("--format '" + o.format +
+                     "' is not supported by history; accepted: table, "
+                     "markdown, json");
+}
+
+}  // namespace mpiarena

@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `runner history` (the results store) and trend --db.
+
+add:         runs added, each with its context, points and raw samples,
+             readable with Python's sqlite3; mpiarena-files adds too.
+duplicate:   the same run again (the same file, re-indented, gzip-compressed)
+             and a file that does not validate: exit 2, one message, the
+             store's bytes unchanged; with a good file beside a bad one
+             nothing is added.
+step-flat:   a synthetic history with a 25% step in one series: the change
+             is found at the run of the step, in that series only, with the
+             medians before and after; a flat history reports none.
+exit-codes:  history changes exits 1 for a change after --since (a run, a
+             revision, a date), 0 when none is, 2 on bad input (one message).
+concurrent:  two processes adding to one store at once: every run kept.
+killed:      an add killed (SIGKILL) mid-write: the store opens, passes
+             SQLite's integrity check, and keeps every run committed before
+             the kill, each whole.
+pandas:      the pandas example of docs/formats.md runs against a store.
+trend:       trend --db marks the change on its series (JSON and the page).
+Same harness as e2e.py; each is one ctest test.
+"""
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import Fail, Skip, run_test, add_mpi_args, check, env, out_path, parse_args, show  # noqa: E402
+from e2e_compare import document, record  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+def runner(a, args, program=None):
+    p = subprocess.run([program or a.runner] + args, capture_output=True, text=True,
+                       env=env(), timeout=240)
+    show([os.path.basename(program or a.runner)] + args, p)
+    return p
+
+
+def errors_of(p):
+    return [l for l in p.stderr.splitlines() if ": error:" in l]
+
+
+def samples(median, rng, n=7, spread=0.01):
+    return [median * (1 + rng.uniform(-spread, spread)) for _ in range(n)]
+
+
+def night_doc(night, points, rng):
+    """One run: `points` maps (method, size) to its median that night."""
+    recs = [record(m, samples(med, rng), size) for (m, size), med in sorted(points.items())]
+    return document(recs, start_time=f"2026-01-{1 + night // 24:02d}T{night % 24:02d}:00:00Z",
+                    build={"git_revision": hashlib.sha1(f"night {night}".encode()).hexdigest(),
+                           "build_type": "Release", "compiler": "GCC"})
+
+
+def history(a, nights=30, step_at=None, factor=1.25, seed=1, prefix="n"):
+    """Night documents: bcast (flat) and pack (a step of `factor` at night
+    `step_at`, none when None), each night's level drawn with 2% noise."""
+    rng = random.Random(seed)
+    paths = []
+    for i in range(nights):
+        f = factor if step_at is not None and i >= step_at else 1.0
+        pts = {("bcast", 11000): 10e-6 * (1 + rng.gauss(0, 0.02)),
+               ("pack", 110000): 40e-6 * f * (1 + rng.gauss(0, 0.02))}
+        path = out_path(a, f"{prefix}{i:03d}.json")
+        with open(path, "w") as fh:
+            json.dump(night_doc(i, pts, rng), fh)
+        paths.append(path)
+    return paths
+
+
+def store_path(a, name):
+    path = out_path(a, name)
+    for extra in ("-journal", "-wal", "-shm"):
+        if os.path.exists(path + extra):
+            os.remove(path + extra)
+    return path
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def runs_in(db):
+    with sqlite3.connect(db, timeout=60) as c:
+        return c.execute("SELECT count(*) FROM runs").fetchone()[0]
+
+
+def changes_json(a, db, *extra):
+    p = runner(a, ["history", "changes", "--db", db, "--format", "json"] + list(extra))
+    check(p.returncode in (0, 1), f"history changes exited {p.returncode}")
+    return p, json.loads(p.stdout)
+
+
+# ---------------------------------------------------------------- tests
+
+def test_add(a):
+    db = store_path(a, "add.sqlite")
+    paths = history(a, nights=3)
+    p = runner(a, ["history", "add"] + paths + ["--db", db])
+    check(p.returncode == 0, f"add exited {p.returncode}")
+    check(p.stderr.count("added as run #") == 3, "one line per added run")
+    with sqlite3.connect(db) as c:
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 1, "schema version 1")
+        runs = c.execute("SELECT id, started, revision, library, machine, ranks, file "
+                         "FROM runs ORDER BY started").fetchall()
+        check(len(runs) == 3, f"{len(runs)} runs")
+        check(runs[0][1] == "2026-01-01T00:00:00Z" and len(runs[0][2]) == 40
+              and runs[0][3] == "Open MPI v4.1.4" and runs[0][4] == "node1"
+              and runs[0][5] == 2 and runs[0][6] == paths[0], f"first run {runs[0]}")
+        series = [r[0] for r in c.execute("SELECT point FROM series ORDER BY point")]
+        check(series == ["transfer/bcast/1d/11000/np2", "transfer/pack/1d/110000/np2"],
+              f"series {series}")
+        n = c.execute("SELECT count(*) FROM samples").fetchone()[0]
+        check(n == 3 * 2 * 7, f"{n} samples, expected 42")
+        # Each point's median and raw samples are the file's.
+        with open(paths[1]) as f:
+            doc = json.load(f)
+        rec = doc["records"][0]
+        got = [r[0] for r in c.execute(
+            "SELECT s.seconds FROM samples s JOIN series x ON x.id = s.series "
+            "JOIN runs r ON r.id = s.run WHERE r.file = ? AND x.method = ? ORDER BY s.i",
+            (paths[1], rec["method"]))]
+        check(got == rec["samples_s"]["max"], f"samples {got}")
+        med = c.execute("SELECT p.median_s FROM points p JOIN series x ON x.id = p.series "
+                        "JOIN runs r ON r.id = p.run WHERE r.file = ? AND x.method = ?",
+                        (paths[1], rec["method"])).fetchone()[0]
+        check(med == rec["time_s"]["median"], f"median {med}")
+    p = runner(a, ["history", "list", "--db", db, "--format", "json"])
+    listed = json.loads(p.stdout)
+    check(p.returncode == 0 and [r["file"] for r in listed] == paths
+          and all(r["points"] == 2 for r in listed), f"list {listed}")
+    # mpiarena-files (no MPI) adds to the same store.
+    files = os.path.join(os.path.dirname(a.runner), "mpiarena-files")
+    more = history(a, nights=4, prefix="m")[3:]
+    p = runner(a, ["history", "add"] + more + ["--db", db], program=files)
+    check(p.returncode == 0 and runs_in(db) == 4, f"mpiarena-files add: exit {p.returncode}")
+
+
+def test_duplicate(a):
+    db = store_path(a, "dup.sqlite")
+    paths = history(a, nights=2)
+    check(runner(a, ["history", "add", paths[0], "--db", db]).returncode == 0, "first add")
+    before = digest(db)
+    with open(paths[0]) as f:
+        doc = json.load(f)
+    pretty = out_path(a, "pretty.json")
+    with open(pretty, "w") as f:
+        json.dump(doc, f, indent=4)
+    gz = out_path(a, "again.json.gz")
+    with gzip.open(gz, "wt") as f:
+        json.dump(doc, f)
+    for again in (paths[0], pretty, gz):
+        p = runner(a, ["history", "add", again, "--db", db])
+        e = errors_of(p)
+        check(p.returncode == 2 and len(e) == 1 and "already holds this run (run #1)" in e[0],
+              f"{again}: exit {p.returncode}, errors {e}")
+        check(digest(db) == before, f"{again}: the store changed")
+    bad = out_path(a, "bad.json")
+    doc["records"][0]["bytes"] = "eleven thousand"
+    with open(bad, "w") as f:
+        json.dump(doc, f)
+    p = runner(a, ["history", "add", bad, "--db", db])
+    e = errors_of(p)
+    check(p.returncode == 2 and len(e) == 1 and "bad.json" in e[0] and "bytes" in p.stderr,
+          f"bad file: exit {p.returncode}, errors {e}")
+    check(digest(db) == before, "bad file: the store changed")
+    p = runner(a, ["history", "add", paths[1], bad, "--db", db])
+    check(p.returncode == 2 and "nothing added" in p.stderr and digest(db) == before,
+          f"good and bad together: exit {p.returncode}, store unchanged?")
+    # A file that is not a store, and a store that does not exist.
+    notdb = out_path(a, "not_a_store.sqlite")
+    with open(notdb, "w") as f:
+        f.write("hello\n" * 200)
+    p = runner(a, ["history", "add", paths[1], "--db", notdb])
+    e = errors_of(p)
+    check(p.returncode == 2 and len(e) == 1 and "not_a_store.sqlite" in e[0], f"not a store: {e}")
+    p = runner(a, ["history", "changes", "--db", out_path(a, "missing.sqlite")])
+    e = errors_of(p)
+    check(p.returncode == 2 and len(e) == 1 and "history add" in e[0], f"missing store: {e}")
+    check(not os.path.exists(out_path(a, "missing.sqlite")), "changes made a store")
+
+
+def test_step_flat(a):
+    db = store_path(a, "step.sqlite")
+    check(runner(a, ["history", "add"] + history(a, nights=30, step_at=12) + ["--db", db])
+          .returncode == 0, "add")
+    p, h = changes_json(a, db)
+    check(p.returncode == 1, f"a change: exit {p.returncode}, expected 1")
+    check(h["runs"] == 30 and h["series"] == 2, f"runs {h['runs']} series {h['series']}")
+    check(len(h["changes"]) == 1, f"changes {h['changes']}")
+    c = h["changes"][0]
+    check(c["point"] == "transfer/pack/1d/110000/np2" and c["index"] == 12
+          and c["runs_before"] == 12 and c["runs_after"] == 18, f"change {c}")
+    check(abs(c["factor"] - 1.25) < 0.03 and c["p"] <= c["level"] and c["split_p"] <= c["level"]
+          and abs(c["median_before_s"] - 40e-6) < 2e-6, f"change {c}")
+    check(c["started"] == "2026-01-01T12:00:00Z"
+          and c["revision"] == hashlib.sha1(b"night 12").hexdigest(), f"change {c}")
+    p = runner(a, ["history", "changes", "--db", db])
+    check("transfer/pack/1d/110000/np2" in p.stdout and re.search(r"\+2\d\.\d%", p.stdout)
+          and "slower" in p.stdout,
+          "the table names the series, the change and the verdict")
+    # The same in reverse: faster.
+    db2 = store_path(a, "faster.sqlite")
+    runner(a, ["history", "add"] + history(a, 30, 18, 0.8, prefix="f") + ["--db", db2])
+    p, h = changes_json(a, db2)
+    check(p.returncode == 1 and len(h["changes"]) == 1 and h["changes"][0]["index"] == 18
+          and h["changes"][0]["factor"] < 0.85, f"faster: {h['changes']}")
+    # Flat: nothing, in several seeds.
+    for seed in range(1, 6):
+        db3 = store_path(a, f"flat{seed}.sqlite")
+        runner(a, ["history", "add"] + history(a, 30, seed=seed, prefix=f"s{seed}_")
+               + ["--db", db3])
+        p, h = changes_json(a, db3)
+        check(p.returncode == 0 and h["changes"] == [], f"flat seed {seed}: {h['changes']}")
+    # A step under the threshold is not reported.
+    db4 = store_path(a, "small.sqlite")
+    runner(a, ["history", "add"] + history(a, 30, 12, 1.25, prefix="t") + ["--db", db4])
+    p, h = changes_json(a, db4, "--threshold", "30%")
+    check(p.returncode == 0 and h["changes"] == [] and h["unconfirmed"] >= 1,
+          f"25% step at --threshold 30%: {h}")
+
+
+def test_exit_codes(a):
+    db = store_path(a, "codes.sqlite")
+    runner(a, ["history", "add"] + history(a, nights=30, step_at=12) + ["--db", db])
+    rev11 = hashlib.sha1(b"night 11").hexdigest()
+    rev12 = hashlib.sha1(b"night 12").hexdigest()
+    cases = [([], 1), (["--since", "#11"], 1), (["--since", "11"], 1), (["--since", "#12"], 1),
+             (["--since", "#13"], 0), (["--since", "#30"], 0),
+             (["--since", rev11[:10]], 1), (["--since", rev12], 0),
+             (["--since", "2026-01-01T12:00:00Z"], 1), (["--since", "2026-01-01T12:01"], 0),
+             (["--since", "2026-01-01"], 1), (["--since", "2026-01-02"], 0)]
+    for extra, code in cases:
+        p = runner(a, ["history", "changes", "--db", db] + extra)
+        check(p.returncode == code, f"{extra}: exit {p.returncode}, expected {code}")
+    bad = [(["history", "changes", "--db", db, "--since", "yesterday"], "accepted: a run id"),
+           (["history", "changes", "--db", db, "--since", "#99"], "no run 99"),
+           (["history", "changes", "--db", db, "--since", "abcdef0123"], "no run of the store"),
+           (["history", "changes", "--db", db, "--format", "html"], "accepted: table, markdown"),
+           (["history", "changes"], "--db STORE"),
+           (["history", "changes", "--db", db, "extra.json"], "takes no file"),
+           (["history"], "needs an action"),
+           (["history", "frob", "--db", db], "add, changes, list"),
+           (["history", "add", "--db", db], "at least one result file"),
+           (["history", "add", "x.json", "--db", db, "--since", "#1"], "--since"),
+           (["history", "list", "--db", db, "--alpha", "0.1"], "--alpha"),
+           (["compare", "a.json", "b.json", "--db", db], "--db does not apply")]
+    for args, needle in bad:
+        p = runner(a, args)
+        e = errors_of(p)
+        check(p.returncode == 2 and len(e) == 1 and needle in e[0],
+              f"{args}: exit {p.returncode}, errors {e}, expected one naming '{needle}'")
+
+
+def test_concurrent(a):
+    db = store_path(a, "concurrent.sqlite")
+    left = history(a, nights=40, seed=3, prefix="l")[:20]
+    right = history(a, nights=40, seed=3, prefix="r")[20:]
+    procs = [subprocess.Popen([a.runner, "history", "add"] + side + ["--db", db],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env())
+             for side in (left, right)]
+    outs = [p.communicate(timeout=240) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        print(err[-2000:], file=sys.stderr)
+        check(p.returncode == 0, f"an add exited {p.returncode}: {err[-500:]}")
+    check(runs_in(db) == 40, f"{runs_in(db)} runs, expected 40")
+    with sqlite3.connect(db) as c:
+        per_run = c.execute("SELECT count(*) FROM points GROUP BY run").fetchall()
+    check(len(per_run) == 40 and all(n == (2,) for n in per_run), f"points per run {per_run}")
+
+
+def test_killed(a):
+    db = store_path(a, "killed.sqlite")
+    first = history(a, nights=3, seed=5, prefix="k")
+    check(runner(a, ["history", "add"] + first + ["--db", db]).returncode == 0, "first adds")
+    # Many runs of many points: each commit waits for the disk, so the add
+    # takes long enough to be killed in the middle.
+    rng = random.Random(9)
+    paths = []
+    for i in range(3, 803):
+        pts = {("bcast", 8 * (k + 1)): 10e-6 for k in range(40)}
+        path = out_path(a, f"kill{i:04d}.json")
+        with open(path, "w") as f:
+            json.dump(night_doc(i, pts, rng), f)
+        paths.append(path)
+    p = subprocess.Popen([a.runner, "history", "add"] + paths + ["--db", db],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env())
+    seen = 3
+    deadline = time.time() + 200
+    while time.time() < deadline and p.poll() is None:
+        try:
+            seen = runs_in(db)
+        except sqlite3.OperationalError:
+            pass
+        if seen >= 20:
+            break
+        time.sleep(0.02)
+    check(p.poll() is None, f"the add ended (exit {p.returncode}) before it could be killed "
+                            f"with {seen} runs")
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    print(f"killed after {seen} runs were seen committed", flush=True)
+    q = runner(a, ["history", "list", "--db", db, "--format", "json"])
+    check(q.returncode == 0, f"list after the kill exited {q.returncode}")
+    listed = json.loads(q.stdout)
+    check(seen <= len(listed) < 803, f"{len(listed)} runs after the kill, {seen} seen before")
+    check([r["file"] for r in listed[:3]] == first, "the first runs are kept")
+    check(all(r["points"] == (2 if i < 3 else 40) for i, r in enumerate(listed)),
+          "every kept run is whole")
+    with sqlite3.connect(db) as c:
+        check(c.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "integrity check")
+    # The rest can still be added (the runs kept are refused as duplicates).
+    rest = paths[len(listed) - 3:]
+    q = runner(a, ["history", "add"] + rest + ["--db", db])
+    check(q.returncode == 0 and runs_in(db) == 803, f"adding the rest: exit {q.returncode}")
+
+
+def python_with_pandas():
+    """This Python, or Debian's (scripts/setup installs python3-pandas
+    there), whichever imports pandas; None when neither does."""
+    for python in (sys.executable, "/usr/bin/python3"):
+        if os.path.exists(python) and subprocess.run(
+                [python, "-c", "import pandas"], capture_output=True).returncode == 0:
+            return python
+    return None
+
+
+def test_pandas(a):
+    python = python_with_pandas()
+    if not python:
+        raise Skip("pandas is not installed (scripts/setup installs python3-pandas)")
+    text = open(os.path.join(ROOT, "docs", "formats.md"), encoding="utf-8").read()
+    m = re.search(r"<!-- pandas example -->\s*```python\n(.*?)```", text, re.S)
+    check(m, "docs/formats.md has the pandas example")
+    db = store_path(a, "pandas.sqlite")
+    runner(a, ["history", "add"] + history(a, nights=8, step_at=4) + ["--db", db])
+    script = out_path(a, "example.py")
+    with open(script, "w") as f:
+        f.write(m.group(1))
+    p = subprocess.run([python, script, db], capture_output=True, text=True, timeout=120)
+    show([python, script, db], p)
+    check(p.returncode == 0, f"the example exited {p.returncode}")
+    check("transfer/pack/1d/110000/np2" in p.stdout and "transfer/bcast/1d/11000/np2" in p.stdout,
+          "the example prints each series")
+
+
+def test_trend(a):
+    db = store_path(a, "trend.sqlite")
+    runner(a, ["history", "add"] + history(a, nights=12, step_at=6, factor=1.5) + ["--db", db])
+    p = runner(a, ["trend", "--db", db, "--format", "json"])
+    check(p.returncode == 0, f"trend --db exited {p.returncode}")
+    t = json.loads(p.stdout)
+    marks = [(pt["point"], i) for g in t["groups"] for pt in g["points"]
+             for i, c in enumerate(pt["cells"]) if c.get("change_point")]
+    check(marks == [("transfer/pack/1d/110000/np2", 6)], f"change points marked {marks}")
+    page = out_path(a, "trend.html")
+    p = runner(a, ["trend", "--db", db, "--format", "html", "-o", page])
+    html = open(page, encoding="utf-8").read()
+    check(p.returncode == 0 and html.count('class="mark step up"') == 1,
+          "the page marks the step once")
+    p = runner(a, ["trend", "x.json", "--db", db])
+    check(p.returncode == 2 and "not both" in p.stderr, "trend FILE --db: exit 2")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    add_mpi_args(ap)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--workdir", required=True)
+    a = parse_args(ap)
+    tests = {"add": test_add, "duplicate": test_duplicate, "step-flat": test_step_flat,
+             "exit-codes": test_exit_codes, "concurrent": test_concurrent,
+             "killed": test_killed, "pandas": test_pandas, "trend": test_trend}
+    return run_test(tests[a.test], a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
