@@ -15,9 +15,13 @@
 #     $LAUNCHES launches of it tonight, alternating with NEW's (BASE NEW
 #     BASE NEW ...: a drift of the machine during the job hits both);
 #   - else the launches of the last good night, kept in STORE/baseline/.
-# STORE/runs/ holds one file per night (its first launch) for the trend;
+# STORE/history.sqlite keeps every NEW launch as a run (runner history,
+# docs/ci.md "History"): its change points over all the nights are
+# reported in changes.md, and the trend page is drawn from it with them
+# marked. STORE/runs/ holds one file per night (its first launch);
 # STORE/launches/<night>/ every launch. Each night writes into the current
-# directory, to publish: compare.md (the gate's report) and trend.html.
+# directory, to publish: compare.md (the gate's report), changes.md (the
+# change points, those at tonight's launches first) and trend.html.
 # RUNNER OPTIONS say what to measure (default: bcast and raw at small and
 # medium). The launcher is $MPIRUN (default: mpirun -np 2), compare's
 # options $COMPARE_OPTIONS, for the gate and the trend alike.
@@ -26,7 +30,9 @@
 # baseline), 1 a point regressed (the baseline stays), 3 a run failed
 # (nothing kept), 2 a usage error (no STORE, a STORE that is not a
 # directory, an empty STORE/baseline/, a RUNNER that cannot run: nothing
-# measured) or the comparison or the trend could not be made.
+# measured) or the comparison, the history or the trend could not be made.
+# The change points do not decide the exit code (the gate does); to gate on
+# them, run `runner history changes --db STORE/history.sqlite --since ...`.
 set -uo pipefail
 shopt -s nullglob
 usage() {
@@ -60,7 +66,9 @@ if [ -z "${BASE_RUNNER:-}" ] && [ -d "$store/baseline" ]; then
     exit 2
   fi
 fi
-night=$(date -u +%Y%m%dT%H%M%SZ)
+now=$(date -u +%s)
+night=$(date -u -d "@$now" +%Y%m%dT%H%M%SZ)
+since=$(date -u -d "@$now" +%Y-%m-%dT%H:%M:%SZ)
 work=$store/launches/$night.part
 mkdir -p "$store/runs" "$work"
 
@@ -104,7 +112,38 @@ if [ $gate -eq 0 ] && [ -z "${BASE_RUNNER:-}" ]; then
   rm -rf "$store/baseline"
   mv "$store/baseline.part" "$store/baseline"
 fi
-"$runner" trend "$store"/runs/*.json "${options[@]}" --format html -o trend.html ||
+# The history: tonight's launches kept as runs, the change points of every
+# series over all of them (tonight's first), the trend page with them marked.
+history=$store/history.sqlite
+"$runner" history add "$work"/new_*.json --db "$history" || exit 2
+history_options=()  # compare's --threshold and --alpha, which history takes
+for ((i = 0; i < ${#options[@]}; i++)); do
+  case ${options[i]} in
+    --threshold | --alpha)
+      history_options+=("${options[i]}" "${options[i + 1]:-}")
+      i=$((i + 1))
+      ;;
+    --threshold=* | --alpha=*) history_options+=("${options[i]}") ;;
+  esac
+done
+(
+  echo "## Change points at tonight's launches"
+  echo
+  "$runner" history changes --db "$history" --since "$since" \
+    "${history_options[@]}" --format markdown
+  status=$?
+  echo
+  echo "## Every change point of the history"
+  echo
+  "$runner" history changes --db "$history" "${history_options[@]}" \
+    --format markdown
+  exit "$status"
+) > changes.md
+changed=$?
+[ $changed -eq 2 ] && exit 2
+"$runner" trend --db "$history" "${options[@]}" --format html -o trend.html ||
   exit 2
-echo "nightly: gate exit $gate; $(ls "$store"/runs/*.json | wc -l) nights in trend.html"
+echo "nightly: gate exit $gate; change points at tonight's launches:" \
+  "$([ $changed -eq 1 ] && echo yes || echo none) (changes.md);" \
+  "$(ls "$store"/runs/*.json | wc -l) nights in trend.html"
 exit $gate

@@ -25,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -443,6 +444,17 @@ def test_nightly(a):
     rings = [e for s in svgs for e in s.iter() if "flag" in (e.get("class") or "").split()]
     check(len(rings) >= 1 and all("up" in r.get("class") for r in rings),
           f"the trend page rings the slowed night: {len(rings)} rings")
+    # The history: 9 launches kept as runs; the step of sleepy at night 3's
+    # first launch is a change point (6 runs before, 3 after), in
+    # changes.md's tonight section and squared on its chart.
+    with sqlite3.connect(os.path.join(store, "history.sqlite")) as c:
+        check(c.execute("SELECT count(*) FROM runs").fetchone()[0] == 9, "9 runs in the store")
+    changes = open(os.path.join(cwd, "changes.md")).read()
+    tonight = changes.split("## Every change point")[0]
+    check("sleepy" in tonight and "slower" in tonight, f"changes.md: {changes[:2000]}")
+    steps = [e for s in svgs for e in s.iter() if "step" in (e.get("class") or "").split()]
+    check(len(steps) == 1 and "up" in steps[0].get("class"),
+          f"the trend page squares the change point: {len(steps)} squares")
     # BASE_RUNNER: both builds' launches tonight, alternating (here the
     # same runner: an A/A night), judged across launches.
     store = os.path.join(a.workdir, "nightly_abab")
