@@ -50,6 +50,7 @@ CREATE TABLE IF NOT EXISTS points (
   noisy        INTEGER NOT NULL,
   PRIMARY KEY (series, run)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS points_by_run ON points (run);
 CREATE TABLE IF NOT EXISTS samples (
   run       INTEGER NOT NULL,
   series    INTEGER NOT NULL,
@@ -262,8 +263,9 @@ std::vector<StoredRun> Store::runs() {
   Statement s(db_,
               "SELECT r.id, r.digest, r.file, r.added_at, r.started, "
               "r.revision, r.library, r.machine, r.ranks, "
-              "(SELECT count(*) FROM points p WHERE p.run = r.id) "
-              "FROM runs r ORDER BY r.started, r.id");
+              "coalesce(c.n, 0) FROM runs r LEFT JOIN (SELECT run, count(*) "
+              "AS n FROM points GROUP BY run) c ON c.run = r.id "
+              "ORDER BY r.started, r.id");
   std::vector<StoredRun> out;
   while (s.step()) {
     StoredRun r;
