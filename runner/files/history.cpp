@@ -129,19 +129,7 @@ int history_list(const Options& options) {
   try {
     const std::vector<StoredRun> runs = store->runs();
     if (options.format == "json") {
-      nlohmann::json out = nlohmann::json::array();
-      for (const StoredRun& r : runs)
-        out.push_back({{"run", r.id},
-                       {"started", r.started},
-                       {"revision", r.revision},
-                       {"library", r.library},
-                       {"machine", r.machine},
-                       {"ranks", r.ranks},
-                       {"points", r.points},
-                       {"file", r.file},
-                       {"added_at", r.added_at},
-                       {"digest", r.digest}});
-      std::cout << out.dump(1) << "\n";
+      std::cout << runs_json(runs).dump(1) << "\n";
     } else {
       std::cout << render_runs(runs, style_of(options));
     }

@@ -235,6 +235,22 @@ std::string render_runs(const std::vector<StoredRun>& runs, Style style) {
                      rows, style);
 }
 
+nlohmann::json runs_json(const std::vector<StoredRun>& runs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const StoredRun& r : runs)
+    out.push_back({{"run", r.id},
+                   {"started", r.started},
+                   {"revision", r.revision},
+                   {"library", r.library},
+                   {"machine", r.machine},
+                   {"ranks", r.ranks},
+                   {"points", r.points},
+                   {"file", r.file},
+                   {"added_at", r.added_at},
+                   {"digest", r.digest}});
+  return out;
+}
+
 std::string render_history(const History& h,
                            const std::vector<SeriesChange>& shown,
                            Style style) {

@@ -68,6 +68,8 @@ std::string render_history(const History& h,
 nlohmann::json to_json(const History& h,
                        const std::vector<SeriesChange>& shown);
 std::string render_runs(const std::vector<StoredRun>& runs, Style style);
+// history list --format json: one object per run, in time order.
+nlohmann::json runs_json(const std::vector<StoredRun>& runs);
 
 // Marks each change on its series in a trend of the store's runs (each
 // TrendRun's file "run N", N its id): the cell of the first run after it.
