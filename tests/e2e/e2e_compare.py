@@ -145,7 +145,7 @@ def test_compare_synthetic(a):
                          (["compare", base, new, "--alpha", "1.5"], "--alpha must be"),
                          (["compare", base, new, "--format", "csv"], "not supported by compare"),
                          (["--threshold", "5", "--list"], "--threshold does not apply to 'list'"),
-                         (["--threshold", "5"], "apply to 'compare', 'ab', 'trend' and 'tune' only"),
+                         (["--threshold", "5"], "apply to 'compare', 'ab', 'trend', 'tune' and 'history changes' only"),
                          (["report", base, "-m", "bcast"], "--methods does not apply to 'report'")):
         p = runner(a, args)
         check(p.returncode == 2 and needle in p.stderr, f"{args}: exit {p.returncode}")
