@@ -146,6 +146,25 @@ def test_add(a):
     more = history(a, nights=4, prefix="m")[3:]
     p = runner(a, ["history", "add"] + more + ["--db", db], program=files)
     check(p.returncode == 0 and runs_in(db) == 4, f"mpiarena-files add: exit {p.returncode}")
+    # A point recorded twice in one file: its first record is kept, whole.
+    with open(paths[0]) as f:
+        doc = json.load(f)
+    doc["context"]["start_time"] = "2026-02-01T00:00:00Z"
+    first = doc["records"][0]
+    doc["records"].append(record(first["method"],
+                                 [s * 2 for s in first["samples_s"]["max"]] + [1e-3],
+                                 first["bytes"]))
+    path = out_path(a, "twice.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    p = runner(a, ["history", "add", path, "--db", db])
+    check(p.returncode == 0, f"a point recorded twice: exit {p.returncode}")
+    with sqlite3.connect(db) as c:
+        got = [r[0] for r in c.execute(
+            "SELECT s.seconds FROM samples s JOIN runs r ON r.id = s.run JOIN series x "
+            "ON x.id = s.series WHERE r.file = ? AND x.method = ? ORDER BY s.i",
+            (path, first["method"]))]
+    check(got == first["samples_s"]["max"], f"a point recorded twice: samples {got}")
 
 
 def test_duplicate(a):

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <set>
 
 #include "compare.hpp"
 #include "digest.hpp"
@@ -92,7 +93,8 @@ std::string revision_of(const nlohmann::json& context) {
   return b->value("git_revision", std::string());
 }
 
-// The points of run `id` and their samples, each series made when new.
+// The points of run `id` and their samples, each series made when new. A
+// point recorded twice keeps its first record, as compare does.
 void add_points(sqlite3* db, std::int64_t id, const Document& doc) {
   const nlohmann::json& c = doc.context;
   Statement find(db, "SELECT id FROM series WHERE name = ?");
@@ -101,12 +103,13 @@ void add_points(sqlite3* db, std::int64_t id, const Document& doc) {
                    "payload, bytes, size, ranks, library, machine) VALUES "
                    "(?,?,?,?,?,?,?,?,?,?)");
   Statement point(db,
-                  "INSERT OR IGNORE INTO points (run, series, median_s, "
+                  "INSERT INTO points (run, series, median_s, "
                   "verification, noisy) VALUES (?,?,?,?,?)");
   Statement sample(db,
-                   "INSERT OR IGNORE INTO samples (run, series, i, "
+                   "INSERT INTO samples (run, series, i, "
                    "seconds) VALUES (?,?,?,?)");
   const std::string library = library_of(c), machine = machine_of(c);
+  std::set<std::int64_t> added;
   for (const Record& r : doc.records) {
     const std::string name = series_name(r, c);
     find.reset();
@@ -129,6 +132,7 @@ void add_points(sqlite3* db, std::int64_t id, const Document& doc) {
       series.step();
       sid = sqlite3_last_insert_rowid(db);
     }
+    if (!added.insert(sid).second) continue;
     point.reset();
     point.bind(1, id)
         .bind(2, sid)
