@@ -7,6 +7,7 @@
 
 #include "files.hpp"
 #include "formats.hpp"
+#include "output.hpp"
 
 namespace mpiarena {
 
@@ -15,8 +16,16 @@ namespace {
 // The store at options.db; null (after saying why) when it cannot be
 // opened. Only `add` makes a missing one.
 std::unique_ptr<Store> open_store(const Options& options, bool create) {
+  // The rules of -o (output.hpp): a regular file, a new one in an existing
+  // directory, or a link to either, opened at the end of the link; never a
+  // device, a FIFO or a directory, which SQLite would block on or write.
+  std::string target, error;
+  if (!resolve_output(options.db, target, error)) {
+    std::cerr << program_name() << ": error: --db: " << error << "\n";
+    return nullptr;
+  }
   try {
-    return std::make_unique<Store>(options.db, create);
+    return std::make_unique<Store>(target, create);
   } catch (const StoreError& e) {
     std::cerr << program_name() << ": error: cannot open the store " << e.what()
               << (create ? ""

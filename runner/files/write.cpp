@@ -25,6 +25,13 @@ bool output_usable(const Options& options) {
     return false;
   }
   std::error_code ec;
+  if (!options.db.empty() &&
+      std::filesystem::equivalent(target, options.db, ec)) {
+    std::cerr << program_name() << ": error: -o '" << options.output
+              << "' is the store '" << options.db
+              << "'; writing the page there would replace the store\n";
+    return false;
+  }
   for (const std::string& file : options.files)
     if (std::filesystem::equivalent(target, file, ec)) {
       std::cerr << program_name() << ": error: -o '" << options.output

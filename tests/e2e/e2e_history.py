@@ -205,6 +205,23 @@ def test_duplicate(a):
     p = runner(a, ["history", "add", paths[1], "--db", notdb])
     e = errors_of(p)
     check(p.returncode == 2 and len(e) == 1 and "not_a_store.sqlite" in e[0], f"not a store: {e}")
+    # Never a device, a FIFO or a directory (SQLite would write or block
+    # there); a link to the store is followed.
+    fifo = out_path(a, "fifo.sqlite")
+    os.mkfifo(fifo)
+    for where in ("/dev/null", fifo, a.workdir):
+        for action in (["add", paths[1]], ["changes"], ["list"]):
+            p = runner(a, ["history"] + action + ["--db", where])
+            e = errors_of(p)
+            check(p.returncode == 2 and len(e) == 1 and "--db" in e[0],
+                  f"--db {where}, {action[0]}: exit {p.returncode}, errors {e}")
+    link = out_path(a, "link.sqlite")
+    os.symlink(db, link)
+    p = runner(a, ["history", "list", "--db", link, "--format", "json"])
+    check(p.returncode == 0 and len(json.loads(p.stdout)) == 1, "a link to the store")
+    p = runner(a, ["trend", "--db", db, "--format", "html", "-o", link])
+    check(p.returncode == 2 and "would replace the store" in p.stderr and digest(db) == before,
+          f"trend -o onto the store: exit {p.returncode}")
     p = runner(a, ["history", "changes", "--db", out_path(a, "missing.sqlite")])
     e = errors_of(p)
     check(p.returncode == 2 and len(e) == 1 and "history add" in e[0], f"missing store: {e}")
