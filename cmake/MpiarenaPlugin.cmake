@@ -23,6 +23,9 @@ function(mpiarena_add_plugin name)
   set(target mpiarena_${name})
   add_library(${target} MODULE ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${target} PRIVATE mpiarena::plugin)
+  # Every plugin of the project, for an aggregate target (in-tree:
+  # mpiarena_programs, what scripts/demo builds).
+  set_property(GLOBAL APPEND PROPERTY MPIARENA_PLUGIN_TARGETS ${target})
   set_target_properties(${target} PROPERTIES
     PREFIX ""
     CXX_VISIBILITY_PRESET hidden

@@ -28,11 +28,14 @@ build_mpiarena() {
   build_mpiarena_in "$BUILD" "$@"
 }
 
-# build_mpiarena_in <build dir> [cmake options...]
+# build_mpiarena_in <build dir> [cmake options...]: configures and builds
+# every target, or only those named in BUILD_TARGETS (a space-separated
+# list, e.g. mpiarena_programs: the programs and plugins, no tests).
 build_mpiarena_in() {
-  local dir=$1 jobs
+  local dir=$1 jobs targets=()
   shift
   jobs=$(nproc 2>/dev/null || echo 2)
+  [ -z "${BUILD_TARGETS:-}" ] || read -r -a targets <<<"--target $BUILD_TARGETS"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
-  cmake --build "$dir" -j "$jobs"
+  cmake --build "$dir" -j "$jobs" "${targets[@]}"
 }
