@@ -88,7 +88,12 @@ def parse_args(ap):
 
 def launch_prefix(a):
     """mpiexec and its flags: what comes before the -np of each program
-    (one, or several in an MPMD command line)."""
+    (one, or several in an MPMD command line). A test of the `file` tier
+    (MPIARENA_E2E_NO_LAUNCH, tests/tiers.cmake) that gets here fails: it
+    is in the inner loop because it starts no MPI job."""
+    if os.environ.get("MPIARENA_E2E_NO_LAUNCH") == "1":
+        raise Fail("this test is in the file tier (no MPI job) but starts "
+                   "a launcher: label it mpi (tests/tiers.cmake)")
     return [a.mpiexec] + launcher.flags(getattr(a, "launcher", None) or LAUNCHER)
 
 
@@ -105,15 +110,33 @@ def expected_methods(a, methods):
     return [m for m in methods if m not in BOOST_MPI_METHODS]
 
 
-def run_np(a, args, out, reps="3", min_time="0.001", timeout=280):
+# The verify mode: for a test whose assertions are about verification,
+# records, exit codes and messages (most of them), a fixed small number of
+# operations per sample (no calibration, so no --min-time), three samples
+# and no noisy sample measured again. A test that judges measured times
+# passes its own --min-time and --repetitions instead (run_np's reps and
+# min_time, or its own arguments). The one place that says it
+# (tests/README.md, "The verify mode").
+VERIFY = ["--iterations", "2", "--repetitions", "3", "--retry-noisy", "0"]
+# Calibrated, briefly: for the tests that judge times.
+TIMED = ["--min-time", "0.001", "--repetitions", "3"]
+
+
+def run_np(a, args, out, reps=None, min_time=None, timeout=280, extra_env=None):
     """The runner under mpirun at a.np ranks (oversubscribed if need be),
-    quick statistics, writing `out` (removed first); prints the tails of
-    its output and returns the CompletedProcess."""
+    writing `out` (removed first): in the verify mode (VERIFY), or
+    calibrated to min_time with reps samples when either is given; prints
+    the tails of its output and returns the CompletedProcess."""
     if os.path.exists(out):
         os.remove(out)
-    cmd = launch(a) + [a.runner, "--min-time", min_time, "-r", reps, "-o", out] + args
+    if reps is None and min_time is None:
+        sampling = VERIFY
+    else:
+        sampling = ["--min-time", min_time or "0.001", "-r", reps or "3"]
+    cmd = launch(a) + [a.runner] + sampling + ["-o", out] + args
     print("$", " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env())
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       env=env(extra_env))
     print(p.stdout[-4000:])
     print(p.stderr[-3000:], file=sys.stderr)
     return p
@@ -195,9 +218,6 @@ def out_path(a, name):
     if os.path.exists(path):
         os.remove(path)
     return path
-
-
-FAST = ["--min-time", "0.001", "--repetitions", "3"]
 
 
 def pairing_skip(s):

@@ -39,13 +39,13 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import add_mpi_args, check, env, launch, parse_args, run_test, validate  # noqa: E402
+from e2e import add_mpi_args, check, env, launch, parse_args, run_test, validate, VERIFY  # noqa: E402
 
 COLLECTIVES = "allreduce,coll_bcast,reduce,allgather,alltoall,gather,scatter,barrier,reduce_scatter_block"
 MOCKUPS = ("allreduce_as_reduce_bcast,allreduce_as_rsb_allgather,allgather_as_gather_bcast,"
            "allgather_as_alltoall,bcast_as_scatter_allgather,reduce_as_rsb_gather,"
            "scatter_as_bcast,gather_as_allgather,barrier_as_allreduce")
-FAST = ["--min-time", "0.001", "-r", "2", "-q"]
+FAST = VERIFY + ["-q"]
 
 
 def run(a, args, extra_env=None, np=None):

@@ -16,7 +16,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import (  # noqa: E402
-    BOOST_MPI_METHODS, FAST, TRANSFER_METHODS, check, env, expect_usage_error,
+    BOOST_MPI_METHODS, VERIFY, TRANSFER_METHODS, check, env, expect_usage_error,
     expected_methods, launch, mpirun, out_path, runner, validate, runner_main)
 
 
@@ -56,7 +56,7 @@ def test_bad_input(a):
 
 def test_too_few_ranks(a):
     out = out_path(a, "np1.json")
-    p = mpirun(a, 1, ["--methods", "bcast,null", "--sizes", "small", "-o", out] + FAST)
+    p = mpirun(a, 1, ["--methods", "bcast,null", "--sizes", "small", "-o", out] + VERIFY)
     check(p.returncode == 0, f"exit {p.returncode}")
     doc = validate(a, out)
     reasons = [s["reason"] for s in doc["skipped"] if s["method"] == "bcast"]
@@ -65,7 +65,7 @@ def test_too_few_ranks(a):
     check("skipped bcast: needs at least 2 ranks" in p.stdout, "table must show the skip")
     check(any(r["method"] == "null" for r in doc["records"]), "null still runs at 1 rank")
     # A 2d payload below one element is skipped with its reason too.
-    p = mpirun(a, 2, ["--methods", "bcast", "--sizes", "100", "-o", out] + FAST)
+    p = mpirun(a, 2, ["--methods", "bcast", "--sizes", "100", "-o", out] + VERIFY)
     check(p.returncode == 0, f"exit {p.returncode}")
     doc = validate(a, out)
     check(any(s["payload"] == "2d" and "at least 220 bytes" in s["reason"]
@@ -76,7 +76,7 @@ def test_too_few_ranks(a):
 def test_memory_guard(a):
     out = out_path(a, "memory.json")
     p = mpirun(a, a.np, ["--methods", "bcast,pack", "--sizes", "large,xlarge",
-                         "--max-memory", "50MB", "-o", out] + FAST)
+                         "--max-memory", "50MB", "-o", out] + VERIFY)
     check(p.returncode == 0, f"exit {p.returncode}")
     doc = validate(a, out)
     skipped = {(s["method"], s["size_label"]) for s in doc["skipped"]}
@@ -91,7 +91,7 @@ def test_memory_guard(a):
     # Fan-in: the root holds one buffer per client, so a fan-in method counts
     # 2 copies per rank: 2 ranks x 2 x 16.8 MB > 80% of 60 MB.
     p = mpirun(a, a.np, ["--methods", "send", "--sizes", "16MiB", "--max-memory", "60MB",
-                         "-o", out] + FAST)
+                         "-o", out] + VERIFY)
     check(p.returncode == 0, f"exit {p.returncode}")
     doc = validate(a, out)
     check(doc["records"] == [] and len(doc["skipped"]) == 1, "fan-in 16MiB must be skipped")
@@ -116,7 +116,7 @@ def test_broken_plugin(a):
         print(f"note: {other} not built (the other MPI's headers are missing)")
     out = out_path(a, "broken.json")
     p = mpirun(a, a.np, ["--plugin-dir", d, "--methods", "bcast", "--sizes", "small",
-                         "-o", out] + FAST)
+                         "-o", out] + VERIFY)
     check(p.returncode == 0, f"a broken plugin file must not stop the run: exit {p.returncode}")
     check("mpiarena_garbage.so" in p.stderr and "cannot load" in p.stderr,
           "no warning naming the unloadable file")

@@ -33,9 +33,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, add_mpi_args, check, env, launch, parse_args, run_test  # noqa: E402
+from e2e import Fail, add_mpi_args, check, env, launch, parse_args, run_test, VERIFY  # noqa: E402
 
-FAST = ["--min-time", "0.001", "-r", "3"]
+FAST = VERIFY
 
 
 class Cluster:

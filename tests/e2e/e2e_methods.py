@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import (  # noqa: E402
-    FANIN_METHODS, FAST, PINGPONG_METHODS, TRANSFER_METHODS, check, expected_methods,
+    FANIN_METHODS, VERIFY, PINGPONG_METHODS, TRANSFER_METHODS, check, expected_methods,
     known_skip, listed_methods, mpirun, out_path, runner, validate, runner_main)
 
 
@@ -24,7 +24,7 @@ def test_all_methods(a):
     if a.np > 2:
         listed = {m: v for m, v in listed.items() if v[0] != "rma"}
     methods = "all" if a.np == 2 else ",".join(sorted({v[0] for v in listed.values()}))
-    p = mpirun(a, a.np, ["--methods", methods, "--sizes", "small,medium", "-o", out] + FAST)
+    p = mpirun(a, a.np, ["--methods", methods, "--sizes", "small,medium", "-o", out] + VERIFY)
     check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = validate(a, out)
     check(doc["complete"] is True, "document not marked complete")
@@ -82,7 +82,7 @@ def test_all_methods(a):
 def test_corrupt(a):
     out = out_path(a, f"corrupt_np{a.np}.json")
     p = mpirun(a, a.np, ["--plugin-dir", a.test_plugins, "--methods", "corrupt,bcast",
-                         "--sizes", "small", "-o", out] + FAST)
+                         "--sizes", "small", "-o", out] + VERIFY)
     check(p.returncode == 1, f"a corrupting plugin must fail the run with 1, got {p.returncode}")
     doc = validate(a, out)
     status = {(r["method"], r["payload"]): r["verification"]["status"] for r in doc["records"]}
@@ -98,7 +98,7 @@ def test_pingpong(a):
     the sizes they leave out) over every size of every method."""
     out = out_path(a, f"pingpong_np{a.np}.json")
     sizes = "0,netpipe:1000..1100,65536"
-    p = mpirun(a, a.np, ["--methods", "pingpong", "--sizes", sizes, "-o", out] + FAST)
+    p = mpirun(a, a.np, ["--methods", "pingpong", "--sizes", sizes, "-o", out] + VERIFY)
     check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = validate(a, out)
     want_sizes = {0, 1021, 1024, 1027, 65536}
@@ -150,7 +150,7 @@ def test_pairs_all(a):
     busy, an odd last rank idle; the aggregate bandwidth counts the pairs."""
     out = out_path(a, f"pairs_np{a.np}.json")
     p = mpirun(a, a.np, ["--methods", "pingpong", "--pairs", "all", "--sizes", "0,4096",
-                         "--wait", "sleep", "-o", out] + FAST)
+                         "--wait", "sleep", "-o", out] + VERIFY)
     check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = validate(a, out)
     check(doc["context"]["waiting"] == "sleep", "--wait sleep is not recorded")
@@ -175,7 +175,7 @@ def test_fanin(a):
     out = out_path(a, f"fanin_np{a.np}.json")
     sizes = "0,8,65536,1MiB"
     p = mpirun(a, a.np, ["--methods", "fanin", "--sizes", sizes, "--wait", "poll",
-                         "-o", out] + FAST)
+                         "-o", out] + VERIFY)
     check(p.returncode == 0, f"runner exited {p.returncode}")
     doc = validate(a, out)
     check(doc["context"]["waiting"] == "poll", "--wait poll is not recorded")

@@ -26,10 +26,10 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Skip, add_mpi_args, check, launch_prefix, parse_args, run_test, show  # noqa: E402
+from e2e import Skip, add_mpi_args, check, launch_prefix, parse_args, run_test, show, TIMED  # noqa: E402
 from e2e import env as base_env  # noqa: E402
 
-FAST = ["--min-time", "0.001", "--repetitions", "3"]
+FAST = TIMED
 
 
 def env(extra=None):

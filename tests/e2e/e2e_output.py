@@ -27,7 +27,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, add_mpi_args, check, env, launch, parse_args  # noqa: E402
+from e2e import Fail, add_mpi_args, check, env, launch, parse_args, VERIFY  # noqa: E402
 
 SKIP = 77
 
@@ -68,7 +68,7 @@ def fresh_dir(a, name):
     return d
 
 
-FAST = ["--min-time", "0.001", "--repetitions", "3"]
+FAST = VERIFY
 ONE_POINT = ["--methods", "mpi_bytes", "--sizes", "1"] + FAST
 
 

@@ -15,11 +15,11 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, add_mpi_args, check, launch_prefix, parse_args, show  # noqa: E402
+from e2e import Fail, add_mpi_args, check, launch_prefix, parse_args, show, VERIFY  # noqa: E402
 from e2e import env as base_env  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-FAST = ["--min-time", "0.001", "--repetitions", "3"]
+FAST = VERIFY
 
 
 
