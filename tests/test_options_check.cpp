@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "options_parse.hpp"
@@ -118,6 +119,39 @@ TEST(OptionsCheck, TheOptionsGiveTheSharedMessages) {
   EXPECT_EQ(parse_error({"--target-rse", "1%", "--max-time", "0.25e6"}),
             "--max-time must be a number of seconds in (0, 86400], got "
             "250000");
+}
+
+// The sampling options' refusals (moved from e2e_noise.py's bad-input,
+// which keeps two of them under mpirun: every rank exits 2 with one
+// message). Each: the arguments, and words the message must hold.
+TEST(OptionsCheck, TheSamplingOptionsRefuseWhatTheyCannotDo) {
+  const std::vector<std::pair<std::vector<const char*>,
+                              std::vector<std::string>>>
+      cases = {
+          {{"--noise", "loud"}, {"--noise 'loud'", "on, off"}},
+          {{"--retry-noisy", "-1"}, {"--retry-noisy", "0 and 100"}},
+          {{"--noise", "off", "--retry-noisy", "3"},
+           {"--retry-noisy", "--noise off"}},
+          {{"--target-rse", "0.5"}, {"--target-rse '0.5'", "ambiguous"}},
+          {{"--target-rse", "abc"}, {"--target-rse 'abc'", "percentage"}},
+          {{"--target-rse", "0%"}, {"--target-rse", "above 0%"}},
+          {{"--max-time", "5"}, {"--max-time", "--target-rse"}},
+          {{"--target-rse", "1%", "--max-time", "0"},
+           {"--max-time", "(0, 86400]"}},
+          {{"--cache", "warm"}, {"--cache 'warm'", "hot, cold"}},
+          {{"--buffers", "both"}, {"--buffers 'both'", "separate, shared"}},
+          {{"--iterations", "0"}, {"--iterations", "1 and 1000000000"}},
+          {{"--seed", "x"}, {"seed"}},
+          {{"--relative"}, {"--relative", "'compare' and 'trend' only"}},
+      };
+  for (const auto& [args, needles] : cases) {
+    std::vector<const char*> argv = {"-m", "null", "-s", "small"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const std::string message = parse_error(argv);
+    for (const std::string& needle : needles)
+      EXPECT_NE(message.find(needle), std::string::npos)
+          << args.front() << ": '" << needle << "' not in: " << message;
+  }
 }
 
 }  // namespace
