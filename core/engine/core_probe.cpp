@@ -10,6 +10,8 @@
 #include <mpiarena/mpi_check.hpp>
 #include <new>
 
+#include "monotonic.hpp"
+
 namespace mpiarena {
 
 namespace {
@@ -17,12 +19,6 @@ namespace {
 using Line = std::atomic<std::int64_t>;
 static_assert(Line::is_always_lock_free,
               "the probe needs a lock-free 64-bit atomic in shared memory");
-
-double now_seconds() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 constexpr std::size_t kLineBytes = 64;
 
@@ -38,7 +34,7 @@ void* first_line(void* base) {
 bool wait_for(const Line& line, std::int64_t want, double deadline) {
   for (unsigned polls = 1;; ++polls) {
     if (line.load(std::memory_order_acquire) == want) return true;
-    if (polls % 1024 == 0 && now_seconds() > deadline) return false;
+    if (polls % 1024 == 0 && monotonic_seconds() > deadline) return false;
   }
 }
 
@@ -104,8 +100,8 @@ double CoreProbe::measure() {
   Line& line = *static_cast<Line*>(line_);
   std::int64_t v = epoch_;
   epoch_ += 2 * kBatches * kTrips + 2;
-  const double deadline = now_seconds() + kGiveUpSeconds;
-  last_ = now_seconds();
+  const double deadline = monotonic_seconds() + kGiveUpSeconds;
+  last_ = monotonic_seconds();
   if (role_ == Role::responder) {
     for (int k = 0; k < kBatches * kTrips; ++k, v += 2) {
       if (!wait_for(line, v + 1, deadline)) return 0;
@@ -126,13 +122,13 @@ double CoreProbe::measure() {
         std::chrono::steady_clock::now() - t0;
     best = std::min(best, took.count() / kTrips);
   }
-  last_ = now_seconds();
+  last_ = monotonic_seconds();
   return std::round(best * 1e10) / 10;  // ns, to 0.1 ns
 }
 
 double CoreProbe::age() const {
   if (role_ != Role::initiator) return 0;
-  return now_seconds() - last_;
+  return monotonic_seconds() - last_;
 }
 
 void CoreProbe::agree(double max_age, double reading_ns) {

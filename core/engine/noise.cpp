@@ -11,17 +11,12 @@
 #include <sstream>
 #include <string>
 
+#include "monotonic.hpp"
 #include "records.hpp"
 
 namespace mpiarena {
 
 namespace {
-
-double now_seconds() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 long involuntary_switches() {
   // The calling thread's (the one that runs the timed loop; RUSAGE_THREAD
@@ -82,7 +77,7 @@ NoiseProbe::~NoiseProbe() {
 
 double NoiseProbe::read_steal() {
   if (stat_fd_ < 0) return 0;
-  const double now = now_seconds();
+  const double now = monotonic_seconds();
   if (stat_read_at_ < 0 || now - stat_read_at_ >= kChainSeconds) {
     stat_value_ = steal_seconds(stat_fd_);
     stat_read_at_ = now;
@@ -92,7 +87,7 @@ double NoiseProbe::read_steal() {
 
 void NoiseProbe::start() {
   if (!enabled_) return;
-  if (last_stop_ >= 0 && now_seconds() - last_stop_ < kChainSeconds) {
+  if (last_stop_ >= 0 && monotonic_seconds() - last_stop_ < kChainSeconds) {
     steal0_ = last_steal_;
     nivcsw0_ = last_nivcsw_;
     return;
@@ -110,7 +105,7 @@ NoiseReading NoiseProbe::stop() {
   r.steal_s = last_steal_ - steal0_;
   if (r.steal_s < 0) r.steal_s = 0;
   r.cpu_mhz = cpu_mhz_now();
-  last_stop_ = now_seconds();
+  last_stop_ = monotonic_seconds();
   return r;
 }
 

@@ -44,7 +44,7 @@ std::string phases_text(const std::vector<PhaseTiming>& phases, double total) {
 
 namespace {
 
-std::string size_cell(const Record& r) {
+std::string short_size_cell(const Record& r) {
   return r.size_label == std::to_string(r.bytes)
              ? format_bytes(static_cast<double>(r.bytes))
              : r.size_label;
@@ -95,10 +95,10 @@ std::string render_parts(const Document& doc, Style style) {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> notes;
     for (const Record* r : recs) {
-      std::vector<std::string> row{size_cell(*r)};
+      std::vector<std::string> row{short_size_cell(*r)};
       for (const std::string& n : r->notes)
         notes.push_back("(" + std::to_string(notes.size() + 1) + ") " +
-                        size_cell(*r) + ": " + n);
+                        short_size_cell(*r) + ": " + n);
       const PartTiming* head = nullptr;
       for (const PartTiming& p : first.parts) {
         auto it =
@@ -146,7 +146,7 @@ std::string render_phases(const Document& doc, Style style) {
     header.push_back("verified");
     std::vector<std::vector<std::string>> rows;
     for (const Record* r : recs) {
-      std::vector<std::string> row{size_cell(*r)};
+      std::vector<std::string> row{short_size_cell(*r)};
       for (const PhaseTiming& p : first.phases) {
         auto it = std::find_if(
             r->phases.begin(), r->phases.end(),

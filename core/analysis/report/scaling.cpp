@@ -16,7 +16,7 @@ namespace mpiarena {
 
 namespace {
 
-std::string size_cell(const Record& r) {
+std::string labelled_size_cell(const Record& r) {
   const std::string pretty = format_bytes(static_cast<double>(r.bytes));
   return r.size_label == std::to_string(r.bytes)
              ? pretty
@@ -62,7 +62,7 @@ std::string time_tables(const Cells& cells, RanksOf& ranks_of, Style style) {
     std::vector<std::vector<std::string>> table;
     for (const auto& [key, by_ranks] : rows) {
       std::vector<std::string> row{key.first,
-                                   size_cell(*by_ranks.begin()->second)};
+                                   labelled_size_cell(*by_ranks.begin()->second)};
       for (int k : ranks) {
         auto it = by_ranks.find(k);
         row.push_back(it == by_ranks.end() ? "-"
@@ -106,7 +106,7 @@ std::string winner_tables(const Document& doc, RanksOf& ranks_of, Style style) {
       cell +=
           " (" + factor(recs[1]->time.median / recs.front()->time.median) + ")";
     wins[{suite, payload}][bytes][ranks] = cell;
-    size_names[{suite, payload}][bytes] = size_cell(*recs.front());
+    size_names[{suite, payload}][bytes] = labelled_size_cell(*recs.front());
   }
   for (const auto& [series, by_size] : wins) {
     const std::set<int>& ranks = ranks_of[series];
