@@ -1,26 +1,32 @@
 # Unity builds: a target's sources compiled in batches of 8, one compiler
 # run per batch, so the headers every source includes (Boost.MPI,
-# nlohmann_json, spdlog) are parsed once a batch (docs/architecture.md,
-# "Build and test time", has the figures). MPIARENA_UNITY (cache):
+# nlohmann_json, spdlog, valijson) are parsed once a batch
+# (docs/architecture.md, "Build and test time", has the figures).
+# MPIARENA_UNITY (cache):
 #
-#   mpi  (default) the MPI layers: the SDK, the engine, the runner and the
-#        start-up probe. The MPI-free layers (results, analysis, the file
-#        commands) stay one object per source: their objects are then the
-#        same command in the Open MPI build, the MPICH build and
-#        e2e_files_without_mpi's build, and ccache compiles them once.
-#   all  the MPI-free layers too (scripts/sanitize: its flags are its own,
-#        so it shares no object with another build).
+#   all  (default) every layer's libraries and programs (not the plugins
+#        and test programs, one source each).
+#   mpi  the MPI layers only: the SDK, the engine, the runner and the
+#        start-up probe; the MPI-free layers (results, analysis, the file
+#        commands) one object per source.
 #   off  one object per source everywhere (a source that misses an include
 #        is seen only so).
+#
+# The MPI-free layers' objects are the same compile in the Open MPI tree,
+# the MPICH tree and e2e_files_without_mpi's tree, and ccache compiles them
+# once: a batch is a file of the build tree that includes the sources by
+# their absolute paths, so scripts/common.sh sets CCACHE_BASEDIR (paths
+# relative to each tree, which sit side by side) and a generated source
+# stays out of the batches (its own path differs from tree to tree).
 #
 # A source whose file-local names clash with another's in its batch (two
 # anonymous-namespace functions of one name) fails the build: give one a
 # more telling name, or move the shared one to a header.
-set(MPIARENA_UNITY "mpi" CACHE STRING
-    "Unity builds: mpi (the MPI layers, default), all, off")
-set_property(CACHE MPIARENA_UNITY PROPERTY STRINGS mpi all off)
-if(NOT MPIARENA_UNITY MATCHES "^(mpi|all|off)$")
-  message(FATAL_ERROR "MPIARENA_UNITY is '${MPIARENA_UNITY}'; accepted: mpi, all, off")
+set(MPIARENA_UNITY "all" CACHE STRING
+    "Unity builds: all (default), mpi (the MPI layers only), off")
+set_property(CACHE MPIARENA_UNITY PROPERTY STRINGS all mpi off)
+if(NOT MPIARENA_UNITY MATCHES "^(all|mpi|off)$")
+  message(FATAL_ERROR "MPIARENA_UNITY is '${MPIARENA_UNITY}'; accepted: all, mpi, off")
 endif()
 
 # mpiarena_unity(MPI|MPI_FREE <target>...): the targets' sources in batches

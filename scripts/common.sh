@@ -18,10 +18,19 @@ fi
 # reads CMAKE_<LANG>_COMPILER_LAUNCHER at a build directory's first
 # configure, the nested builds of the tests included. The cache lives in the
 # checkout (.ccache), so a fresh clone starts cold; CCACHE_DIR overrides it,
-# MPIARENA_CCACHE=0 turns it off.
+# MPIARENA_CCACHE=0 turns it off. The unity batches (cmake/MpiarenaUnity.cmake)
+# are files of each tree: CCACHE_BASEDIR, the directory holding the source
+# and the build trees, makes ccache see their paths relative to the tree,
+# the same in <build>, <build>-mpich and <build>-files-only, which sit side
+# by side (not set when that directory would be /).
 if [ "${MPIARENA_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
   export CCACHE_DIR=${CCACHE_DIR:-$ROOT/.ccache}
+  if [ -z "${CCACHE_BASEDIR:-}" ]; then
+    base=$(python3 -c 'import os, sys; print(os.path.commonpath([sys.argv[1], os.path.dirname(os.path.abspath(sys.argv[2]))]))' "$ROOT" "$BUILD")
+    [ "$base" = / ] || export CCACHE_BASEDIR=$base
+    unset base
+  fi
 fi
 
 build_mpiarena() {

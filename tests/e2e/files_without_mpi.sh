@@ -11,29 +11,33 @@
 #      (every format), compare (A/A exits 0, a doubled point exits 1 naming
 #      it, one file exits 2) and trend, each output the same as the
 #      runner's for the same command.
-# Arguments: source dir, work dir, the runner of the main build.
+# Arguments: source dir, work dir, the runner of the main build, and the
+# build dir (default <work dir>/build). CMake passes <build>-files-only,
+# beside the main build: at the same depth, the unity batches' paths are the
+# same relative to both trees (CCACHE_BASEDIR, scripts/common.sh), so ccache
+# takes every object from the main build.
 set -euo pipefail
-src=$1 work=$2 runner=$3
-rm -rf "$work" && mkdir -p "$work/poison"
+src=$1 work=$2 runner=$3 tree=${4:-$2/build}
+rm -rf "$work" "$tree" && mkdir -p "$work/poison"
 echo '#error "mpi.h included by a layer that must build without MPI"' > "$work/poison/mpi.h"
 
 # Release, as the main build: under scripts/test, ccache then takes each
 # object from the main build's compile of the same source. The poisoned
 # mpi.h still guards every source: the command lines differ (-isystem), so
 # ccache runs the preprocessor, with it, before it may reuse an object.
-cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+cmake -S "$src" -B "$tree" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DMPIARENA_FILES_ONLY=ON -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON \
   -DCMAKE_CXX_FLAGS="-isystem $work/poison" > "$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; echo "FAIL: the MPI-free build does not configure"; exit 1; }
-if grep -i '^MPI_\|mpicc\|mpicxx' "$work/build/CMakeCache.txt"; then
+if grep -i '^MPI_\|mpicc\|mpicxx' "$tree/CMakeCache.txt"; then
   echo "FAIL: the MPI-free configuration found MPI"; exit 1
 fi
-cmake --build "$work/build" > "$work/build.log" 2>&1 ||
+cmake --build "$tree" > "$work/build.log" 2>&1 ||
   { tail -30 "$work/build.log"; echo "FAIL: the MPI-free build does not build"; exit 1; }
-tool=$work/build/mpiarena-files
+tool=$tree/mpiarena-files
 [ -x "$tool" ] || { echo "FAIL: $tool not built"; exit 1; }
 for t in runner lib/libmpiarena.so lib/libmpiarena_engine.so; do
-  [ ! -e "$work/build/$t" ] || { echo "FAIL: the MPI-free build made $t"; exit 1; }
+  [ ! -e "$tree/$t" ] || { echo "FAIL: the MPI-free build made $t"; exit 1; }
 done
 ldd "$tool" > "$work/ldd.txt"
 cat "$work/ldd.txt"
