@@ -18,7 +18,14 @@
 # takes every object from the main build.
 set -euo pipefail
 src=$1 work=$2 runner=$3 tree=${4:-$2/build}
-rm -rf "$work" "$tree" && mkdir -p "$work/poison"
+# The tree is outside the build tree: removed only when this test made it
+# (its marker), never a directory of someone else's.
+if [ -e "$tree" ] && [ ! -f "$tree/.mpiarena-files-only-test" ]; then
+  echo "FAIL: $tree exists and is not this test's tree (no .mpiarena-files-only-test): move it away"
+  exit 1
+fi
+rm -rf "$work" "$tree" && mkdir -p "$work/poison" "$tree"
+touch "$tree/.mpiarena-files-only-test"
 echo '#error "mpi.h included by a layer that must build without MPI"' > "$work/poison/mpi.h"
 
 # Release, as the main build: under scripts/test, ccache then takes each
