@@ -61,8 +61,8 @@ std::string time_tables(const Cells& cells, RanksOf& ranks_of, Style style) {
                      std::to_string(*ranks.begin()));
     std::vector<std::vector<std::string>> table;
     for (const auto& [key, by_ranks] : rows) {
-      std::vector<std::string> row{key.first,
-                                   labelled_size_cell(*by_ranks.begin()->second)};
+      std::vector<std::string> row{
+          key.first, labelled_size_cell(*by_ranks.begin()->second)};
       for (int k : ranks) {
         auto it = by_ranks.find(k);
         row.push_back(it == by_ranks.end() ? "-"
