@@ -115,13 +115,21 @@ Machine survey(MPI_Comm world, std::size_t max_memory) {
   int any_over = 0;
   MPIARENA_CHECK(MPI_Allreduce(&over, &any_over, 1, MPI_INT, MPI_MAX, world));
   m.oversubscribed = any_over != 0;
-  std::size_t available = available_memory_bytes();
-  if (max_memory > 0 && (available == 0 || max_memory < available))
-    available = max_memory;
-  unsigned long long mine = available, least = 0;
+  const MemoryBudget budget = memory_budget(max_memory);
+  unsigned long long mine = budget.bytes, least = 0;
   MPIARENA_CHECK(
       MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, world));
   m.min_available = static_cast<std::size_t>(least);
+  // The source of the lowest rank that has the least.
+  int owner = mine == least ? rank : m.ranks, first_owner = 0;
+  MPIARENA_CHECK(
+      MPI_Allreduce(&owner, &first_owner, 1, MPI_INT, MPI_MIN, world));
+  m.memory_source = budget.source;
+  int length = static_cast<int>(m.memory_source.size());
+  MPIARENA_CHECK(MPI_Bcast(&length, 1, MPI_INT, first_owner, world));
+  m.memory_source.resize(static_cast<std::size_t>(length));
+  MPIARENA_CHECK(
+      MPI_Bcast(m.memory_source.data(), length, MPI_CHAR, first_owner, world));
   unsigned long long llc = last_level_cache_bytes(&m.llc_source), largest = 0;
   MPIARENA_CHECK(
       MPI_Allreduce(&llc, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, world));

@@ -1,6 +1,7 @@
 // The measuring stage of a run (measure.hpp).
 #include "measure.hpp"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <mpiarena/mpi_check.hpp>
@@ -157,6 +158,9 @@ struct Stage {
   Log& plugin_log;
   int rank;
   bool failed = false;
+  // The most payload memory a rank planned to hold at once (the largest
+  // block of measure_members).
+  double planned_peak = 0;
 };
 
 // The strategy of `p`, or why the plugin could not create it.
@@ -333,6 +337,57 @@ bool interleaved(const std::vector<const Point*>& group, const Stage& s,
   return false;
 }
 
+// The memory a rank holds after a block's strategies were released and
+// destroyed, beyond what it held before they were created: more than
+// kHeldFloor and half the block's planned need is a buffer that outlived
+// release() (a static, a leak), noted on the block's records.
+constexpr double kHeldFloor = 64.0 * 1024 * 1024;
+
+void note_held_memory(double held, double planned, std::size_t first_record,
+                      Stage& s) {
+  if (held <= kHeldFloor || held <= planned / 2) return;
+  const std::string note =
+      "each rank still held up to " + format_bytes(held) +
+      " after this point's strategy was released and destroyed (it " +
+      "planned " + format_bytes(planned) +
+      "): a buffer outlives release(), and later points of the run have " +
+      "less memory";
+  for (std::size_t i = first_record; i < s.doc.records.size(); ++i) {
+    s.doc.records[i].notes.push_back(note + ".");
+    if (s.rank == 0)
+      s.log.warn("{} {} {}: {}", s.doc.records[i].suite,
+                 s.doc.records[i].method, s.doc.records[i].size_label, note);
+  }
+}
+
+// Measures `block` (points of one group prepared together: the whole
+// group when it is interleaved, else one point) and destroys its
+// strategies before it returns, so that a launch needs what its largest
+// block needs (Stage::planned_peak), not what its blocks add up to.
+void measure_members(const std::vector<const Point*>& block,
+                     PointComms& comms, const MeasureOptions& gopt,
+                     std::uint64_t seed, int group, Stage& s,
+                     const std::string& alone) {
+  double planned = 0;
+  for (const Point* p : block) planned += p->memory_bytes;
+  s.planned_peak = std::max(s.planned_peak, planned);
+  return_free_memory();
+  const double before = static_cast<double>(resident_bytes());
+  const std::size_t first_record = s.doc.records.size();
+  {
+    Members ready;
+    create_members(block, comms.group(), comms.harness(), s, ready);
+    std::vector<GroupResult> results =
+        measure_group(ready.members, gopt, comms.harness(), seed, group);
+    keep_results(results, ready, s, alone);
+  }
+  return_free_memory();
+  double held = std::max(0.0, static_cast<double>(resident_bytes()) - before);
+  MPIARENA_CHECK(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_DOUBLE, MPI_MAX,
+                               comms.harness()));
+  note_held_memory(held, planned, first_record, s);
+}
+
 }  // namespace
 
 bool measure_points(const std::vector<Point>& points, const Machine& machine,
@@ -362,12 +417,11 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
     if (clock)
       gopt.sync = {&clock->model(), options.clock_sync.front(),
                    options.sync_window, clock->residual()};
-    {
-      Members ready;
-      create_members(group, comms.group(), comms.harness(), s, ready);
-      std::vector<GroupResult> results =
-          measure_group(ready.members, gopt, comms.harness(), seed, this_group);
-      keep_results(results, ready, s, alone);
+    if (gopt.interleave) {
+      measure_members(group, comms, gopt, seed, this_group, s, alone);
+    } else {  // each strategy destroyed before the next is created
+      for (const Point* pp : group)
+        measure_members({pp}, comms, gopt, seed, this_group, s, alone);
     }
     writer.save();
     if (members.front()->ranks < world.size()) comms.rejoin();
@@ -376,6 +430,16 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
     doc.context["interleave"]["fallbacks"] = fallbacks;
     writer.save();
   }
+  // What each rank held at most, against what the run planned.
+  unsigned long long peak = peak_resident_bytes(), most = 0;
+  MPIARENA_CHECK(MPI_Allreduce(&peak, &most, 1, MPI_UNSIGNED_LONG_LONG,
+                               MPI_MAX, world));
+  double planned = s.planned_peak;
+  MPIARENA_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_DOUBLE, MPI_MAX, world));
+  doc.context["memory"]["peak_rss_bytes"] = most;
+  doc.context["memory"]["planned_per_rank_bytes"] =
+      static_cast<unsigned long long>(planned);
   // A rank outside a sub-communicator saw none of its failures.
   int any_failed = s.failed ? 1 : 0;
   MPIARENA_CHECK(

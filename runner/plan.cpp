@@ -60,7 +60,8 @@ std::string skip_reason(const StrategyInfo& info, const std::string& payload,
   std::string why = payload_size_problem(payload, size.bytes);
   if (why.empty())
     why = memory_problem(payload_bytes(payload, size.bytes), copies,
-                         m.max_ranks_per_node, m.min_available);
+                         m.max_ranks_per_node, m.min_available,
+                         m.memory_source);
   return why;
 }
 
@@ -384,7 +385,8 @@ bool group_fits(const std::vector<const Point*>& group, const Machine& machine,
         " points prepared together would hold about " + format_bytes(need) +
         " on one node, more than " +
         std::to_string(static_cast<int>(kMemoryShare * 100)) + "% of the " +
-        format_bytes(static_cast<double>(machine.min_available)) + " available";
+        format_bytes(static_cast<double>(machine.min_available)) +
+        " available (" + machine.memory_source + ")";
   return false;
 }
 

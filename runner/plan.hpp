@@ -59,7 +59,11 @@ struct Machine {
   bool oversubscribed = false;
   int machines = 1;
   std::vector<int> node_of;       // each rank's node, numbered from 0
-  std::size_t min_available = 0;  // bytes of MemAvailable, min over nodes
+  // The memory the node that has the least may fill (memory_budget: the
+  // smallest of MemAvailable, its cgroup's room and --max-memory), and
+  // where that figure came from.
+  std::size_t min_available = 0;
+  std::string memory_source;
   // The largest last-level cache of the ranks' CPUs (0: unknown) and where
   // rank 0 read it; runner --cache cold rotates over cold_set_bytes of it.
   std::size_t llc_bytes = 0;

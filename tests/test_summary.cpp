@@ -1,8 +1,12 @@
 // The summary computed from records (best method, winner changes, 1d vs 2d)
 // and the memory guard's arithmetic.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "doc_fixtures.hpp"
@@ -189,6 +193,95 @@ TEST(MemoryGuard, FitsUnderTheShareOfAvailableMemory) {
 TEST(MemoryGuard, UnknownMemoryOrNoCopiesNeverSkips) {
   EXPECT_EQ(mpiarena::memory_problem(1000000000, 2, 4, 0), "");
   EXPECT_EQ(mpiarena::memory_problem(1000000000, 0, 4, 1000), "");
+}
+
+// A fake machine under a temporary directory: /proc/meminfo, the
+// process's cgroup and the mount table, and the cgroup files.
+class FakeMachine {
+ public:
+  FakeMachine() {
+    root_ = std::filesystem::temp_directory_path() /
+            ("mpiarena-memory-" + std::to_string(::getpid()) + "-" +
+             std::to_string(counter_++));
+    write("proc/meminfo",
+          "MemTotal: 25000000 kB\nMemAvailable: 24000000 kB\n");
+  }
+  ~FakeMachine() { std::filesystem::remove_all(root_); }
+  void write(const std::string& path, const std::string& text) {
+    const std::filesystem::path p = root_ / path;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+  }
+  std::string root() const { return root_.string(); }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path root_;
+};
+
+constexpr std::size_t kGiB = std::size_t(1) << 30;
+
+TEST(MemoryGuard, TakesTheCgroupV1LimitLessItsUsage) {
+  FakeMachine m;
+  m.write("proc/self/cgroup",
+          "7:cpu,cpuacct:/slurm/job1\n5:memory:/slurm/job1\n");
+  m.write("proc/self/mountinfo",
+          "25 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+          "40 30 0:35 / /sys/fs/cgroup/memory rw,nosuid shared:9 - cgroup "
+          "cgroup rw,memory\n");
+  const std::string job = "sys/fs/cgroup/memory/slurm/job1/";
+  m.write(job + "memory.limit_in_bytes", std::to_string(6 * kGiB) + "\n");
+  m.write(job + "memory.usage_in_bytes", std::to_string(kGiB) + "\n");
+  m.write(job + "memory.stat",
+          "cache 600000000\ntotal_inactive_file " +
+              std::to_string(kGiB / 2) + "\n");
+  // No limit above the job: v1's "unlimited".
+  m.write("sys/fs/cgroup/memory/slurm/memory.limit_in_bytes",
+          "9223372036854771712\n");
+  m.write("sys/fs/cgroup/memory/slurm/memory.usage_in_bytes", "1\n");
+  const mpiarena::MemoryBudget b = mpiarena::memory_budget(0, m.root());
+  EXPECT_EQ(b.bytes, 6 * kGiB - kGiB / 2);
+  EXPECT_NE(b.source.find("cgroup v1 memory limit of "
+                          "/sys/fs/cgroup/memory/slurm/job1:"),
+            std::string::npos)
+      << b.source;
+  EXPECT_EQ(b.source.find(m.root()), std::string::npos) << b.source;
+  // --max-memory below it wins, and says so.
+  const mpiarena::MemoryBudget capped =
+      mpiarena::memory_budget(kGiB, m.root());
+  EXPECT_EQ(capped.bytes, kGiB);
+  EXPECT_EQ(capped.source, "--max-memory");
+}
+
+TEST(MemoryGuard, TakesTheTightestCgroupV2LimitUpTheTree) {
+  FakeMachine m;
+  m.write("proc/self/cgroup", "0::/ci/job\n");
+  m.write("proc/self/mountinfo",
+          "30 25 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw\n");
+  m.write("sys/fs/cgroup/ci/job/memory.max", "max\n");
+  m.write("sys/fs/cgroup/ci/job/memory.current", "100\n");
+  m.write("sys/fs/cgroup/ci/memory.max", std::to_string(2 * kGiB) + "\n");
+  m.write("sys/fs/cgroup/ci/memory.current", std::to_string(kGiB) + "\n");
+  m.write("sys/fs/cgroup/ci/memory.stat", "anon 5\ninactive_file 0\n");
+  const mpiarena::MemoryBudget b = mpiarena::memory_budget(0, m.root());
+  EXPECT_EQ(b.bytes, kGiB);
+  EXPECT_NE(b.source.find("cgroup v2 memory limit of /sys/fs/cgroup/ci:"),
+            std::string::npos)
+      << b.source;
+}
+
+TEST(MemoryGuard, WithoutACgroupLimitTakesMemAvailable) {
+  FakeMachine m;
+  m.write("proc/self/cgroup", "0::/\n");
+  m.write("proc/self/mountinfo",
+          "30 25 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw\n");
+  const mpiarena::MemoryBudget b = mpiarena::memory_budget(0, m.root());
+  EXPECT_EQ(b.bytes, std::size_t(24000000) * 1024);
+  EXPECT_EQ(b.source, "MemAvailable of /proc/meminfo");
+  // A reason names where its figure came from.
+  const std::string why =
+      mpiarena::memory_problem(kGiB, 2, 4, kGiB, "cgroup v2 /x");
+  EXPECT_NE(why.find("available (cgroup v2 /x)"), std::string::npos) << why;
 }
 
 TEST(MemoryGuard, ReadsTheMachinesAvailableMemory) {

@@ -16,7 +16,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import (  # noqa: E402
-    BOOST_MPI_METHODS, VERIFY, TRANSFER_METHODS, check, env, expect_usage_error,
+    BOOST_MPI_METHODS, VERIFY, TRANSFER_METHODS, Skip, check, env, expect_usage_error,
     expected_methods, launch, mpirun, out_path, runner, validate, runner_main)
 
 
@@ -97,6 +97,145 @@ def test_memory_guard(a):
     check(doc["records"] == [] and len(doc["skipped"]) == 1, "fan-in 16MiB must be skipped")
     check("2 payload copies" in doc["skipped"][0]["reason"], doc["skipped"][0]["reason"])
     expect_usage_error(a, ["--max-memory", "lots"], ["--max-memory 'lots'", "Accepted", "8GiB"])
+
+
+# Each rank under a wrapper that runs it and prints its peak resident
+# memory (the kernel's maxrss of the child) on stdout.
+RSS_WRAPPER = ("import resource, subprocess, sys\n"
+               "rc = subprocess.call(sys.argv[1:])\n"
+               "kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+               "print(f'rank peak rss {kib} KiB', flush=True)\n"
+               "sys.exit(rc)\n")
+
+
+def peak_rss_per_rank(a, np, args):
+    """Runs the runner at np ranks, each under RSS_WRAPPER: its exit code,
+    the largest rank's peak resident memory (bytes) and the document."""
+    out = out_path(a, "memory_peak.json")
+    cmd = launch(a, np) + [sys.executable, "-c", RSS_WRAPPER, a.runner] + \
+        args + ["-o", out]
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=280, env=env())
+    print(p.stdout[-3000:])
+    print(p.stderr[-3000:], file=sys.stderr)
+    peaks = [int(l.split()[3]) * 1024 for l in p.stdout.splitlines()
+             if l.startswith("rank peak rss ")]
+    check(len(peaks) == np, f"{len(peaks)} peaks reported, {np} ranks")
+    return p.returncode, max(peaks), validate(a, out)
+
+
+def test_memory_released(a):
+    """Methods measured one at a time hold one method's buffers at a time:
+    each strategy is destroyed before the next is created, so the launch
+    peaks at what its largest point needs, not at their sum."""
+    sizes = ["--sizes", "48MiB", "--min-time", "0.001", "-r", "2", "--warmup", "1"]
+    methods = ["allgather", "alltoall", "gather", "scatter", "allreduce"]
+    rc, alone, doc = peak_rss_per_rank(
+        a, a.np, ["--methods", "alltoall"] + sizes)
+    check(rc == 0, f"alltoall alone: exit {rc}")
+    rc, together, doc = peak_rss_per_rank(
+        a, a.np, ["--methods", ",".join(methods), "--interleave", "off"] + sizes)
+    check(rc == 0, f"five methods: exit {rc}")
+    check(len(doc["records"]) == len(methods),
+          f"{len(doc['records'])} records, {len(methods)} methods")
+    mib = 1 << 20
+    print(f"peak rss per rank: alltoall alone {alone / mib:.0f} MiB, "
+          f"five methods in turn {together / mib:.0f} MiB")
+    # The other four need 2-3 payloads each (more than 96 MiB): held
+    # together they would add 400 MiB and more; freed, at most the heap's
+    # slack and the MPI library's caches remain.
+    check(together < alone + 64 * mib,
+          f"five methods in turn peaked at {together / mib:.0f} MiB a rank, "
+          f"alltoall alone at {alone / mib:.0f} MiB: buffers pile up")
+    mem = doc["context"]["memory"]
+    check(mem["peak_rss_bytes"] <= together + 16 * mib and
+          mem["peak_rss_bytes"] > 48 * mib,
+          f"context.memory.peak_rss_bytes {mem['peak_rss_bytes']} against "
+          f"the measured {together}")
+    check(mem["planned_per_rank_bytes"] >= 2 * 48 * mib,
+          f"planned {mem['planned_per_rank_bytes']}")
+
+
+def test_memory_held(a):
+    """A plugin that keeps memory past release() (the test plugin hoarder
+    keeps a copy of its payload in a static) is noticed: its record says
+    what it held, the log warns; a method that frees its buffers is not."""
+    slow = os.path.join(os.path.dirname(a.test_plugins), "plugins_slow")
+    out = out_path(a, "memory_held.json")
+    p = mpirun(a, a.np, ["--plugin-dir", slow, "--methods", "hoarder,bcast",
+                         "--sizes", "96MiB", "--interleave", "off",
+                         "-o", out] + VERIFY)
+    check(p.returncode == 0, f"exit {p.returncode}")
+    doc = validate(a, out)
+    notes = {r["method"]: " ".join(r.get("notes", [])) for r in doc["records"]}
+    check(set(notes) == {"hoarder", "bcast"}, f"records: {sorted(notes)}")
+    check("still held" in notes["hoarder"] and "outlives release()" in
+          notes["hoarder"], f"hoarder's notes: {notes['hoarder']!r}")
+    check("still held" not in notes["bcast"], f"bcast: {notes['bcast']!r}")
+    check("hoarder" in p.stderr and "still held" in p.stderr,
+          "no warning naming hoarder on stderr")
+
+
+def memory_cgroup(limit):
+    """A new memory cgroup of `limit` bytes (v1 or v2) and the file a
+    process joins it through; Skip when this machine cannot make one."""
+    name = f"mpiarena-e2e-{os.getpid()}"
+    v1 = "/sys/fs/cgroup/memory"
+    try:
+        if os.path.isdir(v1):
+            d = os.path.join(v1, name)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "memory.limit_in_bytes"), "w") as f:
+                f.write(str(limit))
+        elif os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
+            d = os.path.join("/sys/fs/cgroup", name)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "memory.max"), "w") as f:
+                f.write(str(limit))
+        else:
+            raise Skip("no memory cgroup mounted")
+    except OSError as e:
+        raise Skip(f"cannot make a memory cgroup here ({e})")
+    return d
+
+
+def test_memory_cgroup(a):
+    """Inside a memory cgroup the guard plans for the cgroup's limit, not
+    the machine's memory, and says which it used."""
+    limit = 1 << 30
+    d = memory_cgroup(limit)
+    try:
+        out = out_path(a, "memory_cgroup.json")
+        cmd = launch(a, a.np) + [a.runner, "--methods", "bcast,alltoall",
+                                 "--sizes", "4KiB,160MiB", "-o", out] + VERIFY
+        shell = f'echo $$ > {d}/cgroup.procs && exec "$@"'
+        print("$", " ".join(cmd), flush=True)
+        p = subprocess.run(["sh", "-c", shell, "sh"] + cmd, capture_output=True,
+                           text=True, timeout=280, env=env())
+        print(p.stdout[-3000:])
+        print(p.stderr[-3000:], file=sys.stderr)
+        check(p.returncode == 0, f"exit {p.returncode}")
+        doc = validate(a, out)
+    finally:
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass
+    mem = doc["context"].get("memory", {})
+    check("cgroup" in mem.get("source", "") and
+          0 < mem.get("available_bytes", 0) <= limit,
+          f"context.memory {mem}: the cgroup's 1 GiB limit not taken")
+    # alltoall at 160 MiB needs 2 x 2 x 160 MiB and more per node, beyond
+    # 80% of 1 GiB; at 4 KiB it runs, as bcast does at both sizes.
+    skipped = {(s["method"], s["size_label"]): s["reason"]
+               for s in doc["skipped"]}
+    measured = {(r["method"], r["size_label"]) for r in doc["records"]}
+    big = next((r for (m, _), r in skipped.items() if m == "alltoall"), "")
+    check("cgroup" in big and "available" in big,
+          f"alltoall 160MiB not skipped for the cgroup: {skipped}")
+    check(("bcast", "160MiB") in measured or
+          any(m == "bcast" and l != "4KiB" for m, l in measured),
+          f"bcast at 160 MiB fits and must run: {measured}")
 
 
 def test_broken_plugin(a):
@@ -211,4 +350,7 @@ if __name__ == "__main__":
         "interrupted": test_interrupted,
         "list-help": test_list_help,
         "memory-guard": test_memory_guard,
+        "memory-released": test_memory_released,
+        "memory-cgroup": test_memory_cgroup,
+        "memory-held": test_memory_held,
     }))
