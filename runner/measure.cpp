@@ -161,6 +161,7 @@ struct Stage {
   // The most payload memory a rank planned to hold at once (the largest
   // block of measure_members).
   double planned_peak = 0;
+  std::string usage_error;  // the first PointUsageError's reason
 };
 
 // The strategy of `p`, or why the plugin could not create it.
@@ -284,6 +285,7 @@ void keep_results(std::vector<GroupResult>& results, const Members& ready,
     }
     if (r.kind == GroupResult::failed) {
       s.failed = true;
+      if (r.usage && s.usage_error.empty()) s.usage_error = r.reason;
       s.doc.skipped.push_back(skip_of(p, "error: " + r.reason));
       if (s.rank == 0) s.log.error("{}: error: {}", progress, r.reason);
       continue;
@@ -393,9 +395,11 @@ void measure_members(const std::vector<const Point*>& block,
 bool measure_points(const std::vector<Point>& points, const Machine& machine,
                     const Options& options, std::uint64_t seed,
                     const World& world, Document& doc, RunWriter& writer,
-                    spdlog::logger& log, GlobalClock* clock) {
+                    spdlog::logger& log, GlobalClock* clock,
+                    std::string* usage_error) {
   SpdlogLog plugin_log(&log);
-  Stage s{points, machine, options, doc, log, plugin_log, world.rank()};
+  Stage s{points, machine, options, doc, log, plugin_log, world.rank(),
+          false,  0,       {}};
   const MeasureOptions mopt = measure_options(options, machine);
   PointComms comms(world);
   std::vector<std::string> fallbacks;  // groups measured one at a time
@@ -440,6 +444,8 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
   doc.context["memory"]["peak_rss_bytes"] = most;
   doc.context["memory"]["planned_per_rank_bytes"] =
       static_cast<unsigned long long>(planned);
+  // Rank 0 ran every group (the first ranks of the world).
+  if (usage_error) *usage_error = bcast_string(s.usage_error, 0, world);
   // A rank outside a sub-communicator saw none of its failures.
   int any_failed = s.failed ? 1 : 0;
   MPIARENA_CHECK(

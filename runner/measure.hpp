@@ -57,10 +57,13 @@ MeasureOptions measure_options(const Options& options, const Machine& machine);
 // verification, a strategy that could not be created or run), agreed on
 // by every rank. Collective over `world`. With a `clock` (--sync window),
 // the samples are timed in windows on it, checked before every group
-// (GlobalClock::check).
+// (GlobalClock::check). A point that the run's settings cannot measure
+// (PointUsageError: a --sync-window shorter than its operation) sets
+// `usage_error` on every rank, when given: the run then exits 2.
 bool measure_points(const std::vector<Point>& points, const Machine& machine,
                     const Options& options, std::uint64_t seed,
                     const World& world, Document& doc, RunWriter& writer,
-                    spdlog::logger& log, GlobalClock* clock = nullptr);
+                    spdlog::logger& log, GlobalClock* clock = nullptr,
+                    std::string* usage_error = nullptr);
 
 }  // namespace mpiarena

@@ -6,6 +6,13 @@
 
 namespace mpiarena {
 
+namespace {
+// The shortest W --sync-window accepts: below it a window's start is finer
+// than the ranks' synchronized clocks agree (a residual of a microsecond
+// or more, docs/methodology.md "A global clock").
+constexpr double kMinGivenWindow = 1e-6;
+}  // namespace
+
 void describe_sync(po::options_description& desc, Options& o, RawOptions& raw) {
   // clang-format off
   desc.add_options()
@@ -18,7 +25,8 @@ void describe_sync(po::options_description& desc, Options& o, RawOptions& raw) {
      "window a rank reached late or left after its end is invalid and "
      "counted (ReproMPI's way; docs/methodology.md, \"Window timing\")")
     ("sync-window", po::value<double>(&o.sync_window),
-     "--sync window: seconds between two windows' starts, in (0, 1]; "
+     "--sync window: seconds between two windows' starts, in [1e-06, 1], "
+     "at least one operation's time (else exit 2); "
      "default: twice an operation's calibrated time, at least 10 us more "
      "than it (doubled while over 10% of a sample's windows are invalid)")
     ("clock-sync", po::value<std::string>(&raw.clock_sync),
@@ -49,7 +57,9 @@ void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw) {
   if (vm.count("sync-window") && !window)
     throw UsageError("--sync-window applies to --sync window only");
   if (vm.count("sync-window"))
-    check_seconds("--sync-window", o.sync_window, 0, true, 1);
+    check_seconds("--sync-window", o.sync_window, kMinGivenWindow, false, 1,
+                  "below 1 us a window's start is finer than the ranks' "
+                  "synchronized clocks agree");
 }
 
 }  // namespace mpiarena

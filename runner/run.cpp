@@ -11,6 +11,7 @@
 #include "collective.hpp"
 #include "commands.hpp"
 #include "context.hpp"
+#include "engine.hpp"
 #include "global_clock.hpp"
 #include "interrupt.hpp"
 #include "library_algorithms.hpp"
@@ -193,15 +194,25 @@ int command_run(const Options& options, int argc, char** argv) {
         options.point_timeout > 0 ? options.point_timeout : 1e9);
     log->info("clocks synchronized ({}): largest residual {}",
               options.clock_sync.front(), format_seconds(clock->residual()));
+    // A given W makes every sample at least kMinWindows windows long.
+    const double least = options.sync_window *
+                         static_cast<double>(kMinWindows) *
+                         options.repetitions;
+    if (options.sync_window > 0 && least > 10)
+      log->warn(
+          "--sync-window {}: each point takes at least {} ({} windows a "
+          "sample, {} samples)",
+          format_seconds(options.sync_window), format_seconds(least),
+          kMinWindows, options.repetitions);
   }
-  std::string plan_error;
+  std::string plan_error, usage_error;
   const bool failed =
       options.command == Command::ab
           ? measure_builds(plan.methods, plan.points, plan.machine,
                            plan.options, plan.seed, world, doc, writer, *log,
                            plan_error)
           : measure_points(plan.points, plan.machine, options, plan.seed, world,
-                           doc, writer, *log, clock.get());
+                           doc, writer, *log, clock.get(), &usage_error);
   if (clock) {
     clock->check();  // the residual and the drift at the end
     doc.context["clock"] = clock->context();
@@ -218,8 +229,12 @@ int command_run(const Options& options, int argc, char** argv) {
     MPIARENA_CHECK(MPI_Bcast(&code, 1, MPI_INT, 0, world));
     return code;
   }
-  if (world.rank() == 0) report(doc, options, failed, final_error, output);
-  if (!final_error.empty()) return 2;
+  if (world.rank() == 0) {
+    report(doc, options, failed && usage_error.empty(), final_error, output);
+    if (!usage_error.empty())
+      std::cerr << "runner: error: " << usage_error << "; exit 2\n";
+  }
+  if (!final_error.empty() || !usage_error.empty()) return 2;
   return failed ? 1 : 0;
 }
 

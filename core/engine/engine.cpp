@@ -60,6 +60,12 @@ void run_together(const std::vector<GroupMember*>& members,
     if (!alive[i]) return;
     try {
       body();
+    } catch (const PointUsageError& e) {
+      alive[i] = false;
+      out[i]->kind = GroupResult::failed;
+      out[i]->usage = true;
+      out[i]->reason = e.what();
+      runs[i]->release();
     } catch (const PointSkipped& e) {
       alive[i] = false;
       out[i]->kind = GroupResult::skipped;

@@ -77,6 +77,14 @@ class PointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The run's settings cannot measure the point (a --sync-window shorter
+// than one operation of it): reported as a failed point, and the run ends
+// with a usage error (GroupResult::usage). Every rank alike.
+class PointUsageError : public PointError {
+ public:
+  using PointError::PointError;
+};
+
 // The strategy threw SkipPoint (on the lowest failing rank): the point is
 // recorded as skipped with this reason, not as failed. Every rank alike.
 class PointSkipped : public std::runtime_error {
@@ -138,6 +146,7 @@ struct GroupResult {
   enum Kind { measured, skipped, failed } kind = measured;
   Record record;
   std::string reason;
+  bool usage = false;  // failed by PointUsageError
 };
 
 // Measures the members (the methods competing at one size, on the same

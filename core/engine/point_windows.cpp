@@ -21,6 +21,15 @@ std::int64_t windows_for(double window, const MeasureOptions& opt) {
 }  // namespace
 
 void PointRun::size_windows(PartRun& pr, double per_op) {
+  // per_op: the largest rank's, so the same on every rank.
+  if (opt_.sync.window_s > 0 && opt_.sync.window_s < per_op)
+    throw PointUsageError(
+        "--sync-window " + format_seconds(opt_.sync.window_s) +
+        " is shorter than one operation of this point (" +
+        format_seconds(per_op) +
+        " calibrated): every window would end before its operation; give "
+        "at least twice that, or leave --sync-window out (W is then twice "
+        "each point's own time)");
   pr.window = opt_.sync.window_s > 0
                   ? opt_.sync.window_s
                   : std::max(kWindowMargin * per_op, per_op + kMinWindow);

@@ -212,11 +212,20 @@ def test_resync(a):
 def test_bad(a):
     m = ["-m", "barrier", "--sizes", "8"]
     one_error(run(a, m + ["--sync", "window", "--sync-window", "0"]),
-              "--sync-window", "(0, 1]", "got 0")
+              "--sync-window", "[1e-06, 1]", "got 0")
     one_error(run(a, m + ["--sync", "window", "--sync-window", "-1e-6"]),
-              "--sync-window", "(0, 1]")
+              "--sync-window", "[1e-06, 1]")
     one_error(run(a, m + ["--sync", "window", "--sync-window", "soon"]),
-              "sync-window", "a number of seconds in (0, 1]")
+              "sync-window", "a number of seconds in")
+    # Below what the synchronized clocks resolve: refused before a launch
+    # measures anything.
+    one_error(run(a, m + ["--sync", "window", "--sync-window", "1e-12"]),
+              "--sync-window", "[1e-06, 1]", "clocks", "got 1e-12")
+    # Shorter than the operation itself: every window would be late. A
+    # usage error once the point's time is known, not a failed point.
+    p = run(a, ["-m", "bcast", "-p", "1d", "--sizes", "1MiB", "--sync",
+                "window", "--sync-window", "1e-6"])
+    one_error(p, "--sync-window 1.00 us", "shorter than one operation")
     one_error(run(a, m + ["--sync", "skampi"]), "skampi", "barrier, window")
     one_error(run(a, m + ["--sync", "window", "--clock-sync", "ntp"]),
               "ntp", "hca, jk")
