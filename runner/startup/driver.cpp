@@ -1,9 +1,13 @@
 // mpiarena-startup's driver: runs the launcher over the probe, one launch
 // per sample, and writes the records (startup.hpp).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -37,6 +41,45 @@ int parse_count(const std::string& flag, const std::string& value, int min,
   return static_cast<int>(v);
 }
 
+// The rank count a launch line names: the integer after its -np, -n, --np,
+// --n or --ntasks (or joined with '='); throws std::invalid_argument when
+// it names none, two different ones, or one that is not a count.
+int launch_ranks(const std::string& launch) {
+  std::istringstream words(launch);
+  std::vector<std::string> w;
+  for (std::string t; words >> t;) w.push_back(t);
+  const std::string give = "give the rank count it starts with --np N";
+  int ranks = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    std::string flag = w[i], value;
+    const std::size_t eq = flag.find('=');
+    if (eq != std::string::npos && flag[0] == '-') {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+    }
+    if (flag != "-np" && flag != "-n" && flag != "--np" && flag != "--n" &&
+        flag != "--ntasks")
+      continue;
+    if (eq == std::string::npos && i + 1 < w.size()) value = w[++i];
+    long long v = 0;
+    if (!parse_option_integer(value, v) || v < 1 || v > 1000000)
+      throw std::invalid_argument("--launch '" + launch + "': " + flag +
+                                  " '" + value + "' is not a rank count; " +
+                                  give);
+    if (ranks && ranks != v)
+      throw std::invalid_argument(
+          "--launch '" + launch + "' names two rank counts (" +
+          std::to_string(ranks) + " and " + std::to_string(v) + "); " + give);
+    ranks = static_cast<int>(v);
+  }
+  if (!ranks)
+    throw std::invalid_argument("--launch '" + launch +
+                                "' names no rank count (-np N, -n N, --np N, "
+                                "--n N or --ntasks N); " +
+                                give);
+  return ranks;
+}
+
 // What one launch saw: every rank's MPI_Init and first barrier, the hosts,
 // the whole launch from outside, and the check of the job.
 struct Launch {
@@ -68,44 +111,162 @@ std::string tail(const std::string& path) {
   return s.size() > 600 ? "..." + s.substr(s.size() - 600) : s;
 }
 
-// Runs the launcher once over the probe; throws std::runtime_error naming
-// the command and the end of its output when it fails.
-Launch launch_once(const std::string& launch, const std::string& dir, int index,
-                   int timeout) {
+using Clock = std::chrono::steady_clock;
+
+// How a launch ended: its shell's wait status, or the signal that stopped
+// it (SIGALRM standing for --launch-timeout).
+struct Ended {
+  int status = 0;
+  int stopped_by = 0;
+};
+
+// Reaps every child that has ended (the driver is a subreaper: the
+// launch's orphans come back to it); true once `pid` is among them.
+bool reap(pid_t pid, int& status) {
+  bool done = false;
+  for (;;) {
+    int st = 0;
+    const pid_t r = waitpid(-1, &st, WNOHANG);
+    if (r <= 0) return done;
+    if (r == pid) {
+      status = st;
+      done = true;
+    }
+  }
+}
+
+// Waits until `pid` ends or `deadline` passes (true: it ended), waking at
+// once on SIGCHLD; another signal of `wake` that arrives is put in `got`.
+bool wait_until(pid_t pid, Clock::time_point deadline, const sigset_t& wake,
+                int& status, int& got) {
+  for (;;) {
+    if (reap(pid, status)) return true;
+    const auto left = deadline - Clock::now();
+    if (left <= Clock::duration::zero() || got) return false;
+    const auto ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+    const timespec ts{static_cast<time_t>(ns / 1000000000),
+                      static_cast<long>(ns % 1000000000)};
+    const int sig = sigtimedwait(&wake, nullptr, &ts);
+    if (sig > 0 && sig != SIGCHLD) got = sig;
+  }
+}
+
+// Stops the launch's whole process group: SIGTERM, then SIGKILL to what
+// is left 10 s later; reaps the shell.
+void stop_group(pid_t pid, const sigset_t& wake, int& status) {
+  kill(-pid, SIGTERM);
+  const auto grace = Clock::now() + std::chrono::seconds(10);
+  int got = 0;
+  const bool reaped = wait_until(pid, grace, wake, status, got);
+  while (kill(-pid, 0) == 0 && Clock::now() < grace) {
+    int st = 0;
+    reap(-1, st);
+    usleep(20000);
+  }
+  if (kill(-pid, 0) == 0) kill(-pid, SIGKILL);
+  if (!reaped) waitpid(pid, &status, 0);
+  int st = 0;
+  reap(-1, st);
+}
+
+// Runs `command` through /bin/sh -c in a process group of its own, its
+// output to `log`, stdin from /dev/null, for at most `timeout` seconds
+// (then the whole group is stopped). SIGINT, SIGTERM or SIGHUP sent to
+// the driver meanwhile (unless it ignores them) stops the group too, and
+// the run (launch_once throws).
+// `wall`: from the fork to the shell's end.
+Ended run_bounded(const std::string& command, const std::string& log,
+                  int timeout, double& wall) {
+  sigset_t wake, old;
+  sigemptyset(&wake);
+  sigaddset(&wake, SIGCHLD);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction now {};
+    if (sigaction(sig, nullptr, &now) == 0 && now.sa_handler != SIG_IGN)
+      sigaddset(&wake, sig);
+  }
+  sigprocmask(SIG_BLOCK, &wake, &old);
+  const auto t0 = Clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    const int in = open("/dev/null", O_RDONLY);
+    const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in >= 0) dup2(in, 0);
+    if (out >= 0) {
+      dup2(out, 1);
+      dup2(out, 2);
+    }
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  Ended e;
+  if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    throw std::runtime_error("cannot start /bin/sh for the launch");
+  }
+  setpgid(pid, pid);
+  int got = 0;
+  const bool ended =
+      wait_until(pid, t0 + std::chrono::seconds(timeout), wake, e.status, got);
+  wall = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (!ended) stop_group(pid, wake, e.status);
+  // A signal taken by sigtimedwait ends the run even when the launch ended.
+  if (got || !ended) e.stopped_by = got ? got : SIGALRM;
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  return e;
+}
+
+// Runs the launch once over the probe; throws std::runtime_error naming
+// the command and the end of its output when it fails, is stopped, or
+// starts another number of ranks than o.np.
+Launch launch_once(const StartupOptions& o, const std::string& dir,
+                   int index) {
   const std::string exe = self_path();
   const std::string out = dir + "/launch" + std::to_string(index) + ".json";
   const std::string log = dir + "/launch" + std::to_string(index) + ".log";
-  // A launch with a rank that hangs is stopped (coreutils' timeout: TERM,
-  // then KILL 10 s later), so the run ends in bounded time.
-  const std::string command = "timeout -k 10 " + std::to_string(timeout) + " " +
-                              launch + " " + quoted(exe) + " --probe " +
-                              quoted(out) + " >" + quoted(log) + " 2>&1";
-  const auto t0 = std::chrono::steady_clock::now();
-  const int status = std::system(command.c_str());
-  const auto t1 = std::chrono::steady_clock::now();
+  // The launch as given, then the probe and its arguments, quoted.
+  const std::string command =
+      o.launch + " " + quoted(exe) + " --probe " + quoted(out);
+  const std::string name =
+      "launch " + std::to_string(index + 1) + " (" + o.launch + " ... --probe)";
   Launch l;
-  l.wall = std::chrono::duration<double>(t1 - t0).count();
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream f(out);
-  if (code == 124 || code == 137)
-    throw std::runtime_error("launch " + std::to_string(index + 1) + " (" +
-                             launch + " ... --probe) did not end within " +
-                             std::to_string(timeout) +
+  const Ended e = run_bounded(command, log, o.timeout, l.wall);
+  if (e.stopped_by == SIGALRM)
+    throw std::runtime_error(name + " did not end within " +
+                             std::to_string(o.timeout) +
                              " s (--launch-timeout) and was stopped; its "
                              "output:\n" +
                              tail(log));
-  if (code != 0 || !f)
-    throw std::runtime_error("launch " + std::to_string(index + 1) + " (" +
-                             launch + " ... --probe) exited " +
-                             std::to_string(code) + "; its output:\n" +
-                             tail(log));
+  if (e.stopped_by)
+    throw std::runtime_error(name + " was stopped: mpiarena-startup got " +
+                             "signal " + std::to_string(e.stopped_by));
+  if (!WIFEXITED(e.status))
+    throw std::runtime_error(
+        name + " was killed by signal " +
+        std::to_string(WIFSIGNALED(e.status) ? WTERMSIG(e.status) : 0) +
+        "; its output:\n" + tail(log));
+  std::ifstream f(out);
+  if (WEXITSTATUS(e.status) != 0 || !f)
+    throw std::runtime_error(name + " exited " +
+                             std::to_string(WEXITSTATUS(e.status)) +
+                             "; its output:\n" + tail(log));
   const nlohmann::json j = nlohmann::json::parse(f);
+  const long long p = j.at("ranks").get<long long>();
+  if (p != o.np)
+    throw std::runtime_error(
+        name + ": the probe saw " + std::to_string(p) + " rank" +
+        (p == 1 ? "" : "s") + " (MPI_Comm_size) where " +
+        std::to_string(o.np) + " were asked for (" +
+        (o.np_from_launch ? "read from --launch" : "--np") +
+        "); its output:\n" + tail(log));
   l.init = j.at("init_s").get<std::vector<double>>();
   l.barrier = j.at("barrier_s").get<std::vector<double>>();
   l.hosts = j.at("hosts").get<std::vector<std::string>>();
   l.library = j.at("mpi_library").get<std::string>();
   l.version = j.at("mpi_version").get<std::string>();
-  const long long p = j.at("ranks").get<long long>();
   if (static_cast<long long>(l.init.size()) != p ||
       static_cast<long long>(l.barrier.size()) != p)
     l.problem = "the probe reported " + std::to_string(l.init.size()) +
@@ -178,6 +339,8 @@ StartupOptions parse_startup_options(int argc, char** argv) {
         throw std::invalid_argument(
             "--launch is empty: give the launcher, "
             "e.g. --launch 'mpirun -np 4'");
+    } else if (a == "--np") {
+      o.np = parse_count(a, value(), 1, 1000000);
     } else if (a == "--launches" || a == "-r") {
       o.launches = parse_count(a, value(), 3, 100000);
     } else if (a == "--launch-timeout") {
@@ -196,9 +359,13 @@ StartupOptions parse_startup_options(int argc, char** argv) {
     } else {
       throw std::invalid_argument(
           "unknown argument '" + a +
-          "' (accepted: --launch, --launches, "
+          "' (accepted: --launch, --np, --launches, "
           "--warmup, --launch-timeout, -o, --format, --help)");
     }
+  }
+  if (!o.help && o.probe.empty() && o.np == 0) {
+    o.np = launch_ranks(o.launch);
+    o.np_from_launch = true;
   }
   return o;
 }
@@ -206,17 +373,26 @@ StartupOptions parse_startup_options(int argc, char** argv) {
 std::string startup_help() {
   return "mpiarena-startup: the time of MPI_Init, of a first collective and "
          "of a whole\nlaunch, one launch per sample (osu_init, osu_hello).\n\n"
-         "  mpiarena-startup [--launch CMD] [--launches K] [--warmup W] [-o "
-         "FILE]\n                   [--format table|json]\n\n"
-         "  --launch CMD    the launcher and its options, run by the shell "
-         "before this\n                  program (default 'mpirun -np 2'); "
-         "run mpiarena-startup itself\n                  WITHOUT a launcher\n"
+         "  mpiarena-startup [--launch CMD] [--np N] [--launches K] "
+         "[--warmup W]\n                   [--launch-timeout S] [-o FILE] "
+         "[--format table|json]\n\n"
+         "  --launch CMD    the launcher and its options (default 'mpirun "
+         "-np 2'); each\n                  launch runs  /bin/sh -c 'CMD "
+         "PROBE --probe FILE'  (CMD as\n                  given, then this "
+         "program and its arguments, quoted), so\n                  "
+         "'VAR=x mpirun -np 2' and 'cd DIR && mpirun -np 2' work; run\n"
+         "                  mpiarena-startup itself WITHOUT a launcher\n"
+         "  --np N          the ranks each launch must start (default: the "
+         "N of CMD's\n                  -np N, -n N, --np N, --n N or "
+         "--ntasks N); a launch whose\n                  MPI_COMM_WORLD has "
+         "another size stops the run (exit 1)\n"
          "  --launches K    launches measured, one sample each (default 10, "
          "at least 3)\n"
          "  --warmup W      launches run first and not recorded (default 1)\n"
-         "  --launch-timeout S  seconds a launch may take; a launch past it "
-         "is stopped\n                  and the run ends with exit 1 "
-         "(default 300)\n"
+         "  --launch-timeout S  seconds the whole shell command may take "
+         "(default 300);\n                  past it its process group gets "
+         "SIGTERM, SIGKILL 10 s\n                  later, and the run ends "
+         "with exit 1 and no records\n"
          "  -o FILE         the records (results schema, suite 'startup'):\n"
          "                  init (MPI_Init, as osu_init), first_barrier (the "
          "first\n                  MPI_Barrier after it), launch (the whole "
@@ -235,16 +411,10 @@ namespace {
 std::vector<Launch> run_launches(const StartupOptions& o, const char* dir,
                                  std::string& problem) {
   std::vector<Launch> launches;
-  std::size_t ranks = 0;
   for (int i = 0; i < o.warmup + o.launches; ++i) {
-    Launch l = launch_once(o.launch, dir, i, o.timeout);
-    if (i == 0) ranks = l.init.size();
+    Launch l = launch_once(o, dir, i);
     if (problem.empty() && !l.problem.empty())
       problem = "launch " + std::to_string(i + 1) + ": " + l.problem;
-    if (problem.empty() && l.init.size() != ranks)
-      problem = "launch " + std::to_string(i + 1) + " had " +
-                std::to_string(l.init.size()) + " ranks, the first " +
-                std::to_string(ranks);
     if (i >= o.warmup) launches.push_back(std::move(l));
   }
   return launches;
@@ -275,6 +445,10 @@ nlohmann::json startup_context(const StartupOptions& o,
 }  // namespace
 
 int run_startup(const StartupOptions& o, int argc, char** argv) {
+  // The launch's processes that outlive their parents come back to this
+  // process, which reaps them (run_bounded).
+  signal(SIGCHLD, SIG_DFL);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   if (under_launcher()) {
     if (launcher_rank() == 0)
       std::cerr << "mpiarena-startup: error: it runs the launcher itself; "
@@ -300,6 +474,7 @@ int run_startup(const StartupOptions& o, int argc, char** argv) {
   try {
     launches = run_launches(o, dir, problem);
   } catch (const std::exception& e) {
+    std::system(("rm -rf " + quoted(dir)).c_str());
     std::cerr << "mpiarena-startup: error: " << e.what() << "\n";
     return 1;
   }

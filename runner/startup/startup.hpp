@@ -13,13 +13,16 @@
 namespace mpiarena {
 
 struct StartupOptions {
-  std::string launch = "mpirun -np 2";  // the launcher, as a shell prefix
-  int launches = 10;                    // measured launches (samples)
-  int warmup = 1;                       // launches run first, not recorded
-  int timeout = 300;   // seconds a launch may take before it is stopped
-  std::string output;  // -o: the result file
-  std::string format = "table";  // table | json
-  std::string probe;             // internal: probe mode, its file
+  // The launcher: a shell command line that the probe is appended to.
+  std::string launch = "mpirun -np 2";
+  int np = 0;                     // ranks each launch must start (--np)
+  bool np_from_launch = false;    // np read from the launch's -np, -n...
+  int launches = 10;              // measured launches (samples)
+  int warmup = 1;                 // launches run first, not recorded
+  int timeout = 300;              // seconds a launch may take (the bound)
+  std::string output;             // -o: the result file
+  std::string format = "table";   // table | json
+  std::string probe;              // internal: probe mode, its file
   bool help = false;
 };
 

@@ -8,9 +8,21 @@
                                     (exit 1); a launcher that fails is named
                                     (exit 1); bad options and a run under
                                     a launcher exit 2 with one message
+    e2e_startup.py shell           the launch runs through the shell: an
+                                    environment prefix and `cd DIR && ...`
+                                    launch 2 ranks and are recorded
+    e2e_startup.py ranks           a launch that starts fewer ranks than
+                                    asked (-np 1 with --np 2; the probe run
+                                    alone after a failing mpirun) stops the
+                                    run, naming both counts, no records
+    e2e_startup.py timeout         --launch-timeout bounds the whole shell
+                                    command: `sleep 30; mpirun ...` under a
+                                    2 s bound is stopped in about 2 s, exit
+                                    1, no records (timing)
 """
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -82,7 +94,8 @@ def test_checks(a):
     with open(fake, "w") as f:
         f.write(FAKE)
     out = os.path.join(a.workdir, "startup_wrong_job.json")
-    p = drive(a, ["--launch", f"python3 {fake}", "--launches", "3"], out)
+    p = drive(a, ["--launch", f"python3 {fake}", "--np", "2",
+                  "--launches", "3"], out)
     check(p.returncode == 1, f"a wrong job exited {p.returncode}, expected 1")
     with open(out) as f:
         r = json.load(f)["records"][0]
@@ -95,18 +108,24 @@ def test_checks(a):
     with open(hang, "w") as f:
         f.write("#!/bin/sh\nsleep 600\n")
     t0 = time.monotonic()
-    p = drive(a, ["--launch", f"sh {hang}", "--launches", "3",
+    p = drive(a, ["--launch", f"sh {hang}", "--np", "2", "--launches", "3",
                   "--launch-timeout", "2"])
     check(p.returncode == 1 and "did not end within 2 s" in p.stderr
           and time.monotonic() - t0 < 60,
           f"a hanging launch: exit {p.returncode}, {p.stderr!r}")
-    p = drive(a, ["--launch", "false", "--launches", "3"])
+    p = drive(a, ["--launch", "false", "--np", "2", "--launches", "3"])
     check(p.returncode == 1 and "launch 1 (false ... --probe) exited 1" in p.stderr,
           f"a failing launcher: exit {p.returncode}, {p.stderr!r}")
     for args, says in ((["--launches", "2"], "--launches '2' is not accepted: give "
                         "an integer from 3"),
                        (["--format", "csv"], "--format 'csv' is not accepted: table, json"),
                        (["--launch", " "], "--launch is empty"),
+                       (["--launch", "srun"], "--launch 'srun' names no rank "
+                        "count (-np N, -n N, --np N, --n N or --ntasks N); "
+                        "give the rank count it starts with --np N"),
+                       (["--launch", "nice -n 5 mpirun -np 2"],
+                        "names two rank counts (5 and 2)"),
+                       (["--np", "0"], "--np '0' is not accepted"),
                        (["--bogus"], "unknown argument '--bogus'")):
         p = drive(a, args)
         check(p.returncode == 2 and says in p.stderr,
@@ -118,5 +137,78 @@ def test_checks(a):
           f"under a launcher: exit {p.returncode}, {errors} messages: {p.stderr!r}")
 
 
+def mpi_line(a, np):
+    """The build's launcher at np ranks, as one shell word list."""
+    return shlex.join(launch(a, np))
+
+
+def test_shell(a):
+    # Neither an environment assignment nor `cd` is a program: only a shell
+    # running the whole launch line runs them (as a program: exit 127).
+    for name, line in (("env", f"MPIARENA_STARTUP_E2E=1 {mpi_line(a, 2)}"),
+                       ("cd", f'cd "$MPIARENA_STARTUP_E2E_DIR" && '
+                              f"{mpi_line(a, 2)}")):
+        out = os.path.join(a.workdir, f"startup_{name}.json")
+        if os.path.exists(out):
+            os.remove(out)
+        cmd = [startup(a), "--launch", line, "--launches", "3",
+               "--warmup", "0", "-o", out]
+        print("$", shlex.join(cmd), flush=True)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=240,
+                           env=env({"MPIARENA_STARTUP_E2E_DIR": a.workdir}))
+        print(p.stdout[-3000:])
+        print(p.stderr[-3000:], file=sys.stderr)
+        check(p.returncode == 0 and os.path.exists(out),
+              f"--launch {line!r}: exit {p.returncode}, {p.stderr[-600:]!r}")
+        with open(out) as f:
+            doc = json.load(f)
+        for r in doc["records"]:
+            check(r["ranks"] == 2 and r["verification"]["status"] == "passed"
+                  and len(r["samples_s"]["max"]) == 3,
+                  f"--launch {line!r}: {r['method']}: ranks {r['ranks']}, "
+                  f"{r['verification']}")
+        check(doc["context"]["options"]["launch"] == line,
+              f"context.options.launch {doc['context']['options']['launch']!r}")
+
+
+def test_ranks(a):
+    # The launch starts 1 rank where --np asks for 2; then a launcher that
+    # fails, after which the shell runs the probe alone (a singleton, 1
+    # rank) while the launch line names -np 2.
+    for args, asked in ((["--launch", mpi_line(a, 1), "--np", "2"], "--np"),
+                        (["--launch", mpi_line(a, 2) + " --no-such-flag ;"],
+                         "read from --launch")):
+        out = os.path.join(a.workdir, "startup_ranks.json")
+        if os.path.exists(out):
+            os.remove(out)
+        p = drive(a, args + ["--launches", "3"], out)
+        says = f"the probe saw 1 rank (MPI_Comm_size) where 2 were asked for " \
+               f"({asked})"
+        check(p.returncode == 1 and says in p.stderr,
+              f"{args}: exit {p.returncode}, {p.stderr[-600:]!r}, expected 1 "
+              f"and {says!r}")
+        check(not os.path.exists(out), f"{args}: {out} written")
+
+
+def test_timeout(a):
+    # The bound covers the whole shell command, the sleep before mpirun
+    # included: stopped at 2 s (its process group), not after 30 s.
+    out = os.path.join(a.workdir, "startup_timeout.json")
+    if os.path.exists(out):
+        os.remove(out)
+    t0 = time.monotonic()
+    p = drive(a, ["--launch", "sleep 30; " + mpi_line(a, 2), "--launches",
+                  "3", "--launch-timeout", "2"], out)
+    took = time.monotonic() - t0
+    check(p.returncode == 1 and "launch 1 (sleep 30; " in p.stderr
+          and "did not end within 2 s (--launch-timeout)" in p.stderr,
+          f"exit {p.returncode}, {p.stderr[-600:]!r}, expected 1 and the "
+          f"timeout named")
+    check(2 <= took < 10, f"took {took:.1f} s, expected about the 2 s bound")
+    check(not os.path.exists(out), f"{out} written")
+
+
 if __name__ == "__main__":
-    sys.exit(suite_main({"run": test_run, "checks": test_checks}))
+    sys.exit(suite_main({"run": test_run, "checks": test_checks,
+                         "shell": test_shell, "ranks": test_ranks,
+                         "timeout": test_timeout}))
