@@ -135,6 +135,11 @@ nlohmann::json make_context(const World& world, const Options& options,
         {"receive", options.receive_fresh ? "fresh" : "reuse"},
         {"stride", options.stride},
         {"wait", options.wait},
+        {"sync", options.sync},
+        {"clock_sync", options.sync == "window"
+                           ? nlohmann::json(options.clock_sync.front())
+                           : nlohmann::json()},
+        {"sync_window_s", options.sync_window},
         {"plugin_dirs", options.plugin_dirs},
         {"builds", options.command == Command::ab
                        ? nlohmann::json{{"base", options.base_plugin_dirs},

@@ -23,11 +23,11 @@ double parse_percent(const std::string& option, const std::string& given,
   std::ostringstream top;
   top << max_percent;
   if (used == 0 || used != text.size() ||
-      !(percent >= 0 && percent < max_percent))
+      !(percent >= 0 && percent <= max_percent))
     throw UsageError(option + " '" + given +
                      "' is not a percentage; give e.g. 5% or 2.5 (percent, "
                      "0 to " +
-                     top.str() + ")");
+                     top.str() + ", both included)");
   // A bare fraction is most likely meant as one (0.05 for 5%): ask.
   if (!sign && percent > 0 && percent < 1) {
     std::ostringstream as_percent;

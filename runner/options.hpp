@@ -153,9 +153,10 @@ std::vector<std::pair<std::string, std::string>> run_settings(
 // Throws UsageError naming the item and what is accepted.
 std::vector<int> parse_ranks(const std::string& spec, int launched);
 
-// A percentage as the user wrote it: "5%", or "5" (percent). Returns the
-// fraction (0.05); throws UsageError naming `option`, with fractions below
-// 1 without a % sign refused as ambiguous (0.05 -> did you mean 5%?).
+// A percentage as the user wrote it: "5%", or "5" (percent), from 0 to
+// `max_percent`, both included. Returns the fraction (0.05); throws
+// UsageError naming `option`, with fractions below 1 without a % sign
+// refused as ambiguous (0.05 -> did you mean 5%?).
 double parse_percent(const std::string& option, const std::string& text,
                      double max_percent);
 

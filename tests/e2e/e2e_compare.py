@@ -151,6 +151,117 @@ def test_compare_synthetic(a):
         check(p.returncode == 2 and needle in p.stderr, f"{args}: exit {p.returncode}")
 
 
+def windowed(rec, clock="hca", window_s=20e-6):
+    """rec as runner --sync window writes it: timed in windows on a clock."""
+    rec = dict(rec)
+    rec["definition"] = {"sync": "window"}
+    n = len(rec["samples_s"]["max"])
+    rec["sync"] = {"method": "window", "clock": clock, "window_s": window_s,
+                   "windows": 50 * n, "invalid": 0, "invalid_fraction": 0.0,
+                   "grew": 0, "residual_s": 1e-7}
+    return rec
+
+
+def test_compare_sync(a):
+    """Runs timed differently: a barrier run never matches a window run, and
+    compare says why; two window runs on different clocks (--clock-sync) or
+    windows (--sync-window) are compared with a warning naming both."""
+    recs = lambda clock, f=1.0: [windowed(record(m, around(10e-6 * f)), clock)
+                                 for m in ("bcast", "raw")]
+    barrier = write(a, "sync_barrier.json", document(
+        [record(m, around(10e-6)) for m in ("bcast", "raw")]))
+    # Written before the options were recorded: the command line says.
+    old_hca = write(a, "sync_old_hca.json", document(
+        recs("hca"), command_line=["runner", "--sync", "window"]))
+    new_hca = write(a, "sync_new_hca.json", document(recs("hca"), options={
+        "min_time_s": 0.005, "repetitions": 7, "sizes": ["small"],
+        "sync": "window", "clock_sync": "hca", "sync_window_s": 0}))
+    jk = write(a, "sync_jk.json", document(
+        recs("jk"), command_line=["runner", "--sync", "window", "--clock-sync", "jk"]))
+    fixed = write(a, "sync_w1ms.json", document(
+        recs("hca"), command_line=["runner", "--sync", "window", "--sync-window=0.001"]))
+    for path in (barrier, old_hca, new_hca, jk, fixed):
+        validate(a, path)
+
+    def sync_warnings(base, new):
+        p, j = compare_json(a, base, new, "--allow-powerless")
+        return p, j, [w for w in j["warnings"] if w.startswith("synchronization differs")]
+
+    p, j, w = sync_warnings(barrier, old_hca)
+    check(len(j["points"]) == 0 and j["counts"]["only_in_base"] == 2, f"matched: {j['counts']}")
+    check(len(w) == 1 and "BASE barrier" in w[0]
+          and "NEW window (clock hca, --sync-window calibrated)" in w[0], f"barrier/window: {w}")
+    p, j, w = sync_warnings(old_hca, jk)
+    check(len(j["points"]) == 2, f"two window runs: {j['counts']}")
+    check(len(w) == 1 and "clock hca" in w[0] and "clock jk" in w[0] and "--clock-sync" in w[0],
+          f"--clock-sync hca vs jk: {w}")
+    check("synchronization differs" in p.stderr, "the warning is not on stderr")
+    p, j, w = sync_warnings(new_hca, fixed)
+    check(len(w) == 1 and "--sync-window calibrated" in w[0]
+          and "--sync-window 0.001 s" in w[0] and "clock hca" in w[0], f"--sync-window: {w}")
+    table = compare(a, fixed, jk, "--allow-powerless")
+    check("--clock-sync and --sync-window" in table.stdout, "the table lacks the warning")
+    # The same setting, one file from before the options were recorded: quiet.
+    p, j, w = sync_warnings(old_hca, new_hca)
+    check(w == [] and not any("options.sync" in x or "options.clock" in x for x in j["warnings"]),
+          f"the same setting warned: {j['warnings']}")
+
+
+def test_compare_verdicts(a):
+    """Numbers a reader can believe: a point whose spread is wider than its
+    median is named, not turned into a suggested threshold of 1e+09%; a
+    'too noisy' verdict says what decided it."""
+    # allreduce 8 B: a median of 4 ns among samples of microseconds (window
+    # timing on a poor clock): its interquartile range is 1125x its median.
+    wide = [1e-9, 5e-6, 2e-9, 6e-6, 3e-9, 4e-6, 4e-9]
+    base = write(a, "verd_base.json", document([
+        record("bcast", around(10e-6)), record("raw", around(10e-6)),
+        record("allreduce", wide, size=8),
+        record("pack", [10e-6])]))
+    new = write(a, "verd_new.json", document([
+        record("bcast", around(10e-6)), record("raw", around(10e-6)),
+        record("allreduce", wide, size=8),
+        record("pack", around(191.2e-6))]))
+    for path in (base, new):
+        validate(a, path)
+    table = compare(a, base, new, "--allow-powerless")
+    line = [l for l in table.stdout.splitlines() if "smallest threshold" in l]
+    check(len(line) == 1, f"no suggestion line: {table.stdout}")
+    check("e+" not in line[0] and "more than 1000%" in line[0]
+          and "transfer/allreduce/1d/8/np2" in line[0] and "interquartile range" in line[0],
+          f"suggestion: {line[0]}")
+    p, j = compare_json(a, base, new, "--allow-powerless")
+    s = j["suggested_threshold"]
+    check(s["value"] <= 10 and s["beyond_largest_threshold"] == 1
+          and s["widest"] == "transfer/allreduce/1d/8/np2", f"json suggestion: {s}")
+    pack = [x for x in j["points"] if x["method"] == "pack"][0]
+    check(pack["verdict"] == "noisy", f"one sample judged: {pack['verdict']}")
+    check("BASE has 1 sample" in pack["note"] and "+1812%" in pack["note"]
+          and "too few samples" in pack["note"], f"pack's note: {pack['note']}")
+    row = [l for l in table.stdout.splitlines() if "transfer/pack/1d" in l and "%" in l]
+    check(len(row) == 1 and "too few samples" in row[0], f"pack's row: {row}")
+    # Overlapping samples: the note gives the change and what the spread resolves.
+    noisy = [1.1e-5, 0.65e-5, 1.45e-5, 0.8e-5, 1.35e-5, 0.75e-5, 1.6e-5]
+    over = write(a, "verd_over.json", document([record("raw", noisy)]))
+    p, j = compare_json(a, base, over)
+    note = j["points"][0]["note"]
+    check(j["points"][0]["verdict"] == "noisy" and "+10.0% change" in note
+          and "samples overlap" in note and "resolves a change of" in note, f"note: {note}")
+
+
+def test_compare_threshold_range(a):
+    """--threshold takes 0 to 1000 percent, both ends included, as its
+    message says; beyond them it is refused naming the range."""
+    base = write(a, "thr_base.json", document([record("bcast", around(10e-6))]))
+    for given in ("1000%", "1000", "0%", "999.9%"):
+        p = compare(a, base, base, "--threshold", given)
+        check(p.returncode == 0, f"--threshold {given}: exit {p.returncode}: {p.stderr}")
+    for given in ("1000.1%", "-1%", "2000"):
+        p = compare(a, base, base, "--threshold", given)
+        check(p.returncode == 2 and "0 to 1000, both included" in p.stderr,
+              f"--threshold {given}: exit {p.returncode}: {p.stderr}")
+
+
 def with_noise(rec, steal=0.0, preempt_rate=2.0, mhz=2400.0, noisy=False):
     """rec with a noise record: `steal` of each sample's wall time stolen
     (one CPU), `preempt_rate` preemptions per second, the CPU at `mhz`."""
@@ -389,6 +500,9 @@ def main():
     tests = {
         "compare-synthetic": test_compare_synthetic,
         "compare-noise": test_compare_noise,
+        "compare-sync": test_compare_sync,
+        "compare-verdicts": test_compare_verdicts,
+        "compare-threshold-range": test_compare_threshold_range,
         "compare-runs": test_compare_runs,
         "formats": test_formats,
         "gbench-compare-py": test_gbench_compare_py,

@@ -34,7 +34,7 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import Fail, Skip, run_test, add_mpi_args, check, env, launch, out_path, parse_args, show  # noqa: E402
-from e2e_compare import around, document, record  # noqa: E402
+from e2e_compare import around, document, record, windowed  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "report_np2.json")
@@ -376,6 +376,31 @@ def test_trend_contexts(a):
     check(text.count("grouped apart:") == 2, "a line per group set apart")
 
 
+def test_trend_sync(a):
+    """A barrier run and a window run time different things: trend never
+    shows them as one series; window runs on different clocks neither."""
+    def window_doc(day, clock):
+        doc = run_doc(day, {}, command_line=["runner", "--sync", "window",
+                                             "--clock-sync", clock])
+        doc["records"] = [windowed(r, clock) for r in doc["records"]]
+        return doc
+    paths = [write(a, "sync_b1.json", run_doc(1, {})),
+             write(a, "sync_w2.json", window_doc(2, "hca")),
+             write(a, "sync_b3.json", run_doc(3, {})),
+             write(a, "sync_w4.json", window_doc(4, "jk")),
+             write(a, "sync_w5.json", window_doc(5, "hca"))]
+    t, p = trend_json(a, paths)
+    groups = [[t["runs"][r - 1]["file"] for r in g["runs"]] for g in t["groups"]]
+    check(groups == [[paths[0], paths[2]], [paths[1], paths[4]], [paths[3]]],
+          f"groups {groups}")
+    why = [g["why_apart"] for g in t["groups"]]
+    check("synchronization is 'window (clock hca, --sync-window calibrated)', "
+          "not 'barrier'" in why[1], f"group 2: {why[1]}")
+    check("clock jk" in why[2], f"group 3: {why[2]}")
+    check(all("verdict" in c for g in t["groups"][:2] for pt in g["points"]
+              for c in pt["cells"][1:]), "a run not compared with its group's previous")
+
+
 def test_bad_input(a):
     good = write(a, "bad_good.json", run_doc(1, {}))
     broken = out_path(a, "bad_broken.json")
@@ -486,7 +511,8 @@ def main():
     ap.add_argument("--slow-plugins", required=True)
     a = parse_args(ap)
     tests = {"html": test_html, "ab-page": test_ab_page, "trend-step": test_trend_step,
-             "trend-contexts": test_trend_contexts, "bad-input": test_bad_input,
+             "trend-contexts": test_trend_contexts, "trend-sync": test_trend_sync,
+             "bad-input": test_bad_input,
              "nightly": test_nightly}
     return run_test(tests[a.test], a)
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <mpiarena/stats.hpp>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -132,6 +133,11 @@ void judge_contract_v4(const Record& b, const Record& n,
             bm.samples, nm.samples, nm.unit);
 }
 
+// "+1812%", "-4.5%": a change as the notes give it.
+std::string percent_change(double change) {
+  return fixed(std::fabs(change) < 1 ? "%+.1f%%" : "%+.0f%%", 100 * change);
+}
+
 // Why the verdict is what it is, where that needs saying: a failed
 // verification, too few samples, a change beyond the threshold but not
 // significant.
@@ -145,8 +151,15 @@ void explain_verdict(const Record& b, const Record& n, const CompareOptions& o,
   } else if (pc.verdict == Outcome::noisy &&
              o.procedure != Procedure::launches &&
              !(min_p_value(pc.test.n1, pc.test.n2) < o.alpha)) {
-    pc.note = std::to_string(pc.test.n1) + " vs " + std::to_string(pc.test.n2) +
-              " samples: the smallest possible p is " +
+    // Too few samples: no test can judge the change, however large.
+    auto count = [](std::size_t n) {
+      return std::to_string(n) + (n == 1 ? " sample" : " samples");
+    };
+    pc.note = "too few samples to judge the " +
+              percent_change(pc.metrics.front().change) +
+              " change either way: BASE has " + count(pc.test.n1) +
+              ", NEW " + count(pc.test.n2) +
+              ", so the smallest p the U test can give is " +
               number(min_p_value(pc.test.n1, pc.test.n2)) +
               ", never below alpha " + number(o.alpha) + "; use at least " +
               std::to_string(min_samples_for(o.alpha)) +
@@ -159,9 +172,21 @@ void explain_verdict(const Record& b, const Record& n, const CompareOptions& o,
         break;
       }
     const double p = noisy->p >= 0 ? noisy->p : pc.test.p;
+    // The samples of the two sides overlap too much for the change to be
+    // told from their spread; for the time, how large a change it resolves.
     pc.note = (noisy->p >= 0 ? noisy->metric + ": " : std::string()) +
-              "the change is beyond the threshold but p = " + number(p) +
-              " is not below alpha " + number(o.alpha);
+              "the " + percent_change(noisy->change) +
+              " change is beyond the threshold " +
+              fixed("%g", 100 * o.threshold) + "%, but the samples overlap: " +
+              "p = " + number(p) + " is not below alpha " + number(o.alpha);
+    // When the spread is why: the change is within what it resolves.
+    const MetricChange& time = pc.metrics.front();
+    if (noisy->p < 0 && pc.resolvable >= factor(time.base, time.now))
+      pc.note += " (their spread resolves a change of " +
+                 (pc.resolvable > kLargestThreshold
+                      ? "none up to " + suggested_percent(kLargestThreshold)
+                      : suggested_percent(pc.resolvable) + " or more") +
+                 ")";
   }
 }
 
@@ -226,6 +251,15 @@ void note_noisy(PointComparison& pc) {
   }
 }
 
+// The interquartile range of `samples` over their median; -1 with fewer
+// than 2 samples or no positive median.
+double spread(const std::vector<double>& samples) {
+  if (samples.size() < 2) return -1;
+  const double m = quantile(samples, 0.5);
+  if (!(m > 0)) return -1;
+  return (quantile(samples, 0.75) - quantile(samples, 0.25)) / m;
+}
+
 PointComparison compare_pair(const Record& b, const Record& n,
                              const CompareOptions& o) {
   PointComparison pc;
@@ -237,6 +271,9 @@ PointComparison compare_pair(const Record& b, const Record& n,
   pc.new_noise = point_noise(n);
   if (!launches && min_p_value(pc.test.n1, pc.test.n2) < o.alpha)
     pc.resolvable = resolvable_change(b.samples_max, n.samples_max, o.alpha);
+  pc.spread = std::max(spread(b.samples_max), spread(n.samples_max));
+  if (std::min(spread(b.samples_max), spread(n.samples_max)) < 0)
+    pc.spread = -1;
   const double bt = samples_median(b), nt = samples_median(n);
   pc.metrics.push_back(classify("time_s", false, bt, nt, pc.test.p, o));
   if (b.moves_data && n.moves_data && bt > 0 && nt > 0)
@@ -276,9 +313,11 @@ void context_warnings(const json& b, const json& n,
   // change how a point is measured; every other option does.
   // --wait is not compared: `waiting`, what it chose, is. Nor is
   // --point-timeout: it bounds a fault, it does not change a measurement.
+  // The synchronization (sync, clock_sync, sync_window_s) is compared by
+  // sync_warnings(), older files included.
   static const std::set<std::string> selection = {
-      "methods",    "payloads", "sizes",          "plugin_dirs",
-      "max_memory", "wait",     "point_timeout_s"};
+      "methods", "payloads",        "sizes", "plugin_dirs",  "max_memory",
+      "wait",    "point_timeout_s", "sync",  "clock_sync",   "sync_window_s"};
   const json none = json::object();
   const json& bo = b.contains("options") ? b["options"] : none;
   const json& no = n.contains("options") ? n["options"] : none;
@@ -289,6 +328,36 @@ void context_warnings(const json& b, const json& n,
   for (const std::string& k : keys)
     if (!selection.count(k))
       differs("options." + k, bo.value(k, json()), no.value(k, json()));
+}
+
+// Two runs timed differently. A window point never matches one timed after
+// a barrier (its definition says sync=window): the points are listed as in
+// one file only, and this says why. Two window runs on different clocks or
+// windows do match, and this says the times may differ for that.
+void sync_warnings(const Document& base, const Document& now,
+                   std::vector<std::string>& out) {
+  const SyncSetting b = sync_setting(base), n = sync_setting(now);
+  if (b.window != n.window) {
+    out.push_back("synchronization differs: BASE " + b.text() + ", NEW " +
+                  n.text() +
+                  ": a point timed in windows never matches one timed after "
+                  "a barrier (they time different things): their points "
+                  "are not compared with each other");
+    return;
+  }
+  if (!b.window) return;
+  std::string what;
+  if (!b.clock.empty() && !n.clock.empty() && b.clock != n.clock)
+    what = "--clock-sync";
+  if (!b.sync_window.empty() && !n.sync_window.empty() &&
+      b.sync_window != n.sync_window)
+    what += (what.empty() ? "" : " and ") + std::string("--sync-window");
+  if (!what.empty())
+    out.push_back("synchronization differs: BASE " + b.text() + ", NEW " +
+                  n.text() + ": the window times of each point are compared, "
+                  "but " + what + " changes when each operation starts and "
+                  "how well the ranks agree on it; a change may be the "
+                  "setting's, not the code's: measure both with one setting");
 }
 
 }  // namespace
@@ -303,9 +372,16 @@ void judgement_warnings(Comparison& c, std::size_t too_few, bool both_have) {
   if (c.suggestion.value > options.threshold)
     c.warnings.push_back(
         "the threshold " + fixed("%g", 100 * options.threshold) +
-        "% is below " + suggested_percent(c.suggestion.value) +
-        ", the smallest these files support: a change that small is within "
-        "the uncertainty of the medians of some points (docs/ci.md)");
+        "% is below " +
+        (c.suggestion.capped ? "what these files support (more than " +
+                                   suggested_percent(kLargestThreshold) +
+                                   " at " +
+                                   std::to_string(c.suggestion.beyond) +
+                                   " point(s))"
+                             : suggested_percent(c.suggestion.value) +
+                                   ", the smallest these files support") +
+        ": a change that small is within the uncertainty of the medians of "
+        "some points (docs/ci.md)");
   if (too_few > 0 && too_few == c.points.size() && c.powerless.empty())
     c.powerless =
         "no point has enough samples for the U test ever to reach "
@@ -337,6 +413,7 @@ Comparison compare_documents(const Document& base, const Document& now,
   Comparison c;
   c.options = options;
   context_warnings(base.context, now.context, c.warnings);
+  sync_warnings(base, now, c.warnings);
   if (!base.complete) {
     c.warnings.push_back("BASE is an incomplete (interrupted) run");
     c.incomplete.push_back("BASE");

@@ -31,6 +31,23 @@ const char* verdict_name(Outcome v);
 // pairs at once ("transfer/bcast/1d/11000/np2"; runner history's series).
 std::string match_name(const Record& r);
 
+// How a run timed its samples (runner --sync): after a barrier, or in
+// windows on a global clock, which --clock-sync synchronized and whose
+// windows --sync-window set ("calibrated" when not given). Window times of
+// different clocks or windows are not the same measurement: compare warns,
+// trend groups the runs apart.
+struct SyncSetting {
+  bool window = false;
+  std::string clock;        // "hca", "jk"; empty: barrier, or not known
+  std::string sync_window;  // "calibrated", "0.001 s"; empty: not known
+  // "barrier", or "window (clock hca, --sync-window calibrated)".
+  std::string text() const;
+};
+// A document's setting: from its context (options.sync, clock_sync,
+// sync_window_s; the clock; for files written before those options were
+// recorded, --sync-window on the command line) and its records' `sync`.
+SyncSetting sync_setting(const Document& d);
+
 // Where the two sides come from (docs/ci.md, "Which procedure").
 enum class Procedure {
   two_files,  // one launch a side: the U test on the samples of each
@@ -118,6 +135,9 @@ struct PointComparison {
   // The smallest change of the median time the two sides' spread can
   // resolve (resolvable_change()); -1 when too few samples or no median.
   double resolvable = -1;
+  // The larger of the two sides' interquartile range over median (-1 when
+  // a side has fewer than 2 samples or no positive median).
+  double spread = -1;
   // --correction holm: the point's p after the correction (-1: none).
   double p_adjusted = -1;
 };
@@ -167,16 +187,30 @@ inline constexpr double kClockDifference = 0.05;  // median clocks apart
 
 // The smallest threshold the two files support from their own spread
 // (docs/ci.md, "Suggested threshold").
+// A point's resolvable change beyond the largest --threshold (1000%) says
+// only that its samples are spread wider than its median can be placed
+// (the normal approximation of the log-median no longer holds): the
+// suggestion then names that bound ("more than 1000%") and the spread of
+// the widest point, not the formula's figure.
 struct ThresholdSuggestion {
-  double value = -1;  // the kSuggestionQuantile quantile of `resolvable`
-  double median = -1;
+  // The kSuggestionQuantile quantile of `resolvable`; kLargestThreshold
+  // when `capped`.
+  double value = -1;
+  bool capped = false;  // the quantile is beyond kLargestThreshold
+  double median = -1;   // capped at kLargestThreshold too
   std::size_t points = 0;    // points it is computed over
   std::size_t within = 0;    // of them, resolving `value` or better
+  std::size_t beyond = 0;    // of them, resolving no kLargestThreshold
   std::size_t excluded = 0;  // too few samples for alpha, or no median
   std::string widest;        // the point with the largest resolvable change
-  double widest_value = -1;
+  double widest_value = -1;  // its resolvable change (uncapped)
+  // The widest point's interquartile range over its median, on the wider
+  // side (what limits it).
+  double widest_spread = -1;
 };
 inline constexpr double kSuggestionQuantile = 0.95;
+// The largest --threshold compare accepts (1000%).
+inline constexpr double kLargestThreshold = 10;
 // A suggested threshold as text: a percentage rounded up to 0.1% ("3.0%"),
 // or with 3 significant digits from 10000% ("2.14e+05%").
 std::string suggested_percent(double v);

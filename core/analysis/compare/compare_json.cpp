@@ -123,6 +123,9 @@ json to_json(const Comparison& c) {
         {{"figure", d.figure}, {"noisier", d.base_noisier ? "base" : "new"}});
   const ThresholdSuggestion& s = c.suggestion;
   json suggested = {{"value", positive_or_null(s.value)},
+                    {"capped", s.capped},
+                    {"beyond_largest_threshold", s.beyond},
+                    {"widest_spread", positive_or_null(s.widest_spread)},
                     {"quantile", kSuggestionQuantile},
                     {"points", s.points},
                     {"within", s.within},

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <tuple>
@@ -63,6 +64,73 @@ std::string match_name(const Record& r) {
 
 Key key_of(const Skip& s) {  // a skip does not know its pairs: one
   return {s.suite, s.method, s.payload, s.ranks, s.bytes, 0};
+}
+
+std::string SyncSetting::text() const {
+  if (!window) return "barrier";
+  const std::string unknown = "not recorded";
+  return "window (clock " + (clock.empty() ? unknown : clock) +
+         ", --sync-window " + (sync_window.empty() ? unknown : sync_window) +
+         ")";
+}
+
+namespace {
+
+// --sync-window's value on a command line ("--sync-window 0.001",
+// "--sync-window=0.001", or a prefix of the name, as the parser accepts):
+// "calibrated" when not given; empty without a command line.
+std::string sync_window_given(const nlohmann::json& context) {
+  const nlohmann::json line = context.value("command_line", nlohmann::json());
+  if (!line.is_array()) return "";
+  const std::string name = "--sync-window";
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (!line[i].is_string()) continue;
+    const std::string arg = line[i].get<std::string>();
+    const std::size_t eq = arg.find('=');
+    const std::string option = arg.substr(0, eq);
+    if (option.size() <= 6 || name.compare(0, option.size(), option) != 0)
+      continue;
+    std::string value;
+    if (eq != std::string::npos)
+      value = arg.substr(eq + 1);
+    else if (i + 1 < line.size() && line[i + 1].is_string())
+      value = line[i + 1].get<std::string>();
+    // As number() writes the recorded value, so that 1e-3 is 0.001.
+    char* end = nullptr;
+    const double w = std::strtod(value.c_str(), &end);
+    if (!value.empty() && end && *end == '\0') return number(w) + " s";
+    return value + " s";
+  }
+  return "calibrated";
+}
+
+}  // namespace
+
+SyncSetting sync_setting(const Document& d) {
+  SyncSetting s;
+  const nlohmann::json& c = d.context;
+  const nlohmann::json none = nlohmann::json::object();
+  const nlohmann::json& o =
+      c.contains("options") && c["options"].is_object() ? c["options"] : none;
+  const nlohmann::json clock = c.value("clock", nlohmann::json());
+  s.window = (o.contains("sync") && o["sync"] == "window") || clock.is_object();
+  for (const Record& r : d.records)
+    if (r.sync.windowed) {
+      s.window = true;
+      if (s.clock.empty()) s.clock = r.sync.clock;
+    }
+  if (!s.window) return s;
+  if (o.contains("clock_sync") && o["clock_sync"].is_string())
+    s.clock = o["clock_sync"].get<std::string>();
+  else if (clock.is_object() && clock.value("algorithm", "") != "")
+    s.clock = clock.value("algorithm", "");
+  if (o.contains("sync_window_s") && o["sync_window_s"].is_number()) {
+    const double w = o["sync_window_s"].get<double>();
+    s.sync_window = w > 0 ? number(w) + " s" : "calibrated";
+  } else {
+    s.sync_window = sync_window_given(c);
+  }
+  return s;
 }
 
 std::map<Key, const Record*> index_records(const Document& d,

@@ -241,10 +241,17 @@ ThresholdSuggestion suggest_threshold(
   for (const PointComparison* p : usable) {
     values.push_back(p->resolvable);
     if (p->resolvable <= s.value) ++s.within;
+    if (p->resolvable > kLargestThreshold) ++s.beyond;
   }
-  s.median = quantile(values, 0.5);
+  s.median = std::min(quantile(values, 0.5), kLargestThreshold);
   s.widest = point_name(usable.back()->key);
   s.widest_value = usable.back()->resolvable;
+  s.widest_spread = usable.back()->spread;
+  if (s.value > kLargestThreshold) {
+    s.capped = true;
+    s.value = kLargestThreshold;
+    s.within = n - s.beyond;  // of the points, those resolving 1000%
+  }
   return s;
 }
 

@@ -37,6 +37,16 @@ std::string verdict_text(Outcome v) {
   return v == Outcome::noisy ? "too noisy" : verdict_name(v);
 }
 
+// A point's verdict cell: "too noisy" says when it is for want of samples
+// (the note says more).
+std::string verdict_text(const Comparison& c, const PointComparison& p) {
+  if (p.verdict == Outcome::noisy &&
+      c.options.procedure != Procedure::launches &&
+      !(min_p_value(p.test.n1, p.test.n2) < c.options.alpha))
+    return "too noisy: too few samples";
+  return verdict_text(p.verdict);
+}
+
 // "small", or "4.10 kB" for a size given in bytes.
 std::string size_cell(const PointKey& k) {
   return k.size_label == std::to_string(k.bytes)
@@ -54,23 +64,53 @@ std::string noise_cell(const PointComparison& p) {
   return b.recorded && n.recorded ? "quiet" : "-";
 }
 
+// A ratio as "0.3x", "23x", "1.2e+04x".
+std::string spread_text(double ratio) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ratio < 10 ? "%.2gx" : ratio < 1e4 ? "%.0fx"
+                                                                    : "%.2gx",
+                ratio);
+  return buf;
+}
+
 std::string suggestion_line(const Comparison& c) {
   const ThresholdSuggestion& s = c.suggestion;
   if (s.value < 0)
     return "smallest threshold these files support: n/a (no point has "
            "enough samples on both sides)";
+  const std::string largest = suggested_percent(kLargestThreshold);
+  // What limits the widest point: its samples' spread against its median.
+  const std::string widest_spread =
+      s.widest_spread >= 0
+          ? ", whose samples' interquartile range is " +
+                spread_text(s.widest_spread) + " its median"
+          : "";
   char buf[256];
-  std::snprintf(buf, sizeof buf,
-                " (%zu of %zu points, %g%% or more, resolve a change that "
-                "size at alpha %g; median point ",
-                s.within, s.points, kSuggestionQuantile * 100, c.options.alpha);
-  std::string line =
-      "smallest threshold these files support: " + suggested_percent(s.value) +
-      buf + suggested_percent(s.median) + ", widest " +
-      suggested_percent(s.widest_value) + " at " + s.widest + ")";
+  std::string line;
+  if (s.capped) {
+    std::snprintf(buf, sizeof buf,
+                  "%zu of %zu points resolve no change up to %s (the largest "
+                  "--threshold) at alpha %g",
+                  s.beyond, s.points, largest.c_str(), c.options.alpha);
+    line = "smallest threshold these files support: more than " + largest +
+           " (" + buf + "; widest at " + s.widest + widest_spread + ")";
+  } else {
+    std::snprintf(buf, sizeof buf,
+                  " (%zu of %zu points, %g%% or more, resolve a change that "
+                  "size at alpha %g; median point ",
+                  s.within, s.points, kSuggestionQuantile * 100,
+                  c.options.alpha);
+    line = "smallest threshold these files support: " +
+           suggested_percent(s.value) + buf + suggested_percent(s.median) +
+           ", widest " +
+           (s.widest_value > kLargestThreshold
+                ? "more than " + largest + " at " + s.widest + widest_spread
+                : suggested_percent(s.widest_value) + " at " + s.widest) +
+           ")";
+  }
   if (s.excluded > 0)
     line += "; " + std::to_string(s.excluded) +
-            " point(s) with too few samples left out";
+            " point(s) with too few samples, or no positive median, left out";
   return line;
 }
 
@@ -136,7 +176,7 @@ std::string points_table(const Comparison& c, Style style, bool noise) {
                     percent(t.change), bw ? percent(bw->change) : "-",
                     pvalue(c.options.holm ? p.p_adjusted : p.test.p),
                     std::to_string(p.test.n1) + "/" + std::to_string(p.test.n2),
-                    verdict_text(p.verdict)});
+                    verdict_text(c, p)});
     if (noise) rows.back().push_back(noise_cell(p));
   }
   std::vector<std::string> header = {

@@ -81,7 +81,10 @@ namespace {
 void group_runs(Trend& t) {
   std::vector<std::vector<std::pair<std::string, std::string>>> keys;
   for (int i = 0; i < static_cast<int>(t.runs.size()); ++i) {
-    const auto key = trend_context(t.runs[i].doc.context);
+    auto key = trend_context(t.runs[i].doc.context);
+    // A barrier run and a window run time different things; window runs
+    // of different clocks or windows are not one series either.
+    key.push_back({"synchronization", sync_setting(t.runs[i].doc).text()});
     auto it = std::find(keys.begin(), keys.end(), key);
     if (it == keys.end()) {
       keys.push_back(key);

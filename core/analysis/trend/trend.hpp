@@ -2,7 +2,8 @@
 // point's median per run in time order, with the spread of each run's
 // samples, and where compare's test (compare.hpp) finds a change against
 // the run before. Runs whose contexts differ in what decides a measurement
-// (ranks, MPI library, hosts, placement) are grouped apart, with the reason.
+// (ranks, MPI library, hosts, placement, synchronization) are grouped
+// apart, with the reason.
 // Nothing here knows any method.
 #pragma once
 
@@ -78,7 +79,9 @@ std::vector<std::pair<std::string, std::string>> trend_context(
     const nlohmann::json& context);
 
 // Orders the runs by start time (stably: runs without one keep their
-// place after those with one), groups them by trend_context() and compares
+// place after those with one), groups them by trend_context() and their
+// synchronization (sync_setting(): barrier, or window with its clock and
+// window), and compares
 // each point of each run with its previous run in the group.
 Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options);
 
