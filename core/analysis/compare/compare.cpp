@@ -184,7 +184,7 @@ void explain_verdict(const Record& b, const Record& n, const CompareOptions& o,
     if (noisy->p < 0 && pc.resolvable >= factor(time.base, time.now))
       pc.note += " (their spread resolves a change of " +
                  (pc.resolvable > kLargestThreshold
-                      ? "none up to " + suggested_percent(kLargestThreshold)
+                      ? "none up to " + fixed("%g%%", 100 * kLargestThreshold)
                       : suggested_percent(pc.resolvable) + " or more") +
                  ")";
   }
@@ -374,7 +374,7 @@ void judgement_warnings(Comparison& c, std::size_t too_few, bool both_have) {
         "the threshold " + fixed("%g", 100 * options.threshold) +
         "% is below " +
         (c.suggestion.capped ? "what these files support (more than " +
-                                   suggested_percent(kLargestThreshold) +
+                                   fixed("%g%%", 100 * kLargestThreshold) +
                                    " at " +
                                    std::to_string(c.suggestion.beyond) +
                                    " point(s))"

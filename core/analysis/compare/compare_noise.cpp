@@ -243,7 +243,8 @@ ThresholdSuggestion suggest_threshold(
     if (p->resolvable <= s.value) ++s.within;
     if (p->resolvable > kLargestThreshold) ++s.beyond;
   }
-  s.median = std::min(quantile(values, 0.5), kLargestThreshold);
+  s.median = quantile(values, 0.5);  // NaN between two infinite values
+  if (!(s.median <= kLargestThreshold)) s.median = kLargestThreshold;
   s.widest = point_name(usable.back()->key);
   s.widest_value = usable.back()->resolvable;
   s.widest_spread = usable.back()->spread;

@@ -78,7 +78,10 @@ std::string suggestion_line(const Comparison& c) {
   if (s.value < 0)
     return "smallest threshold these files support: n/a (no point has "
            "enough samples on both sides)";
-  const std::string largest = suggested_percent(kLargestThreshold);
+  char largest_text[16];
+  std::snprintf(largest_text, sizeof largest_text, "%g%%",
+                100 * kLargestThreshold);
+  const std::string largest = largest_text;  // "1000%"
   // What limits the widest point: its samples' spread against its median.
   const std::string widest_spread =
       s.widest_spread >= 0
