@@ -31,6 +31,13 @@ std::vector<OnlyIn> only_in(const std::map<Key, const Record*>& mine,
                             const std::map<Key, const Record*>& theirs,
                             const Document& other);
 
+// The contexts' differences that change a measurement, as warnings.
+void context_warnings(const nlohmann::json& b, const nlohmann::json& n,
+                      std::vector<std::string>& out);
+// The runs' synchronization (sync_setting()) when it differs, as warnings.
+void sync_warnings(const Document& base, const Document& now,
+                   std::vector<std::string>& out);
+
 // --relative: the group a record's point belongs to (its key without the
 // method).
 std::string group_of(const Record& r);

@@ -133,6 +133,83 @@ SyncSetting sync_setting(const Document& d) {
   return s;
 }
 
+namespace {
+
+using json = nlohmann::json;
+
+std::string brief(const json& v) {
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return "'" + s + "'";
+}
+
+}  // namespace
+
+void context_warnings(const json& b, const json& n,
+                      std::vector<std::string>& out) {
+  auto differs = [&](const std::string& what, const json& x, const json& y) {
+    if (x != y)
+      out.push_back("context differs: " + what + " is " + brief(x) +
+                    " in BASE, " + brief(y) + " in NEW");
+  };
+  for (const char* field :
+       {"mpi_library", "mpi_version", "ranks", "nodes", "hosts"})
+    differs(field, b.value(field, json()), n.value(field, json()));
+  // Fields newer than some files: compared when both files have them.
+  for (const char* field : {"oversubscribed", "waiting", "machines"})
+    if (b.contains(field) && n.contains(field))
+      differs(field, b[field], n[field]);
+  // Options that only select points (the points missing are listed) do not
+  // change how a point is measured; every other option does.
+  // --wait is not compared: `waiting`, what it chose, is. Nor is
+  // --point-timeout: it bounds a fault, it does not change a measurement.
+  // The synchronization (sync, clock_sync, sync_window_s) is compared by
+  // sync_warnings(), older files included.
+  static const std::set<std::string> selection = {
+      "methods", "payloads",        "sizes", "plugin_dirs",  "max_memory",
+      "wait",    "point_timeout_s", "sync",  "clock_sync",   "sync_window_s"};
+  const json none = json::object();
+  const json& bo = b.contains("options") ? b["options"] : none;
+  const json& no = n.contains("options") ? n["options"] : none;
+  std::set<std::string> keys;
+  for (const json* o : {&bo, &no})
+    if (o->is_object())
+      for (auto it = o->begin(); it != o->end(); ++it) keys.insert(it.key());
+  for (const std::string& k : keys)
+    if (!selection.count(k))
+      differs("options." + k, bo.value(k, json()), no.value(k, json()));
+}
+
+// Two runs timed differently. A window point never matches one timed after
+// a barrier (its definition says sync=window): the points are listed as in
+// one file only, and this says why. Two window runs on different clocks or
+// windows do match, and this says the times may differ for that.
+void sync_warnings(const Document& base, const Document& now,
+                   std::vector<std::string>& out) {
+  const SyncSetting b = sync_setting(base), n = sync_setting(now);
+  if (b.window != n.window) {
+    out.push_back("synchronization differs: BASE " + b.text() + ", NEW " +
+                  n.text() +
+                  ": a point timed in windows never matches one timed after "
+                  "a barrier (they time different things): their points "
+                  "are not compared with each other");
+    return;
+  }
+  if (!b.window) return;
+  std::string what;
+  if (!b.clock.empty() && !n.clock.empty() && b.clock != n.clock)
+    what = "--clock-sync";
+  if (!b.sync_window.empty() && !n.sync_window.empty() &&
+      b.sync_window != n.sync_window)
+    what += (what.empty() ? "" : " and ") + std::string("--sync-window");
+  if (!what.empty())
+    out.push_back("synchronization differs: BASE " + b.text() + ", NEW " +
+                  n.text() + ": the window times of each point are compared, "
+                  "but " + what + " changes when each operation starts and "
+                  "how well the ranks agree on it; a change may be the "
+                  "setting's, not the code's: measure both with one setting");
+}
+
 std::map<Key, const Record*> index_records(const Document& d,
                                            const std::string& side,
                                            std::vector<std::string>& warnings) {
