@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -194,4 +195,60 @@ TEST(TextFile, RefusalsNameTheFile) {
       refusal(::testing::TempDir() + "mpiarena_no_such_file.json.gz");
   EXPECT_NE(missing.find("mpiarena_no_such_file.json.gz"), std::string::npos)
       << missing;
+}
+
+// A text longer than the bound is refused as soon as it passes it: gzip
+// data (a bomb of zeros), and a plain file alike; the message names the
+// file, the bound and the variable that raises it.
+TEST(TextFile, GunzipStopsAtItsLimit) {
+  const std::string zeros(300000, '\0');
+  const std::string gz = gzip(zeros);
+  EXPECT_EQ(gunzip(gz, zeros.size()), zeros);
+  EXPECT_THROW(gunzip(gz, zeros.size() - 1), mpiarena::TextTooLarge);
+}
+
+TEST(TextFile, TheBoundRefusesBombsAndLongPlainFiles) {
+  ASSERT_EQ(::setenv(mpiarena::kMaxTextVariable, "1", 1), 0);
+  const std::string long_text((1 << 20) + 1, ' ');
+  TempFile bomb("bomb.json.gz", gzip(long_text));
+  const std::string bombed = refusal(bomb.path());
+  EXPECT_NE(bombed.find("'" + bomb.path() + "'"), std::string::npos) << bombed;
+  EXPECT_NE(bombed.find("inflates to more than 1 MiB"), std::string::npos)
+      << bombed;
+  EXPECT_NE(bombed.find("MPIARENA_MAX_FILE_MIB"), std::string::npos) << bombed;
+  TempFile plain("long.json", long_text);
+  const std::string longer = refusal(plain.path());
+  EXPECT_NE(longer.find("is longer than 1 MiB"), std::string::npos) << longer;
+  // At the bound exactly: read.
+  TempFile fits("fits.json.gz", gzip(long_text.substr(1)));
+  EXPECT_EQ(read_text_file(fits.path()).size(), std::size_t{1} << 20);
+  ASSERT_EQ(::setenv(mpiarena::kMaxTextVariable, "lots", 1), 0);
+  const std::string bad = refusal(fits.path());
+  EXPECT_NE(bad.find("MPIARENA_MAX_FILE_MIB='lots'"), std::string::npos)
+      << bad;
+  ASSERT_EQ(::unsetenv(mpiarena::kMaxTextVariable), 0);
+  EXPECT_EQ(mpiarena::max_text_bytes(), std::size_t{1} << 30);
+  EXPECT_EQ(read_text_file(bomb.path()).size(), long_text.size());
+}
+
+TEST(TextFile, CompressedTwiceIsSaidToBe) {
+  TempFile twice("twice.json.gz", gzip(kFirstGz));
+  const std::string said = refusal(twice.path());
+  EXPECT_NE(said.find("'" + twice.path() + "': it is gzip-compressed twice"),
+            std::string::npos)
+      << said;
+}
+
+TEST(TextFile, GzipRoundTripsThroughGunzip) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += std::to_string(i * 7919) + ",\n";
+  const std::string packed = mpiarena::gzip(text);
+  EXPECT_TRUE(is_gzip(packed));
+  EXPECT_LT(packed.size(), text.size());
+  EXPECT_EQ(gunzip(packed), text);
+  EXPECT_EQ(gunzip(mpiarena::gzip("")), "");
+  EXPECT_TRUE(mpiarena::gzip_name("a.json.gz"));
+  EXPECT_FALSE(mpiarena::gzip_name(".gz"));
+  EXPECT_FALSE(mpiarena::gzip_name("a.json"));
+  EXPECT_FALSE(mpiarena::gzip_name("a.gz.md"));
 }

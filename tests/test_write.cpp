@@ -20,6 +20,7 @@
 #include "records.hpp"
 #include "schema.hpp"
 #include "summary.hpp"
+#include "text_file.hpp"
 
 namespace fs = boost::filesystem;
 using nlohmann::json;
@@ -471,6 +472,37 @@ TEST_F(ResultFileTest, LaterWritesUpdateTheSpareInPlace) {
   ASSERT_EQ(file.write(growing(6, 3), /*final=*/true), "");
   EXPECT_EQ(listing(), "r.json r.json.lock ");  // the spare is gone
   EXPECT_EQ(text(out), mpiarena::to_json(growing(6, 3)).dump(1) + "\n");
+}
+
+// A target named *.gz holds gzip data at every write: the same document,
+// as members one after the other; later writes still update the spare in
+// place; the final write packs the records into one member again.
+TEST_F(ResultFileTest, ATargetNamedGzHoldsGzipDataAtEveryWrite) {
+  const std::string out = path("r.json.gz");
+  mpiarena::ResultFile file;
+  ASSERT_EQ(file.open(out), "");
+  for (std::size_t n = 0; n < 6; ++n) {
+    ASSERT_EQ(file.write(growing(n, n / 2)), "");
+    const std::string bytes = text(out);
+    ASSERT_TRUE(mpiarena::is_gzip(bytes)) << n;
+    EXPECT_EQ(mpiarena::gunzip(bytes),
+              mpiarena::to_json(growing(n, n / 2)).dump(1) + "\n")
+        << n;
+  }
+  EXPECT_EQ(file.whole_writes(), 2u);
+  const std::size_t growing_size = text(out).size();
+  ASSERT_EQ(file.write(growing(6, 3), /*final=*/true), "");
+  EXPECT_EQ(listing(), "r.json.gz r.json.gz.lock ");
+  const std::string bytes = text(out);
+  EXPECT_EQ(mpiarena::gunzip(bytes),
+            mpiarena::to_json(growing(6, 3)).dump(1) + "\n");
+  // Head, records, rest: three members (each starts 1f 8b 08).
+  std::size_t members = 0;
+  for (std::size_t at = bytes.find("\x1f\x8b\x08"); at != std::string::npos;
+       at = bytes.find("\x1f\x8b\x08", at + 1))
+    ++members;
+  EXPECT_LE(members, 3u);
+  EXPECT_LT(bytes.size(), growing_size + 200);
 }
 
 TEST_F(ResultFileTest, AReaderOfAnOldVersionKeepsItWhole) {

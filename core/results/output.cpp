@@ -16,6 +16,7 @@
 
 #include "file_io.hpp"
 #include "schema.hpp"
+#include "text_file.hpp"
 
 namespace mpiarena {
 
@@ -207,6 +208,10 @@ std::string ResultFile::open(const std::string& path) {
   }
   records_text_.clear();
   skipped_text_.clear();
+  gzip_ = gzip_name(path);
+  gz_head_text_.clear();
+  gz_records_.clear();
+  gz_covered_ = 0;
   skeleton_known_ = false;
   records_ = skipped_ = written_records_ = whole_writes_ = writes_ = 0;
   seconds_ = 0;
@@ -266,7 +271,18 @@ std::string ResultFile::write_timed(const Document& doc, bool final) {
       &head_,   &records_text_, &closing(records_text_),
       &middle_, &skipped_text_, &closing(skipped_text_),
       &tail_};
-  const std::string error = publish(pieces, 7, final);
+  std::string error;
+  if (gzip_) {
+    try {
+      compress(pieces);
+    } catch (const std::exception& e) {
+      return "cannot write the output file '" + path_ + "': " + e.what();
+    }
+    const std::string* members[] = {&gz_head_, &gz_records_, &gz_rest_};
+    error = publish(members, 3, final);
+  } else {
+    error = publish(pieces, 7, final);
+  }
   if (!error.empty())
     return "cannot write the output file '" + path_ + "': " + error;
   written_records_ = doc.records.size();
@@ -274,7 +290,31 @@ std::string ResultFile::write_timed(const Document& doc, bool final) {
   return {};
 }
 
-// pieces[0] is the head, pieces[1] records_text_.
+// A .gz target holds gzip members one after the other (every reader reads
+// them all, as gzip -d does): the head; the records, one member per write
+// that added some, so that a write still costs O(new data) and the spare
+// is still updated in place; and the rest. A rebuilt records_text_ (the
+// final write) is compressed again as one member.
+void ResultFile::compress(const std::string* const* pieces) {
+  if (gz_generation_ != generation_) {
+    gz_records_.clear();
+    gz_covered_ = 0;
+    gz_generation_ = generation_;
+  }
+  if (gz_head_text_ != head_ || gz_head_.empty()) {
+    gz_head_ = gzip(head_);
+    gz_head_text_ = head_;
+  }
+  if (records_text_.size() > gz_covered_) {
+    gz_records_ += gzip(std::string_view(records_text_).substr(gz_covered_));
+    gz_covered_ = records_text_.size();
+  }
+  std::string rest;
+  for (int i = 2; i < 7; ++i) rest += *pieces[i];
+  gz_rest_ = gzip(rest);
+}
+
+// pieces[0] is the head, pieces[1] records_text_ (or their gzip members).
 std::string ResultFile::publish(const std::string* const* pieces,
                                 std::size_t count, bool durable) {
   // The spare, updated in place when it still is ours, under its name, and

@@ -27,6 +27,9 @@ std::string replace_file(const std::string& target, const std::string& text,
 
 // The result file of one run, owned by rank 0 for the whole run.
 //
+// A target whose name ends in .gz gets gzip data (several members, which
+// every reader and gzip -d read one after the other).
+//
 // Every write publishes a complete, valid document under the target's name
 // in one atomic rename, so a reader or a kill never sees a partial file.
 // It costs O(new data), not O(document): the previous version is kept as a
@@ -79,6 +82,7 @@ class ResultFile {
     std::uint64_t generation = 0;  // of records_text_
   };
   std::string write_timed(const Document& doc, bool final);
+  void compress(const std::string* const* pieces);
   std::string publish(const std::string* const* pieces, std::size_t count,
                       bool durable);
   void drop_spare();
@@ -97,6 +101,13 @@ class ResultFile {
   Document shell_;
   bool skeleton_known_ = false;
   std::string head_, middle_, tail_;
+  // A target named *.gz: the document as gzip members (compress()), the
+  // records' member(s) covering the first gz_covered_ bytes of
+  // records_text_ of generation gz_generation_.
+  bool gzip_ = false;
+  std::string gz_head_text_, gz_head_, gz_records_, gz_rest_;
+  std::size_t gz_covered_ = 0;
+  std::uint64_t gz_generation_ = 0;
   std::size_t written_records_ = 0, whole_writes_ = 0, writes_ = 0;
   double seconds_ = 0;
 };

@@ -47,8 +47,8 @@ std::string export_document(const Document& doc, const std::string& format);
 // of the input files. Says why on stderr when not.
 bool output_usable(const Options& options);
 // Writes `text` to `path` (report and trend -o): through a temporary file
-// renamed into place, so a reader never sees half a page. On failure says
-// why on stderr and returns false.
+// renamed into place, so a reader never sees half a page; as gzip data when
+// `path` ends in .gz. On failure says why on stderr and returns false.
 bool write_output(const std::string& path, const std::string& text);
 // Several files written together, all or none (runner tune's FILE and
 // FILE.md: fileio::replace_together).

@@ -6,6 +6,7 @@
 
 #include "digest.hpp"
 #include "files.hpp"
+#include "text_file.hpp"
 #include "tuning.hpp"
 
 namespace mpiarena {
@@ -119,6 +120,13 @@ int command_tune(const Options& options) {
   // is written, so a refusal leaves nothing half done.
   Options table_output = options;
   if (!options.output.empty()) table_output.output += ".md";
+  // The MPI library reads the tuning file, and reads no gzip data.
+  if (gzip_name(options.output)) {
+    std::cerr << program_name() << ": error: tune: -o '" << options.output
+              << "': the MPI library loads the tuning file and cannot read "
+                 "gzip data; give a name that does not end in .gz\n";
+    return 2;
+  }
   if (!output_usable(options) || !output_usable(table_output)) return 2;
   TuneInputs in;
   int status = 0;

@@ -5,6 +5,7 @@
 #include "file_io.hpp"
 #include "files.hpp"
 #include "output.hpp"
+#include "text_file.hpp"
 
 namespace mpiarena {
 
@@ -57,7 +58,18 @@ bool write_outputs(
       std::cerr << program_name() << ": error: " << error << "\n";
       return false;
     }
-    targets.emplace_back(target, text);
+    // A name ending in .gz gets gzip data, which every file command reads.
+    if (gzip_name(path)) {
+      try {
+        targets.emplace_back(target, gzip(text));
+      } catch (const std::exception& e) {
+        std::cerr << program_name() << ": error: cannot write " << path
+                  << ": " << e.what() << "\n";
+        return false;
+      }
+    } else {
+      targets.emplace_back(target, text);
+    }
     names += (names.empty() ? "" : " and ") + path;
   }
   const std::string error = fileio::replace_together(targets);

@@ -13,8 +13,12 @@
                 recovers when space comes back, or exits 2 at the end with the
                 last good file (root and a private mount namespace needed,
                 else exit 77 = skipped)
+  gzip          -o NAME.json.gz writes gzip data: every version a reader
+                sees while the run goes is whole gzip data of a valid
+                document, and the last one validates with every point
 """
 import argparse
+import gzip
 import json
 import os
 import random
@@ -213,6 +217,45 @@ def test_lock(a):
     doc = validate(a, out)
     check(doc["complete"] is True and len(doc["records"]) == 1, "not rewritten")
     check(listing(d) == ["alias.json", "r.json"], f"left behind: {listing(d)}")
+
+
+def gz_records_in(path):
+    """Records of the gzip file at path (-1 when it is not whole gzip data
+    of a document)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        if data[:2] != b"\x1f\x8b":
+            return -2
+        return len(json.loads(gzip.decompress(data))["records"])
+    except (OSError, ValueError, EOFError, gzip.BadGzipFile):
+        return -1
+
+
+def test_gzip(a):
+    d = fresh_dir(a, "gzip")
+    out = os.path.join(d, "r.json.gz")
+    points = 30
+    cmd, e = slow_run(a, out, points=points, delay_us=3000)
+    print("$", " ".join(cmd), flush=True)
+    run = subprocess.Popen(cmd, env=e, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    seen = set()
+    while run.poll() is None:
+        if os.path.exists(out):
+            n = gz_records_in(out)
+            check(n >= 0, f"a reader saw {out} not whole gzip data ({n})")
+            seen.add(n)
+        time.sleep(0.05)
+    err = run.stderr.read()
+    check(run.returncode == 0, f"exit {run.returncode}: {err[-2000:]}")
+    check(len(seen) >= 2, f"versions seen while running: {sorted(seen)}")
+    check(gz_records_in(out) == points, f"records at the end: {gz_records_in(out)}")
+    p = subprocess.run([a.runner, "validate", out], capture_output=True,
+                       text=True, timeout=60, env=env())
+    check(p.returncode == 0 and f"valid ({points} records" in p.stdout,
+          f"runner validate {out}: exit {p.returncode} {p.stdout} {p.stderr}")
+    check(listing(d) == ["r.json.gz"], f"left behind: {listing(d)}")
 
 
 def test_kill_anytime(a):
@@ -419,6 +462,7 @@ def main():
         "lock": test_lock,
         "kill-anytime": test_kill_anytime,
         "disk-full": test_disk_full,
+        "gzip": test_gzip,
     }
     os.makedirs(a.workdir, exist_ok=True)
     try:
