@@ -254,7 +254,7 @@ void describe_output(po::options_description& desc, Options& o,
     ("allow-incomplete",
      "compare and ab: judge an interrupted run (complete: false) as it is; "
      "without it, a comparison that regressed nowhere exits 2 when a side "
-     "is incomplete")
+     "is incomplete. history add: keep such a run (refused without it)")
     ("allow-powerless",
      "compare and ab: accept a comparison that could not have failed (too "
      "few samples for any point to reach significance, after the "

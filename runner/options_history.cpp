@@ -12,9 +12,10 @@ void describe_history(po::options_description& desc, Options& o) {
      "makes it when missing; docs/formats.md, \"The results store\")")
     ("since", po::value<std::string>(&o.since),
      "history changes: exit 1 only for a change at a run after this one: a "
-     "run id (#12), a git revision (7 to 40 hex digits: after its last "
-     "run) or a date (YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss]Z: runs started "
-     "then or later); default: any change");
+     "run id (#12), a git revision (7 to 40 hex digits, either case: after "
+     "its last run; a prefix several revisions share is refused) or a "
+     "date (YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss]Z: runs started then or "
+     "later); default: any change");
   // clang-format on
 }
 
@@ -42,7 +43,8 @@ void parse_history(const std::vector<std::string>& args,
 
 void reject_history_options(const po::variables_map& vm, const Options& o) {
   if (o.history_action == "add")
-    reject_foreign_options(vm, "history add", {"db", "log-level"});
+    reject_foreign_options(vm, "history add",
+                           {"db", "allow-incomplete", "log-level"});
   else if (o.history_action == "changes")
     reject_foreign_options(
         vm, "history changes",
@@ -58,6 +60,11 @@ void check_history(const po::variables_map& vm, const Options& o) {
   if (vm.count("since") &&
       !(o.command == Command::history && o.history_action == "changes"))
     throw UsageError("--since applies to 'history changes' only");
+  if (vm.count("since") && o.since.empty())
+    throw UsageError(
+        "--since '' is empty; give a run id (#12), a git revision (7 to 40 "
+        "hex digits) or a date (YYYY-MM-DD, YYYY-MM-DDThh:mm[:ss]Z), or "
+        "leave --since out for any change");
   if (o.command == Command::history && o.format != "table" &&
       o.format != "markdown" && o.format != "json")
     throw UsageError("--format '" + o.format +

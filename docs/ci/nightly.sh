@@ -115,10 +115,11 @@ fi
 # The history: tonight's launches kept as runs, the change points of every
 # series over all of them (tonight's first), the trend page with them marked.
 history=$store/history.sqlite
-"$runner" history add "$work"/new_*.json --db "$history" || exit 2
 history_options=()  # compare's --threshold and --alpha, which history takes
+add_options=()      # and --allow-incomplete, which history add takes
 for ((i = 0; i < ${#options[@]}; i++)); do
   case ${options[i]} in
+    --allow-incomplete) add_options+=("${options[i]}") ;;
     --threshold | --alpha)
       history_options+=("${options[i]}" "${options[i + 1]:-}")
       i=$((i + 1))
@@ -126,6 +127,8 @@ for ((i = 0; i < ${#options[@]}; i++)); do
     --threshold=* | --alpha=*) history_options+=("${options[i]}") ;;
   esac
 done
+"$runner" history add "$work"/new_*.json --db "$history" \
+  "${add_options[@]}" || exit 2
 (
   echo "## Change points at tonight's launches"
   echo

@@ -27,6 +27,10 @@ void set_program_name(std::string name);
 bool read_results(const std::string& file, nlohmann::json& doc, int& status,
                   int invalid,
                   bool (*other_kind)(const nlohmann::json&) = nullptr);
+// As read_results, with the document's strings as the file holds them,
+// not made printable: the results store keeps them so.
+bool read_results_as_held(const std::string& file, nlohmann::json& doc,
+                          int& status, int invalid);
 // Whether read_results prints the schema's whole trace for an invalid
 // document (--log-level debug) or its innermost problems only.
 void show_all_validation_errors(bool all);

@@ -50,8 +50,11 @@ std::vector<std::string> innermost(const std::vector<std::string>& errors) {
 
 void show_all_validation_errors(bool all) { g_all_validation_errors = all; }
 
-bool read_results(const std::string& file, nlohmann::json& doc, int& status,
-                  int invalid, bool (*other_kind)(const nlohmann::json&)) {
+namespace {
+
+bool read_document(const std::string& file, nlohmann::json& doc, int& status,
+                   int invalid, bool (*other_kind)(const nlohmann::json&),
+                   bool make_shown) {
   // Only a regular file (or a link to one): a named pipe would block the
   // read until somebody writes to it, a device never ends.
   struct stat st;
@@ -94,7 +97,7 @@ bool read_results(const std::string& file, nlohmann::json& doc, int& status,
   if (errors.empty()) {
     // Every command that reads a result file shows its strings; control
     // characters and the like are spelt out (printable.hpp).
-    make_printable(doc);
+    if (make_shown) make_printable(doc);
     return true;
   }
   std::cerr << prefix << file << ": invalid:\n";
@@ -119,6 +122,18 @@ bool read_results(const std::string& file, nlohmann::json& doc, int& status,
   }
   status = std::max(status, invalid);
   return false;
+}
+
+}  // namespace
+
+bool read_results(const std::string& file, nlohmann::json& doc, int& status,
+                  int invalid, bool (*other_kind)(const nlohmann::json&)) {
+  return read_document(file, doc, status, invalid, other_kind, true);
+}
+
+bool read_results_as_held(const std::string& file, nlohmann::json& doc,
+                          int& status, int invalid) {
+  return read_document(file, doc, status, invalid, nullptr, false);
 }
 
 int command_validate(const Options& options) {

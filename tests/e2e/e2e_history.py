@@ -18,9 +18,31 @@ killed:      an add killed (SIGKILL) mid-write: the store opens, passes
              the kill, each whole.
 pandas:      the pandas example of docs/formats.md runs against a store.
 trend:       trend --db marks the change on its series (JSON and the page).
+read-only:   a store of mode 0444 (or in a read-only directory) is read by
+             list, changes and trend --db; add says it is read-only; no
+             message advises removing a store.
+as-held:     the store keeps a document's strings as the file held them (a
+             library string of several lines, an escape character), a
+             document spelling the same escape out is another run, and
+             list's library column never cuts an escape.
+concurrent-duplicate: two adds that share a file, held back until both
+             passed their checks: the run is kept once, and the add that
+             lost names the file, and what it added.
+since:       an ambiguous revision prefix exits 2 naming the revisions; an
+             upper-case prefix matches; impossible dates and --since ''
+             are refused.
+zero-step:   a step to a time of exactly 0 s is a change (-100%) for
+             history changes and trend --db alike.
+no-writes:   a read never writes: an empty file stays empty; a refused first
+             add makes no file.
+store-errors: only a missing store is answered with "history add makes
+             one"; --db DIR speaks of the store, not of an output file.
+add-unfit:   an interrupted run (unless --allow-incomplete), a run of no
+             record and a start time that is not a date are refused.
 Same harness as e2e.py; each is one ctest test.
 """
 import argparse
+import datetime
 import gzip
 import hashlib
 import json
@@ -55,17 +77,24 @@ def samples(median, rng, n=7, spread=0.01):
     return [median * (1 + rng.uniform(-spread, spread)) for _ in range(n)]
 
 
-def night_doc(night, points, rng):
+def revision_of(night):
+    return hashlib.sha1(f"night {night}".encode()).hexdigest()
+
+
+def night_doc(night, points, rng, revision=None):
     """One run: `points` maps (method, size) to its median that night."""
-    recs = [record(m, samples(med, rng), size) for (m, size), med in sorted(points.items())]
-    return document(recs, start_time=f"2026-01-{1 + night // 24:02d}T{night % 24:02d}:00:00Z",
-                    build={"git_revision": hashlib.sha1(f"night {night}".encode()).hexdigest(),
+    recs = [record(m, samples(med, rng), size, moves_data=med > 0)
+            for (m, size), med in sorted(points.items())]
+    start = datetime.datetime(2026, 1, 1) + datetime.timedelta(hours=night)
+    return document(recs, start_time=start.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    build={"git_revision": revision or revision_of(night),
                            "build_type": "Release", "compiler": "GCC"})
 
 
-def history(a, nights=30, step_at=None, factor=1.25, seed=1, prefix="n"):
+def history(a, nights=30, step_at=None, factor=1.25, seed=1, prefix="n", revisions=None):
     """Night documents: bcast (flat) and pack (a step of `factor` at night
-    `step_at`, none when None), each night's level drawn with 2% noise."""
+    `step_at`, none when None), each night's level drawn with 2% noise.
+    `revisions` maps a night to its git revision (default: revision_of)."""
     rng = random.Random(seed)
     paths = []
     for i in range(nights):
@@ -74,7 +103,7 @@ def history(a, nights=30, step_at=None, factor=1.25, seed=1, prefix="n"):
                ("pack", 110000): 40e-6 * f * (1 + rng.gauss(0, 0.02))}
         path = out_path(a, f"{prefix}{i:03d}.json")
         with open(path, "w") as fh:
-            json.dump(night_doc(i, pts, rng), fh)
+            json.dump(night_doc(i, pts, rng, (revisions or {}).get(i)), fh)
         paths.append(path)
     return paths
 
@@ -112,7 +141,7 @@ def test_add(a):
     check(p.returncode == 0, f"add exited {p.returncode}")
     check(p.stderr.count("added as run #") == 3, "one line per added run")
     with sqlite3.connect(db) as c:
-        check(c.execute("PRAGMA user_version").fetchone()[0] == 1, "schema version 1")
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 2, "schema version 2")
         runs = c.execute("SELECT id, started, revision, library, machine, ranks, file "
                          "FROM runs ORDER BY started").fetchall()
         check(len(runs) == 3, f"{len(runs)} runs")
@@ -349,8 +378,39 @@ def test_killed(a):
     p.send_signal(signal.SIGKILL)
     p.wait()
     print(f"killed after {seen} runs were seen committed", flush=True)
+    # A kill between two transactions leaves no journal, one before the
+    # journal held anything an empty one (harmless: the next add removes
+    # it), one inside a transaction a hot journal: a writer is killed
+    # inside one to be sure. A reader that cannot write the store says why
+    # it cannot read; one that can rolls it back, and it is gone.
+    cold = os.path.exists(db + "-journal")
+    print(f"a journal after the kill: {cold}", flush=True)
     q = runner(a, ["history", "list", "--db", db, "--format", "json"])
     check(q.returncode == 0, f"list after the kill exited {q.returncode}")
+    w = subprocess.Popen([sys.executable, "-c", (
+        "import sqlite3, sys, time\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('PRAGMA cache_size = 1')\n"
+        "c.execute('BEGIN IMMEDIATE')\n"
+        "c.execute('DELETE FROM samples')\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(600)\n"), db], stdout=subprocess.PIPE, text=True)
+    check(w.stdout.readline().strip() == "ready", "the writer to kill")
+    w.kill()
+    w.wait()
+    check(os.path.exists(db + "-journal"), "a journal after the writer's kill")
+    os.chmod(db, 0o444)
+    try:
+        q = runner(a, ["history", "list", "--db", db])
+        e = errors_of(q)
+        check(q.returncode == 2 and len(e) == 1 and "journal" in e[0]
+              and "history add" not in e[0],
+              f"list of a read-only store with a journal: {e}")
+    finally:
+        os.chmod(db, 0o644)
+    q = runner(a, ["history", "list", "--db", db, "--format", "json"])
+    check(q.returncode == 0, f"list after the kill exited {q.returncode}")
+    check(not os.path.exists(db + "-journal"), "the journal is left after a read")
     listed = json.loads(q.stdout)
     check(seen <= len(listed) < 803, f"{len(listed)} runs after the kill, {seen} seen before")
     check([r["file"] for r in listed[:3]] == first, "the first runs are kept")
@@ -362,6 +422,7 @@ def test_killed(a):
     rest = paths[len(listed) - 3:]
     q = runner(a, ["history", "add"] + rest + ["--db", db])
     check(q.returncode == 0 and runs_in(db) == 803, f"adding the rest: exit {q.returncode}")
+    check(not os.path.exists(db + "-journal"), "a journal is left after an add")
 
 
 def python_with_pandas():
@@ -411,6 +472,284 @@ def test_trend(a):
     check(p.returncode == 2 and "not both" in p.stderr, "trend FILE --db: exit 2")
 
 
+def no_removal_advice(p, what):
+    check("remove" not in p.stderr and "output file" not in p.stderr,
+          f"{what}: a message speaks of removing or of an output file: {p.stderr}")
+
+
+def test_read_only(a):
+    db = store_path(a, "ro.sqlite")
+    check(runner(a, ["history", "add"] + history(a, nights=12, step_at=6, factor=1.5, prefix="ro")
+                 + ["--db", db]).returncode == 0, "add")
+    more = history(a, nights=13, prefix="ro2")[12:]
+    os.chmod(db, 0o444)
+    try:
+        before = digest(db)
+        for args, code in ((["history", "list", "--db", db], 0),
+                           (["history", "changes", "--db", db], 1),
+                           (["trend", "--db", db, "--format", "json"], 0)):
+            p = runner(a, args)
+            check(p.returncode == code and not errors_of(p),
+                  f"{args[:2]} on a store of mode 0444: exit {p.returncode}, errors {errors_of(p)}")
+            no_removal_advice(p, args[1])
+        p = runner(a, ["history", "add"] + more + ["--db", db])
+        e = errors_of(p)
+        check(p.returncode == 2 and len(e) == 1 and "read-only" in e[0], f"add to 0444: {e}")
+        no_removal_advice(p, "add to 0444")
+        check(digest(db) == before and os.stat(db).st_mode & 0o777 == 0o444, "the store changed")
+    finally:
+        os.chmod(db, 0o644)
+    # A store in a directory the process cannot write (a write bit off
+    # everywhere: root is refused as its owner would be).
+    d = os.path.join(a.workdir, "ro_dir")
+    os.makedirs(d, exist_ok=True)
+    db2 = os.path.join(d, "store.sqlite")
+    if os.path.exists(db2):
+        os.remove(db2)
+    check(runner(a, ["history", "add", more[0], "--db", db2]).returncode == 0, "add in ro_dir")
+    os.chmod(d, 0o555)
+    try:
+        p = runner(a, ["history", "list", "--db", db2, "--format", "json"])
+        check(p.returncode == 0 and len(json.loads(p.stdout)) == 1, "list in a read-only directory")
+        p = runner(a, ["history", "add"] + history(a, nights=14, prefix="ro3")[13:] + ["--db", db2])
+        e = errors_of(p)
+        check(p.returncode == 2 and len(e) == 1 and "read-only" in e[0] and "ro_dir" in e[0],
+              f"add in a read-only directory: {e}")
+        no_removal_advice(p, "add in a read-only directory")
+    finally:
+        os.chmod(d, 0o755)
+
+
+def blob_document(blob):
+    """A stored document (docs/formats.md): 8 bytes of size, then zlib."""
+    import zlib
+    return json.loads(zlib.decompress(blob[8:]).decode("utf-8"))
+
+
+def test_as_held(a):
+    db = store_path(a, "held.sqlite")
+    rng = random.Random(4)
+    library = "MPICH Version:  4.1.2\nMPICH Release date: Wed Jun  7 15:22:45 CDT 2023"
+    doc = night_doc(0, {("bcast", 11000): 10e-6}, rng)
+    doc["context"]["mpi_library"] = library
+    doc["context"]["hosts"] = ["node\x1b1"]
+    held = out_path(a, "held.json")
+    with open(held, "w") as f:
+        json.dump(doc, f)
+    # The same document with the escape spelt out: another run.
+    doc2 = json.loads(json.dumps(doc))
+    doc2["context"]["hosts"] = ["node\\x1B1"]
+    spelt = out_path(a, "spelt.json")
+    with open(spelt, "w") as f:
+        json.dump(doc2, f)
+    p = runner(a, ["history", "add", held, "--db", db])
+    check(p.returncode == 0, f"add: exit {p.returncode}")
+    p = runner(a, ["history", "add", spelt, "--db", db])
+    check(p.returncode == 0 and runs_in(db) == 2,
+          f"a document spelling the escape out was refused: exit {p.returncode}, {errors_of(p)}")
+    with sqlite3.connect(db) as c:
+        lib, machine, blob = c.execute(
+            "SELECT library, machine, document FROM runs WHERE file = ?", (held,)).fetchone()
+    check(lib == library and machine == "node\x1b1", f"kept {lib!r}, {machine!r}")
+    check(blob_document(blob) == doc, "the stored document is not the file's")
+    # Shown escaped, the library's first line, no escape cut.
+    p = runner(a, ["history", "list", "--db", db])
+    check(p.returncode == 0 and "\x1b" not in p.stdout and "node\\x1B1" in p.stdout,
+          "list shows the escape spelt out")
+    check(not re.search(r"\\(x[0-9A-F]?|u[0-9A-F]{0,3})(?![0-9A-F])", p.stdout),
+          f"list cuts an escape:\n{p.stdout}")
+    check("MPICH Version:  4.1.2" in p.stdout, "the library's first line")
+    p = runner(a, ["history", "list", "--db", db, "--format", "json"])
+    listed = json.loads(p.stdout)
+    check(listed[0]["library"] == library.replace("\n", "\\x0A"), f"json {listed[0]}")
+    # Added again: the same run, the store unchanged.
+    p = runner(a, ["history", "add", held, "--db", db])
+    check(p.returncode == 2 and "already holds this run (run #1)" in p.stderr, "held again")
+    p = runner(a, ["trend", "--db", db, "--format", "json"])
+    check(p.returncode == 0 and "\x1b" not in p.stdout, f"trend --db: exit {p.returncode}")
+
+
+def test_concurrent_duplicate(a):
+    db = store_path(a, "cdup.sqlite")
+    paths = history(a, nights=3, seed=7, prefix="cd")
+    check(runner(a, ["history", "add", paths[0], "--db", db]).returncode == 0, "first add")
+    shared = paths[2]
+    # The store's write lock held until both adds have checked their files
+    # against it: each then finds the shared run only inside its own
+    # transaction, after the other added it.
+    hold = sqlite3.connect(db, isolation_level=None, timeout=60)
+    hold.execute("BEGIN IMMEDIATE")
+    procs = [subprocess.Popen([a.runner, "history", "add"] + side + ["--db", db],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env())
+             for side in ([paths[1], shared], [shared])]
+    # Each has the store open (then checks its files at once, the lock
+    # letting readers in), and a second more.
+    real = os.path.realpath(db)
+
+    def has_open(pid):
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            return False
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == real:
+                    return True
+            except OSError:
+                pass
+        return False
+    deadline = time.time() + 60
+    while time.time() < deadline and not all(has_open(p.pid) for p in procs):
+        time.sleep(0.05)
+    time.sleep(1)
+    hold.execute("ROLLBACK")
+    hold.close()
+    outs = [p.communicate(timeout=240) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        print(f"exit {p.returncode}:\n{err}", file=sys.stderr)
+    check(runs_in(db) == 3, f"{runs_in(db)} runs, expected 3")
+    codes = sorted(p.returncode for p in procs)
+    check(codes == [0, 2], f"exit codes {codes}, expected one add to lose the shared run")
+    lost = [err for p, (out, err) in zip(procs, outs) if p.returncode == 2][0]
+    e = [l for l in lost.splitlines() if ": error:" in l]
+    check(e and os.path.basename(shared) in e[0] and "another process" in e[0],
+          f"the first error names the shared file: {e}")
+    check(lost.count("added as run") == (1 if procs[0].returncode == 2 else 0)
+          and (procs[0].returncode != 2 or " 1 of 2 files added" in lost),
+          f"what the losing add added: {lost}")
+
+
+def test_since(a):
+    db = store_path(a, "since.sqlite")
+    revs = {11: "abcdef10" + "0" * 32, 20: "abcdef11" + "0" * 32}
+    runner(a, ["history", "add"] + history(a, nights=30, step_at=12, prefix="sv", revisions=revs)
+           + ["--db", db])
+    p = runner(a, ["history", "changes", "--db", db, "--since", "abcdef1"])
+    e = errors_of(p)
+    check(p.returncode == 2 and len(e) == 1 and "ambiguous" in e[0]
+          and revs[11] in e[0] and revs[20] in e[0], f"ambiguous prefix: exit {p.returncode}, {e}")
+    for since, code in (("abcdef10", 1), ("ABCDEF10", 1), ("ABCDEF11", 0), ("2026-01-01", 1),
+                        ("2024-02-29", 1)):
+        p = runner(a, ["history", "changes", "--db", db, "--since", since])
+        check(p.returncode == code, f"--since {since}: exit {p.returncode}, expected {code}")
+    for since in ("2026-02-30", "9999-99-99", "2026-13-01", "2025-02-29", "2026-01-01T24:00",
+                  "2026-01-01T12:60:00Z", ""):
+        p = runner(a, ["history", "changes", "--db", db, "--since", since])
+        e = errors_of(p)
+        check(p.returncode == 2 and len(e) == 1 and "--since" in e[0],
+              f"--since '{since}': exit {p.returncode}, errors {e}")
+
+
+def test_zero_step(a):
+    db = store_path(a, "zero.sqlite")
+    runner(a, ["history", "add"] + history(a, nights=30, step_at=15, factor=0.0, prefix="z")
+           + ["--db", db])
+    check(runs_in(db) == 30, "every run added")
+    p, h = changes_json(a, db)
+    check(p.returncode == 1 and len(h["changes"]) == 1, f"a step to 0 s: {h['changes']}")
+    c = h["changes"][0]
+    check(c["point"] == "transfer/pack/1d/110000/np2" and c["index"] == 15
+          and c["factor"] == 0 and c["median_after_s"] == 0, f"change {c}")
+    p = runner(a, ["history", "changes", "--db", db])
+    check("-100.0%" in p.stdout and "faster" in p.stdout, "the table says -100.0%")
+    p = runner(a, ["trend", "--db", db, "--format", "json"])
+    t = json.loads(p.stdout)
+    marks = [(pt["point"], i) for g in t["groups"] for pt in g["points"]
+             for i, c in enumerate(pt["cells"]) if c.get("change_point")]
+    check(marks == [("transfer/pack/1d/110000/np2", 15)], f"trend --db marks {marks}")
+
+
+def test_no_writes(a):
+    empty = store_path(a, "empty.sqlite")
+    open(empty, "w").close()
+    for args in (["history", "list"], ["history", "changes"], ["trend", "--format", "json"]):
+        p = runner(a, args + ["--db", empty])
+        e = errors_of(p)
+        check(p.returncode == 2 and len(e) == 1 and "not a results store" in e[0],
+              f"{args} on an empty file: exit {p.returncode}, {e}")
+        check(os.path.getsize(empty) == 0, f"{args} wrote the empty file")
+    # An empty file is a store once added to.
+    paths = history(a, nights=2, prefix="nw")
+    p = runner(a, ["history", "add", paths[0], "--db", empty])
+    check(p.returncode == 0 and runs_in(empty) == 1, "add to an empty file")
+    # A refused first add leaves no file.
+    missing = store_path(a, "never.sqlite")
+    if os.path.exists(missing):
+        os.remove(missing)
+    bad = out_path(a, "nw_bad.json")
+    with open(bad, "w") as f:
+        f.write("{}")
+    for files in ([bad], [paths[1], bad]):
+        p = runner(a, ["history", "add"] + files + ["--db", missing])
+        check(p.returncode == 2 and len(errors_of(p)) == len(files), f"refused: {errors_of(p)}")
+        check(not os.path.exists(missing) and not os.path.exists(missing + "-journal"),
+              "a refused first add left a file")
+
+
+def test_store_errors(a):
+    paths = history(a, nights=1, prefix="se")
+    notdb = out_path(a, "se_not_a_store.sqlite")
+    with open(notdb, "w") as f:
+        f.write("hello\n" * 200)
+    newer = store_path(a, "se_newer.sqlite")
+    runner(a, ["history", "add", paths[0], "--db", newer])
+    with sqlite3.connect(newer) as c:
+        c.execute("PRAGMA user_version = 99")
+    for db, needle in ((notdb, "not a database"), (newer, "newer")):
+        for args in (["history", "list"], ["history", "changes"], ["history", "add", paths[0]]):
+            p = runner(a, args + ["--db", db])
+            e = errors_of(p)
+            check(p.returncode == 2 and len(e) == 1 and needle in e[0]
+                  and "makes one" not in e[0], f"{args} --db {db}: {e}")
+    p = runner(a, ["history", "list", "--db", out_path(a, "se_missing.sqlite")])
+    e = errors_of(p)
+    check(p.returncode == 2 and len(e) == 1 and "makes one" in e[0], f"missing: {e}")
+    for action in (["list"], ["changes"], ["add", paths[0]]):
+        p = runner(a, ["history"] + action + ["--db", a.workdir])
+        e = errors_of(p)
+        check(p.returncode == 2 and len(e) == 1 and "directory" in e[0]
+              and "output file" not in e[0], f"--db DIR, {action[0]}: {e}")
+
+
+def test_add_unfit(a):
+    db = store_path(a, "unfit.sqlite")
+    rng = random.Random(6)
+    good = night_doc(0, {("bcast", 11000): 10e-6}, rng)
+    check(runner(a, ["history", "add", out_write(a, "uf_good.json", good), "--db", db])
+          .returncode == 0, "a good run")
+    before = digest(db)
+    cut = night_doc(1, {("bcast", 11000): 10e-6}, rng)
+    cut["complete"] = False
+    none = night_doc(2, {("bcast", 11000): 10e-6}, rng)
+    none["records"] = []
+    undated = night_doc(3, {("bcast", 11000): 10e-6}, rng)
+    undated["context"]["start_time"] = "yesterday evening"
+    written = {}
+    for name, doc, needle in (("uf_cut.json", cut, "--allow-incomplete"),
+                              ("uf_none.json", none, "no record"),
+                              ("uf_undated.json", undated, "not a date")):
+        path = written[name] = out_write(a, name, doc)
+        p = runner(a, ["history", "add", path, "--db", db])
+        e = errors_of(p)
+        check(p.returncode == 2 and len(e) == 1 and name in e[0] and needle in e[0],
+              f"{name}: exit {p.returncode}, {e}")
+        check(digest(db) == before, f"{name}: the store changed")
+    p = runner(a, ["history", "add", written["uf_cut.json"], "--db", db,
+                   "--allow-incomplete"])
+    check(p.returncode == 0 and "incomplete" in p.stderr and runs_in(db) == 2,
+          f"--allow-incomplete: exit {p.returncode}")
+    p = runner(a, ["history", "list", "--db", db, "--allow-incomplete"])
+    check(p.returncode == 2 and "--allow-incomplete" in p.stderr, "list --allow-incomplete")
+
+
+def out_write(a, name, doc):
+    path = out_path(a, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -420,7 +759,11 @@ def main():
     a = parse_args(ap)
     tests = {"add": test_add, "duplicate": test_duplicate, "step-flat": test_step_flat,
              "exit-codes": test_exit_codes, "concurrent": test_concurrent,
-             "killed": test_killed, "pandas": test_pandas, "trend": test_trend}
+             "killed": test_killed, "pandas": test_pandas, "trend": test_trend,
+             "read-only": test_read_only, "as-held": test_as_held,
+             "concurrent-duplicate": test_concurrent_duplicate, "since": test_since,
+             "zero-step": test_zero_step, "no-writes": test_no_writes,
+             "store-errors": test_store_errors, "add-unfit": test_add_unfit}
     return run_test(tests[a.test], a)
 
 

@@ -7,18 +7,27 @@
 #include <cstdio>
 #include <map>
 #include <mpiarena/stats.hpp>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "change_points.hpp"
 #include "compare.hpp"
 #include "inference.hpp"
+#include "printable.hpp"
 #include "rank_tests.hpp"
 #include "units.hpp"
 
 namespace mpiarena {
 
 namespace {
+
+// A time of 0 (a clock too coarse for the operation) as this many seconds
+// where logarithms are taken: below any clock's resolution, so that a step
+// to 0 is a step, as the medians' ratio says (-100%).
+constexpr double kZeroTime = 1e-12;
+
+double log_safe(double seconds) { return std::max(seconds, kZeroTime); }
 
 double median_of(const std::vector<SeriesValue>& v, int b, int e) {
   std::vector<double> m;
@@ -58,8 +67,9 @@ bool all_of_class(const std::string& s, int (*is)(int)) {
   });
 }
 
-// "YYYY-MM-DD", "YYYY-MM-DDThh:mm", "YYYY-MM-DDThh:mm:ss" (a trailing Z).
-bool is_date(const std::string& s) {
+// "YYYY-MM-DD", "YYYY-MM-DDThh:mm", "YYYY-MM-DDThh:mm:ss" (a trailing Z):
+// its shape only.
+bool date_shaped(const std::string& s) {
   static const char kShape[] = "dddd-dd-ddTdd:dd:dd";
   std::string t = s;
   if (!t.empty() && t.back() == 'Z') t.pop_back();
@@ -69,6 +79,19 @@ bool is_date(const std::string& s) {
                          : t[i] != kShape[i])
       return false;
   return true;
+}
+
+// The value of the digits s[at, at + n).
+int digits(const std::string& s, std::size_t at, std::size_t n) {
+  return std::stoi(s.substr(at, n));
+}
+
+// The first UTF-8 sequence of `s` from `i`: its length (the strings of a
+// parsed document are valid UTF-8).
+std::size_t sequence_length(const std::string& s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  const std::size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  return std::min(n, s.size() - i);
 }
 
 // Change cps[i] of series `s`: the segments either side up to its
@@ -98,12 +121,17 @@ SeriesChange judge(Store& store, const StoredSeries& s,
   c.runs_after = e - t;
   c.before = median_of(s.values, b, t);
   c.after = median_of(s.values, t, e);
-  c.factor = c.before > 0 ? c.after / c.before : 1;
+  // From 0 s, as the logarithms saw it.
+  c.factor = c.before > 0    ? c.after / c.before
+             : c.after == 0 ? 1
+                            : c.after / kZeroTime;
   std::vector<double> left_medians, right_medians;
   for (int k = b; k < t; ++k)
-    left_medians.push_back(s.values[static_cast<std::size_t>(k)].median);
+    left_medians.push_back(
+        log_safe(s.values[static_cast<std::size_t>(k)].median));
   for (int k = t; k < e; ++k)
-    right_medians.push_back(s.values[static_cast<std::size_t>(k)].median);
+    right_medians.push_back(
+        log_safe(s.values[static_cast<std::size_t>(k)].median));
   c.split_p = welch_log_p(left_medians, right_medians);
   // Alpha over the positions a split of [b, e) could have taken, as
   // change_points() holds it (the neighbours may have moved since).
@@ -142,7 +170,8 @@ History find_changes(Store& store, const HistoryOptions& options) {
       continue;
     }
     std::vector<double> medians;
-    for (const SeriesValue& v : s.values) medians.push_back(v.median);
+    for (const SeriesValue& v : s.values)
+      medians.push_back(log_safe(v.median));
     std::vector<ChangePoint> cps = change_points(medians, cpo);
     // Each split judged between its confirmed neighbours; the one the raw
     // samples or the threshold do not confirm goes (the one with the
@@ -172,6 +201,20 @@ History find_changes(Store& store, const HistoryOptions& options) {
   return h;
 }
 
+bool is_calendar_date(const std::string& s) {
+  if (!date_shaped(s)) return false;
+  const int year = digits(s, 0, 4), month = digits(s, 5, 2),
+            day = digits(s, 8, 2);
+  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (month < 1 || month > 12 || day < 1 ||
+      day > kDays[month - 1] + (month == 2 && leap ? 1 : 0))
+    return false;
+  if (s.size() >= 16 && (digits(s, 11, 2) > 23 || digits(s, 14, 2) > 59))
+    return false;
+  return s.size() < 19 || digits(s, 17, 2) <= 59;
+}
+
 std::vector<SeriesChange> changes_since(const History& h,
                                         const std::string& since) {
   if (since.empty()) return h.changes;
@@ -190,21 +233,42 @@ std::vector<SeriesChange> changes_since(const History& h,
                                   " ('runner history list' shows them)");
     after = it->second;
     by_place = true;
-  } else if (is_date(since)) {
+  } else if (date_shaped(since)) {
+    if (!is_calendar_date(since))
+      throw std::invalid_argument(
+          "--since '" + since +
+          "' is not a date of the calendar (month 01-12, a day the month "
+          "has, hh 00-23, mm and ss 00-59)");
     from_date = since;
     if (from_date.back() == 'Z') from_date.pop_back();
   } else if (all_of_class(since, isxdigit) && since.size() >= 7 &&
              since.size() <= 40) {
-    bool found = false;
-    for (std::size_t i = 0; i < h.runs.size(); ++i)
-      if (h.runs[i].revision.compare(0, since.size(), since) == 0) {
+    std::string prefix = since;
+    for (char& c : prefix)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::set<std::string> revisions;  // the runs' that start so
+    for (std::size_t i = 0; i < h.runs.size(); ++i) {
+      std::string rev = h.runs[i].revision;
+      for (char& c : rev)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (rev.compare(0, prefix.size(), prefix) == 0) {
         after = i;
-        found = true;
+        revisions.insert(h.runs[i].revision);
       }
-    if (!found)
+    }
+    if (revisions.empty())
       throw std::invalid_argument("--since '" + since +
                                   "': no run of the store was built from a "
                                   "revision starting so");
+    if (revisions.size() > 1) {
+      std::string names;
+      for (const std::string& r : revisions)
+        names += (names.empty() ? "" : ", ") + printable(r);
+      throw std::invalid_argument(
+          "--since '" + since + "' is ambiguous: the store has runs of " +
+          std::to_string(revisions.size()) + " revisions starting so (" +
+          names + "); give more of the revision");
+    }
     by_place = true;
   } else {
     throw std::invalid_argument(
@@ -223,13 +287,30 @@ std::vector<SeriesChange> changes_since(const History& h,
   return out;
 }
 
+std::string column_text(const std::string& text, std::size_t width) {
+  const std::string line = text.substr(0, text.find_first_of("\r\n"));
+  std::string out;
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    const std::size_t n = sequence_length(line, i);
+    const std::string piece = printable(line.substr(i, n));
+    // An escape is as wide as its text, any other character one column.
+    const std::size_t w = piece.size() == n ? 1 : piece.size();
+    if (used + w > width) break;
+    out += piece;
+    used += w;
+    i += n;
+  }
+  return out;
+}
+
 std::string render_runs(const std::vector<StoredRun>& runs, Style style) {
   std::vector<std::vector<std::string>> rows;
   for (const StoredRun& r : runs)
-    rows.push_back({"#" + std::to_string(r.id), r.started,
-                    r.revision.substr(0, 12), r.library.substr(0, 24),
-                    r.machine, std::to_string(r.ranks),
-                    std::to_string(r.points), r.file});
+    rows.push_back({"#" + std::to_string(r.id), printable(r.started),
+                    column_text(r.revision, 12), column_text(r.library, 24),
+                    printable(r.machine), std::to_string(r.ranks),
+                    std::to_string(r.points), printable(r.file)});
   return render_grid({">run", "started", "revision", "MPI library", "machine",
                       ">ranks", ">points", "file"},
                      rows, style);
@@ -239,13 +320,13 @@ nlohmann::json runs_json(const std::vector<StoredRun>& runs) {
   nlohmann::json out = nlohmann::json::array();
   for (const StoredRun& r : runs)
     out.push_back({{"run", r.id},
-                   {"started", r.started},
-                   {"revision", r.revision},
-                   {"library", r.library},
-                   {"machine", r.machine},
+                   {"started", printable(r.started)},
+                   {"revision", printable(r.revision)},
+                   {"library", printable(r.library)},
+                   {"machine", printable(r.machine)},
                    {"ranks", r.ranks},
                    {"points", r.points},
-                   {"file", r.file},
+                   {"file", printable(r.file)},
                    {"added_at", r.added_at},
                    {"digest", r.digest}});
   return out;
@@ -283,8 +364,9 @@ std::string render_history(const History& h,
   std::vector<std::vector<std::string>> rows;
   for (const SeriesChange& c : shown)
     rows.push_back(
-        {c.point, c.library.substr(0, 24), c.machine,
-         "#" + std::to_string(c.run), c.started, c.revision.substr(0, 12),
+        {printable(c.point), column_text(c.library, 24), printable(c.machine),
+         "#" + std::to_string(c.run), printable(c.started),
+         column_text(c.revision, 12),
          format_seconds(c.before) + " (" + std::to_string(c.runs_before) + ")",
          format_seconds(c.after) + " (" + std::to_string(c.runs_after) + ")",
          percent(c.factor), p_text(c.p), c.factor > 1 ? "slower" : "faster"});
@@ -299,13 +381,13 @@ nlohmann::json to_json(const History& h,
                        const std::vector<SeriesChange>& shown) {
   nlohmann::json changes = nlohmann::json::array();
   for (const SeriesChange& c : shown)
-    changes.push_back({{"series", c.name},
-                       {"point", c.point},
-                       {"library", c.library},
-                       {"machine", c.machine},
+    changes.push_back({{"series", printable(c.name)},
+                       {"point", printable(c.point)},
+                       {"library", printable(c.library)},
+                       {"machine", printable(c.machine)},
                        {"run", c.run},
-                       {"started", c.started},
-                       {"revision", c.revision},
+                       {"started", printable(c.started)},
+                       {"revision", printable(c.revision)},
                        {"index", c.index},
                        {"runs_before", c.runs_before},
                        {"runs_after", c.runs_after},
@@ -340,7 +422,8 @@ void mark_changes(Trend& t, const History& h) {
     const int i = static_cast<int>(it->second);
     std::string key;
     for (const Record& r : t.runs[it->second].doc.records)
-      if (match_name(r) == c.point) key = point_name(point_key(r));
+      if (match_name(r) == printable(c.point))
+        key = point_name(point_key(r));
     if (key.empty()) continue;
     for (TrendGroup& g : t.groups) {
       const auto j = std::find(g.runs.begin(), g.runs.end(), i);

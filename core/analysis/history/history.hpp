@@ -63,6 +63,16 @@ History find_changes(Store& store, const HistoryOptions& options);
 std::vector<SeriesChange> changes_since(const History& h,
                                         const std::string& since);
 
+// Whether `s` is a date of the calendar in one of the shapes --since takes:
+// YYYY-MM-DD, YYYY-MM-DDThh:mm or YYYY-MM-DDThh:mm:ss, a Z after either.
+bool is_calendar_date(const std::string& s);
+
+// `text` as a column of `width` shows it: its first line, made printable
+// (printable.hpp), cut between characters, never inside an escape.
+std::string column_text(const std::string& text, std::size_t width);
+
+// The store keeps the strings of a document as the file held them; these
+// show them made printable (printable.hpp).
 std::string render_history(const History& h,
                            const std::vector<SeriesChange>& shown, Style style);
 nlohmann::json to_json(const History& h,
@@ -72,7 +82,8 @@ std::string render_runs(const std::vector<StoredRun>& runs, Style style);
 nlohmann::json runs_json(const std::vector<StoredRun>& runs);
 
 // Marks each change on its series in a trend of the store's runs (each
-// TrendRun's file "run N", N its id): the cell of the first run after it.
+// TrendRun's file "run N", N its id, its document made printable): the cell
+// of the first run after it.
 void mark_changes(Trend& t, const History& h);
 
 }  // namespace mpiarena

@@ -2,12 +2,16 @@
 // docs/formats.md, "The results store").
 #include "store.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <ctime>
 #include <set>
 
 #include "compare.hpp"
 #include "digest.hpp"
+#include "printable.hpp"
 #include "store_sql.hpp"
 
 namespace mpiarena {
@@ -27,7 +31,8 @@ CREATE TABLE IF NOT EXISTS runs (
   ranks    INTEGER NOT NULL,
   options  TEXT NOT NULL,
   context  TEXT NOT NULL,
-  document BLOB NOT NULL
+  document BLOB NOT NULL,
+  kept_as  TEXT NOT NULL DEFAULT 'file'
 );
 CREATE INDEX IF NOT EXISTS runs_by_time ON runs (started, id);
 CREATE TABLE IF NOT EXISTS series (
@@ -60,6 +65,28 @@ CREATE TABLE IF NOT EXISTS samples (
   PRIMARY KEY (run, series, i)
 ) WITHOUT ROWID;
 )sql";
+
+// Schema 1 to 2: the runs kept so far hold their strings made printable.
+constexpr const char* kSchema1To2 = R"sql(
+ALTER TABLE runs ADD COLUMN kept_as TEXT NOT NULL DEFAULT 'file';
+UPDATE runs SET kept_as = 'printable';
+)sql";
+
+// Whether this process may write `path` and its directory (SQLite writes
+// its journal there). A file without any write permission counts as
+// read-only even for root: whoever made it so did not want it changed.
+bool writable(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || (st.st_mode & 0222) == 0 ||
+      ::access(path.c_str(), W_OK) != 0)
+    return false;
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  return ::stat(dir.c_str(), &st) == 0 && (st.st_mode & 0222) != 0 &&
+         ::access(dir.c_str(), W_OK) == 0;
+}
 
 std::string now_utc() {
   std::time_t t = std::time(nullptr);
@@ -162,18 +189,21 @@ std::string series_name(const Record& r, const nlohmann::json& context) {
          machine_of(context);
 }
 
-Store::Store(const std::string& path, bool create) : path_(path) {
-  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-    std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+Store::Store(const std::string& path, bool write) : path_(path) {
+  const auto open = [&](int flags) {
     sqlite3_close(db_);
     db_ = nullptr;
-    throw StoreError(path + ": " + why);
-  }
-  // Another process adding holds the lock for one run's transaction:
-  // wait for it rather than fail.
-  sqlite3_busy_timeout(db_, 60000);
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+      std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+      throw StoreError(why);
+    }
+    // Another process adding holds the lock for one run's transaction:
+    // wait for it rather than fail.
+    sqlite3_busy_timeout(db_, 60000);
+  };
   try {
+    open(write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+               : SQLITE_OPEN_READONLY);
     // Each statement finished before the next transaction: a read left
     // open would hold its lock, and two processes each holding one while
     // asking to write would deadlock (SQLite then fails at once).
@@ -182,31 +212,60 @@ Store::Store(const std::string& path, bool create) : path_(path) {
       v.step();
       return v.integer(0);
     };
-    const std::int64_t found = version();
+    const auto tables = [this] {
+      Statement t(db_, "SELECT count(*) FROM sqlite_master");
+      t.step();
+      return t.integer(0);
+    };
+    std::int64_t found = 0;
+    try {
+      found = version();
+    } catch (const StoreError&) {
+      // A hot journal: an add killed mid-write. Rolling it back restores
+      // the runs committed before; a read-only connection cannot.
+      if (write || sqlite3_extended_errcode(db_) != SQLITE_READONLY_ROLLBACK)
+        throw;
+      if (!writable(path))
+        throw StoreError(
+            "an add was interrupted and left its journal '" + path +
+            "-journal', which must be rolled back before the store can be "
+            "read; this process cannot write the store or its directory: "
+            "run any history command once where it can (the runs committed "
+            "before the interruption are kept)");
+      open(SQLITE_OPEN_READWRITE);
+      found = version();
+    }
     if (found > kStoreSchemaVersion)
       throw StoreError("schema version " + std::to_string(found) +
                        " is newer than this runner's (" +
                        std::to_string(kStoreSchemaVersion) + ")");
-    if (found == 0) {
-      // A new store, or a file that is not one (SQLite says so here).
+    if (!write) {
+      if (found == 0)
+        throw StoreError(
+            tables() == 0
+                ? "not a results store: an empty database ('runner history "
+                  "add FILE... --db STORE' makes it one)"
+                : "holds tables but is not a results store (no schema "
+                  "version)");
+    } else if (found < kStoreSchemaVersion) {
+      // A new store, a file that is not one (SQLite says so here), or
+      // one of schema 1.
       exec(db_, "BEGIN IMMEDIATE");
       try {
-        if (version() == 0) {
-          std::int64_t tables = 0;
-          {
-            Statement t(db_, "SELECT count(*) FROM sqlite_master");
-            t.step();
-            tables = t.integer(0);
-          }
-          if (tables != 0)
+        const std::int64_t now = version();
+        if (now == 0) {
+          if (tables() != 0)
             throw StoreError(
                 "holds tables but is not a results store (no schema "
                 "version)");
           exec(db_, kSchema);
+        } else if (now == 1) {
+          exec(db_, kSchema1To2);
+        }
+        if (now < kStoreSchemaVersion)
           exec(db_,
                ("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion))
                    .c_str());
-        }
         exec(db_, "COMMIT");
       } catch (...) {
         sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -222,10 +281,18 @@ Store::Store(const std::string& path, bool create) : path_(path) {
 
 Store::~Store() { sqlite3_close(db_); }
 
-std::int64_t Store::run_with_digest(const std::string& digest) {
+std::int64_t Store::run_of(const nlohmann::json& json) {
   Statement s(db_, "SELECT id FROM runs WHERE digest = ?");
-  s.bind(1, digest);
-  return s.step() ? s.integer(0) : 0;
+  s.bind(1, document_digest(json));
+  if (s.step()) return s.integer(0);
+  // A run kept by schema 1 was known by its document made printable.
+  nlohmann::json shown = json;
+  if (make_printable(shown) == 0) return 0;
+  Statement old(db_,
+                "SELECT id FROM runs WHERE digest = ? AND "
+                "kept_as = 'printable'");
+  old.bind(1, document_digest(shown));
+  return old.step() ? old.integer(0) : 0;
 }
 
 std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
@@ -234,9 +301,10 @@ std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
   const nlohmann::json& c = doc.context;
   exec(db_, "BEGIN IMMEDIATE");
   try {
-    if (const std::int64_t id = run_with_digest(digest))
-      throw StoreError("the store already holds this run (run " +
-                       std::to_string(id) + ", digest " + digest + ")");
+    if (const std::int64_t id = run_of(json))
+      throw DuplicateRun("the store already holds this run (run #" +
+                             std::to_string(id) + ")",
+                         id);
     Statement run(db_,
                   "INSERT INTO runs (digest, file, added_at, started, "
                   "revision, library, machine, ranks, options, context, "

@@ -18,12 +18,23 @@ struct sqlite3;
 
 namespace mpiarena {
 
-// The version of the store's schema (PRAGMA user_version).
-inline constexpr int kStoreSchemaVersion = 1;
+// The version of the store's schema (PRAGMA user_version). Version 1 kept
+// each document with its strings made printable (printable.hpp); version 2
+// keeps the document as the file held it (runs.kept_as says which).
+inline constexpr int kStoreSchemaVersion = 2;
 
 class StoreError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// add() refused a run the store holds already: added by another process
+// since the caller last looked. `run` is its id.
+class DuplicateRun : public StoreError {
+ public:
+  DuplicateRun(const std::string& what, std::int64_t run)
+      : StoreError(what), run(run) {}
+  std::int64_t run;
 };
 
 // One stored run (a row of `runs`).
@@ -53,7 +64,7 @@ struct StoredSeries {
 
 // The digest a run is known by: FNV-1a of the document's JSON in one
 // canonical form, so the same document plain, compressed or re-indented
-// is the same run.
+// is the same run. `doc` as the file holds it (its strings as they are).
 std::string document_digest(const nlohmann::json& doc);
 
 // The series name of a record of a run with `context`.
@@ -61,19 +72,25 @@ std::string series_name(const Record& r, const nlohmann::json& context);
 
 class Store {
  public:
-  // Opens the store at `path`; with `create`, makes it when missing.
-  // Throws StoreError naming the path and the reason (not a store, a newer
+  // Opens the store at `path`. To read (`write` false) it is opened
+  // read-only and must be a store already; to write, a missing or empty
+  // file is made a store, and a store of schema 1 is brought to 2. A
+  // journal left by an add that was killed is rolled back when the store
+  // and its directory can be written, else refused with why. Throws
+  // StoreError naming the path and the reason (not a store, a newer
   // schema, unreadable).
-  Store(const std::string& path, bool create);
+  Store(const std::string& path, bool write);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // The id of the run with this digest, 0 when none.
-  std::int64_t run_with_digest(const std::string& digest);
+  // The id of the run of this document (as the file holds it), 0 when
+  // none. A run kept by schema 1 is known by its printable form.
+  std::int64_t run_of(const nlohmann::json& json);
   // Adds one run in one transaction and returns its id. Throws StoreError
-  // (the store unchanged); a run of the same digest added meanwhile by
-  // another process is refused so too.
+  // (the store unchanged); DuplicateRun when the store holds the run, found
+  // inside the transaction, so a run added meanwhile by another process is
+  // refused so too. `json` as the file holds it.
   std::int64_t add(const std::string& file, const nlohmann::json& json,
                    const Document& doc);
   // Every run, in time order (start time, then the order added).
