@@ -37,6 +37,8 @@ no-writes:   a read never writes: an empty file stays empty; a refused first
              add makes no file.
 store-errors: only a missing store is answered with "history add makes
              one"; --db DIR speaks of the store, not of an output file.
+schema-upgrade: a store of schema 1 is read as it is and brought to 2 by
+             an add, its runs marked kept printable and still known.
 add-unfit:   an interrupted run (unless --allow-incomplete), a run of no
              record and a start time that is not a date are refused.
 Same harness as e2e.py; each is one ctest test.
@@ -743,6 +745,29 @@ def test_add_unfit(a):
     check(p.returncode == 2 and "--allow-incomplete" in p.stderr, "list --allow-incomplete")
 
 
+def test_schema_upgrade(a):
+    db = store_path(a, "v1.sqlite")
+    paths = history(a, nights=3, prefix="v1")
+    check(runner(a, ["history", "add"] + paths[:2] + ["--db", db]).returncode == 0, "add")
+    # Schema 1 had no kept_as.
+    with sqlite3.connect(db) as c:
+        c.execute("ALTER TABLE runs DROP COLUMN kept_as")
+        c.execute("PRAGMA user_version = 1")
+    before = digest(db)
+    p = runner(a, ["history", "list", "--db", db, "--format", "json"])
+    check(p.returncode == 0 and len(json.loads(p.stdout)) == 2 and digest(db) == before,
+          f"list of a schema 1 store: exit {p.returncode}")
+    p = runner(a, ["history", "add", paths[0], "--db", db])
+    check(p.returncode == 2 and "already holds this run (run #1)" in p.stderr,
+          f"a run of a schema 1 store added again: exit {p.returncode}")
+    p = runner(a, ["history", "add", paths[2], "--db", db])
+    check(p.returncode == 0, f"add to a schema 1 store: exit {p.returncode}")
+    with sqlite3.connect(db) as c:
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 2, "schema 2 after the add")
+        kept = c.execute("SELECT id, kept_as FROM runs ORDER BY id").fetchall()
+    check(kept == [(1, "printable"), (2, "printable"), (3, "file")], f"kept_as {kept}")
+
+
 def out_write(a, name, doc):
     path = out_path(a, name)
     with open(path, "w") as f:
@@ -763,7 +788,8 @@ def main():
              "read-only": test_read_only, "as-held": test_as_held,
              "concurrent-duplicate": test_concurrent_duplicate, "since": test_since,
              "zero-step": test_zero_step, "no-writes": test_no_writes,
-             "store-errors": test_store_errors, "add-unfit": test_add_unfit}
+             "store-errors": test_store_errors, "add-unfit": test_add_unfit,
+             "schema-upgrade": test_schema_upgrade}
     return run_test(tests[a.test], a)
 
 
