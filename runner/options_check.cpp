@@ -286,17 +286,12 @@ namespace {
 
 // --allow-incomplete and --allow-powerless: what a gate may pass.
 void check_allowances(const po::variables_map& vm, Options& o) {
-  // history add keeps an interrupted run with --allow-incomplete.
-  const bool history = o.command == Command::history;
-  for (const char* name : {"allow-incomplete", "allow-powerless"})
-    if (vm.count(name) && o.command != Command::compare &&
-        o.command != Command::ab &&
-        !(history && std::string(name) == "allow-incomplete"))
-      throw UsageError("--" + std::string(name) + " applies to 'compare'" +
-                       (std::string(name) == "allow-incomplete"
-                            ? ", 'ab' and 'history add'"
-                            : " and 'ab'") +
-                       " only");
+  if (vm.count("allow-incomplete") && o.command != Command::compare &&
+      o.command != Command::ab && o.command != Command::history)
+    throw UsageError("--allow-incomplete applies to compare, ab, history add");
+  if (vm.count("allow-powerless") && o.command != Command::compare &&
+      o.command != Command::ab)
+    throw UsageError("--allow-powerless applies to 'compare' and 'ab' only");
   o.allow_incomplete = vm.count("allow-incomplete") > 0;
   o.allow_powerless = vm.count("allow-powerless") > 0;
 }

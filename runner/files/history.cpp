@@ -167,22 +167,19 @@ std::string run_list(const std::vector<std::int64_t>& ids) {
   return out;
 }
 
-// Every file is read and checked before anything is written: a file that
-// does not validate, is not fit to keep, or holds a run the store (or an
-// earlier file) has, and nothing is added. A run that another process adds
-// meanwhile is found inside the transaction that would add it again: that
-// file is not added, the others are, and each is named.
-int history_add(const Options& options) {
-  struct Input {
-    std::string file;
-    nlohmann::json json;  // as the file holds it
-    Document doc;
-    std::string digest;
-  };
+struct Input {
+  std::string file;
+  nlohmann::json json;  // as the file holds it
+  Document doc;
+  std::string digest;
+};
+
+// The files that may be added; each refused one said on stderr and
+// counted in `refused`.
+std::vector<Input> read_inputs(const Options& options,
+                               const std::vector<std::string>& files,
+                               int& refused) {
   std::vector<Input> inputs;
-  int refused = 0;
-  const std::vector<std::string> files =
-      distinct_files(options.files, "history add");
   for (const std::string& file : files) {
     Input in;
     in.file = file;
@@ -215,6 +212,19 @@ int history_add(const Options& options) {
     }
     inputs.push_back(std::move(in));
   }
+  return inputs;
+}
+
+// Every file is read and checked before anything is written: a file that
+// does not validate, is not fit to keep, or holds a run the store (or an
+// earlier file) has, and nothing is added. A run that another process adds
+// meanwhile is found inside the transaction that would add it again: that
+// file is not added, the others are, and each is named.
+int history_add(const Options& options) {
+  int refused = 0;
+  const std::vector<std::string> files =
+      distinct_files(options.files, "history add");
+  const std::vector<Input> inputs = read_inputs(options, files, refused);
   const auto nothing_added = [&] {
     if (files.size() > 1)
       store_error("nothing added to " + options.db + ": " +

@@ -18,60 +18,6 @@ namespace mpiarena {
 
 namespace {
 
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS runs (
-  id       INTEGER PRIMARY KEY,
-  digest   TEXT NOT NULL UNIQUE,
-  file     TEXT NOT NULL,
-  added_at TEXT NOT NULL,
-  started  TEXT NOT NULL,
-  revision TEXT NOT NULL,
-  library  TEXT NOT NULL,
-  machine  TEXT NOT NULL,
-  ranks    INTEGER NOT NULL,
-  options  TEXT NOT NULL,
-  context  TEXT NOT NULL,
-  document BLOB NOT NULL,
-  kept_as  TEXT NOT NULL DEFAULT 'file'
-);
-CREATE INDEX IF NOT EXISTS runs_by_time ON runs (started, id);
-CREATE TABLE IF NOT EXISTS series (
-  id      INTEGER PRIMARY KEY,
-  name    TEXT NOT NULL UNIQUE,
-  point   TEXT NOT NULL,
-  suite   TEXT NOT NULL,
-  method  TEXT NOT NULL,
-  payload TEXT NOT NULL,
-  bytes   INTEGER NOT NULL,
-  size    TEXT NOT NULL,
-  ranks   INTEGER NOT NULL,
-  library TEXT NOT NULL,
-  machine TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS points (
-  run          INTEGER NOT NULL REFERENCES runs (id),
-  series       INTEGER NOT NULL REFERENCES series (id),
-  median_s     REAL NOT NULL,
-  verification TEXT NOT NULL,
-  noisy        INTEGER NOT NULL,
-  PRIMARY KEY (series, run)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS points_by_run ON points (run);
-CREATE TABLE IF NOT EXISTS samples (
-  run       INTEGER NOT NULL,
-  series    INTEGER NOT NULL,
-  i         INTEGER NOT NULL,
-  seconds   REAL NOT NULL,
-  PRIMARY KEY (run, series, i)
-) WITHOUT ROWID;
-)sql";
-
-// Schema 1 to 2: the runs kept so far hold their strings made printable.
-constexpr const char* kSchema1To2 = R"sql(
-ALTER TABLE runs ADD COLUMN kept_as TEXT NOT NULL DEFAULT 'file';
-UPDATE runs SET kept_as = 'printable';
-)sql";
-
 // Whether this process may write `path` and its directory (SQLite writes
 // its journal there). A file without any write permission counts as
 // read-only even for root: whoever made it so did not want it changed.
@@ -204,22 +150,9 @@ Store::Store(const std::string& path, bool write) : path_(path) {
   try {
     open(write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                : SQLITE_OPEN_READONLY);
-    // Each statement finished before the next transaction: a read left
-    // open would hold its lock, and two processes each holding one while
-    // asking to write would deadlock (SQLite then fails at once).
-    const auto version = [this] {
-      Statement v(db_, "PRAGMA user_version");
-      v.step();
-      return v.integer(0);
-    };
-    const auto tables = [this] {
-      Statement t(db_, "SELECT count(*) FROM sqlite_master");
-      t.step();
-      return t.integer(0);
-    };
     std::int64_t found = 0;
     try {
-      found = version();
+      found = schema_version(db_);
     } catch (const StoreError&) {
       // A hot journal: an add killed mid-write. Rolling it back restores
       // the runs committed before; a read-only connection cannot.
@@ -233,45 +166,20 @@ Store::Store(const std::string& path, bool write) : path_(path) {
             "run any history command once where it can (the runs committed "
             "before the interruption are kept)");
       open(SQLITE_OPEN_READWRITE);
-      found = version();
+      found = schema_version(db_);
     }
     if (found > kStoreSchemaVersion)
       throw StoreError("schema version " + std::to_string(found) +
                        " is newer than this runner's (" +
                        std::to_string(kStoreSchemaVersion) + ")");
-    if (!write) {
-      if (found == 0)
-        throw StoreError(
-            tables() == 0
-                ? "not a results store: an empty database ('runner history "
-                  "add FILE... --db STORE' makes it one)"
-                : "holds tables but is not a results store (no schema "
-                  "version)");
-    } else if (found < kStoreSchemaVersion) {
-      // A new store, a file that is not one (SQLite says so here), or
-      // one of schema 1.
-      exec(db_, "BEGIN IMMEDIATE");
-      try {
-        const std::int64_t now = version();
-        if (now == 0) {
-          if (tables() != 0)
-            throw StoreError(
-                "holds tables but is not a results store (no schema "
+    if (write && found < kStoreSchemaVersion) make_current(db_);
+    if (!write && found == 0)
+      throw StoreError(
+          table_count(db_) == 0
+              ? "not a results store: an empty database ('runner history "
+                "add FILE... --db STORE' makes it one)"
+              : "holds tables but is not a results store (no schema "
                 "version)");
-          exec(db_, kSchema);
-        } else if (now == 1) {
-          exec(db_, kSchema1To2);
-        }
-        if (now < kStoreSchemaVersion)
-          exec(db_,
-               ("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion))
-                   .c_str());
-        exec(db_, "COMMIT");
-      } catch (...) {
-        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-        throw;
-      }
-    }
   } catch (const StoreError& e) {
     sqlite3_close(db_);
     db_ = nullptr;

@@ -1,9 +1,106 @@
-// The compression of the documents the store keeps (store_sql.hpp).
+// The store's schema and the compression of the documents it keeps
+// (store_sql.hpp).
 #include "store_sql.hpp"
 
 #include <zlib.h>
 
 namespace mpiarena {
+
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS runs (
+  id       INTEGER PRIMARY KEY,
+  digest   TEXT NOT NULL UNIQUE,
+  file     TEXT NOT NULL,
+  added_at TEXT NOT NULL,
+  started  TEXT NOT NULL,
+  revision TEXT NOT NULL,
+  library  TEXT NOT NULL,
+  machine  TEXT NOT NULL,
+  ranks    INTEGER NOT NULL,
+  options  TEXT NOT NULL,
+  context  TEXT NOT NULL,
+  document BLOB NOT NULL,
+  kept_as  TEXT NOT NULL DEFAULT 'file'
+);
+CREATE INDEX IF NOT EXISTS runs_by_time ON runs (started, id);
+CREATE TABLE IF NOT EXISTS series (
+  id      INTEGER PRIMARY KEY,
+  name    TEXT NOT NULL UNIQUE,
+  point   TEXT NOT NULL,
+  suite   TEXT NOT NULL,
+  method  TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  bytes   INTEGER NOT NULL,
+  size    TEXT NOT NULL,
+  ranks   INTEGER NOT NULL,
+  library TEXT NOT NULL,
+  machine TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS points (
+  run          INTEGER NOT NULL REFERENCES runs (id),
+  series       INTEGER NOT NULL REFERENCES series (id),
+  median_s     REAL NOT NULL,
+  verification TEXT NOT NULL,
+  noisy        INTEGER NOT NULL,
+  PRIMARY KEY (series, run)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS points_by_run ON points (run);
+CREATE TABLE IF NOT EXISTS samples (
+  run       INTEGER NOT NULL,
+  series    INTEGER NOT NULL,
+  i         INTEGER NOT NULL,
+  seconds   REAL NOT NULL,
+  PRIMARY KEY (run, series, i)
+) WITHOUT ROWID;
+)sql";
+
+// Schema 1 to 2: the runs kept so far hold their strings made printable.
+constexpr const char* kSchema1To2 = R"sql(
+ALTER TABLE runs ADD COLUMN kept_as TEXT NOT NULL DEFAULT 'file';
+UPDATE runs SET kept_as = 'printable';
+)sql";
+
+}  // namespace
+
+std::int64_t schema_version(sqlite3* db) {
+  // Each statement finished before the next transaction: a read left open
+  // would hold its lock, and two processes each holding one while asking
+  // to write would deadlock (SQLite then fails at once).
+  Statement v(db, "PRAGMA user_version");
+  v.step();
+  return v.integer(0);
+}
+
+std::int64_t table_count(sqlite3* db) {
+  Statement t(db, "SELECT count(*) FROM sqlite_master");
+  t.step();
+  return t.integer(0);
+}
+
+void make_current(sqlite3* db) {
+  exec(db, "BEGIN IMMEDIATE");
+  try {
+    const std::int64_t now = schema_version(db);
+    if (now == 0) {
+      // A new store, or a file that is not one (SQLite says so here).
+      if (table_count(db) != 0)
+        throw StoreError(
+            "holds tables but is not a results store (no schema version)");
+      exec(db, kSchema);
+    } else if (now == 1) {
+      exec(db, kSchema1To2);
+    }
+    if (now < kStoreSchemaVersion)
+      exec(db, ("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion))
+                   .c_str());
+    exec(db, "COMMIT");
+  } catch (...) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
 
 std::string deflate(const std::string& text) {
   uLongf size = compressBound(text.size());

@@ -1,6 +1,6 @@
 // Internal to the store (store.cpp): SQLite's C interface as a prepared
-// statement that finalizes itself and statements run whole, and the
-// compression of the documents kept.
+// statement that finalizes itself and statements run whole, the schema,
+// and the compression of the documents kept.
 #pragma once
 
 #include <sqlite3.h>
@@ -81,6 +81,14 @@ inline void exec(sqlite3* db, const char* sql) {
     throw StoreError(what);
   }
 }
+
+// PRAGMA user_version, and the number of tables and indexes.
+std::int64_t schema_version(sqlite3* db);
+std::int64_t table_count(sqlite3* db);
+// Brings the store of `db` to kStoreSchemaVersion in one transaction: a new
+// (empty) one gets the tables, one of schema 1 its upgrade. Throws
+// StoreError for a file that holds tables but no schema version.
+void make_current(sqlite3* db);
 
 // The document as zlib data (compress2), its uncompressed size first (8
 // bytes, little-endian), so that inflate() knows the buffer to give.
