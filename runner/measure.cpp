@@ -10,10 +10,14 @@
 #include "collective.hpp"
 #include "engine.hpp"
 #include "global_clock.hpp"
+#include "interrupt.hpp"
 #include "log.hpp"
 #include "memory.hpp"
 #include "plugin_log.hpp"
+#include "printable.hpp"
+#include "report.hpp"
 #include "suite_info.hpp"
+#include "summary.hpp"
 #include "units.hpp"
 
 namespace mpiarena {
@@ -362,6 +366,32 @@ void note_held_memory(double held, double planned, std::size_t first_record,
   }
 }
 
+// Rank 0, after each write: the table a signal that stops the run prints
+// (interrupt.hpp), as the end of the run would print it, and where the
+// points are kept.
+void update_interrupt_summary(const Document& doc, const Options& o,
+                              int rank) {
+  if (rank != 0 || doc.records.empty() ||
+      (o.format != "table" && o.format != "markdown"))
+    return;
+  nlohmann::json shown_json = to_json(doc);
+  const Document shown = make_printable(shown_json) > 0
+                             ? document_from_json(shown_json)
+                             : Document{};
+  const Document& d = shown.records.empty() ? doc : shown;
+  std::string text = render_report(
+      d, compute_summary(d),
+      o.format == "markdown" ? Style::markdown : Style::text, o.per_rank,
+      o.percentiles);
+  text += o.output.empty()
+              ? "\nthe points measured before the stop (no -o file keeps "
+                "them)\n"
+              : "\nthe points measured before the stop, kept in " + o.output +
+                    " (complete: false): runner report " + o.output +
+                    " shows them again\n";
+  set_interrupt_summary(text);
+}
+
 // Measures `block` (points of one group prepared together: the whole
 // group when it is interleaved, else one point) and destroys its
 // strategies before it returns, so that a launch needs what its largest
@@ -424,10 +454,15 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
     if (gopt.interleave) {
       measure_members(group, comms, gopt, seed, this_group, s, alone);
     } else {  // each strategy destroyed before the next is created
-      for (const Point* pp : group)
+      for (const Point* pp : group) {
         measure_members({pp}, comms, gopt, seed, this_group, s, alone);
+        if (pp == group.back()) break;
+        writer.save();  // what a stop keeps: every point measured
+        update_interrupt_summary(doc, options, s.rank);
+      }
     }
     writer.save();
+    update_interrupt_summary(doc, options, s.rank);
     if (members.front()->ranks < world.size()) comms.rejoin();
   }
   if (!fallbacks.empty()) {

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "file_io.hpp"
@@ -19,12 +20,30 @@ volatile sig_atomic_t g_speaker = 0;
 
 void say(const char* text) { write_stderr(text); }
 
+// The summary, published whole: a handler reads the buffer the pointer
+// names; a buffer is freed two updates after it was replaced, long after
+// any handler could have started on it.
+std::atomic<const std::string*> g_summary{nullptr};
+const std::string* g_retired = nullptr;
+
+void write_stdout(const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(STDOUT_FILENO, p, left);
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
 extern "C" void on_interrupt(int sig) {
   // Async-signal-safe only: unlink, write, _exit.
   fileio::remove_remembered();
   // This process is already ending (its own fault, said once): quietly.
   if (!claim_ending()) ::_exit(kExitFault);
   if (g_speaker) {
+    if (const std::string* summary = g_summary.load()) write_stdout(*summary);
     // Under mpirun, Ctrl-C and the end of a job another rank aborted both
     // reach the ranks as SIGTERM.
     say("runner: stopped by ");
@@ -50,6 +69,12 @@ extern "C" void on_interrupt(int sig) {
 }
 
 }  // namespace
+
+void set_interrupt_summary(const std::string& text) {
+  const std::string* fresh = text.empty() ? nullptr : new std::string(text);
+  delete g_retired;
+  g_retired = g_summary.exchange(fresh);
+}
 
 void install_interrupt_handler(bool speaker) {
   g_speaker = speaker ? 1 : 0;

@@ -329,6 +329,40 @@ def test_kill_anytime(a):
     check(hits >= 3, f"only {hits} kills hit a running run")
 
 
+def test_interrupted_table(a):
+    """Ctrl-C on mpirun (SIGINT) in the middle of a run: rank 0 prints the
+    table of every point measured before the stop, the same points the -o
+    file keeps, and how to see them again (runner report FILE)."""
+    d = fresh_dir(a, "interrupted")
+    out = os.path.join(d, "r.json")
+    cmd, e = slow_run(a, out, points=60, delay_us=3000)
+    print("$", " ".join(cmd), flush=True)
+    proc = subprocess.Popen(cmd, env=e, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        wait_for(lambda: records_in(out) >= 4 or proc.poll() is not None, 120,
+                 "four points written")
+        check(proc.poll() is None, "the run ended before it was interrupted")
+        os.kill(proc.pid, signal.SIGINT)  # what Ctrl-C sends the launcher
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    print(stdout[-3000:])
+    print(stderr[-3000:], file=sys.stderr)
+    doc = validate(a, out)
+    kept = len(doc["records"])
+    check(doc["complete"] is False and 4 <= kept < 60,
+          f"the file: complete {doc['complete']}, {kept} records")
+    rows = [l for l in stdout.splitlines() if "sleepy" in l and "passed" in l]
+    check(len(rows) >= kept,
+          f"{len(rows)} table rows on stdout, {kept} points in the file")
+    check(f"runner report {out}" in stdout,
+          f"no hint of 'runner report {out}' on stdout: {stdout[-500:]!r}")
+    check("stopped by" in stderr, "no line saying the run was stopped")
+
+
 # ---------------------------------------------------------------- disk full
 
 def fill(path, leave_bytes):
@@ -463,6 +497,7 @@ def main():
         "kill-anytime": test_kill_anytime,
         "disk-full": test_disk_full,
         "gzip": test_gzip,
+        "interrupted-table": test_interrupted_table,
     }
     os.makedirs(a.workdir, exist_ok=True)
     try:
