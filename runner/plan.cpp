@@ -79,6 +79,14 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
   std::set<std::string> suites;
   for (const LoadedStrategy& s : registry.strategies())
     suites.insert(s.entry.info.suite);
+  if (registry.strategies().empty()) {
+    error =
+        "no method is available: no plugin was loaded (the runner's own "
+        "plugin directory, MPIARENA_PLUGIN_PATH and --plugin-dir held none "
+        "that loads; the warnings above say why a file was skipped); build "
+        "the plugins or give --plugin-dir DIR";
+    return {};
+  }
   std::set<std::string> wanted;
   for (const std::string& token : options.methods) {
     bool matched = false;
@@ -156,6 +164,26 @@ bool payloads_offered(const std::vector<const LoadedStrategy*>& methods,
             "); they offer: " + join({known.begin(), known.end()}) +
             " ('runner --list' shows each method's payloads)";
     return false;
+  }
+  // A method named in --methods that offers none of the --payloads would
+  // be dropped without a word (one of a suite, or 'all', may be).
+  if (options.payloads.empty()) return true;
+  for (const LoadedStrategy* s : methods) {
+    const StrategyInfo& info = s->entry.info;
+    const bool named = std::find(options.methods.begin(), options.methods.end(),
+                                 info.name) != options.methods.end();
+    const bool offers = std::any_of(
+        info.payloads.begin(), info.payloads.end(), [&](const auto& p) {
+          return std::find(options.payloads.begin(), options.payloads.end(),
+                           p) != options.payloads.end();
+        });
+    if (named && !offers) {
+      error = "method '" + info.name + "' offers none of --payloads " +
+              join(options.payloads) + " (its payloads: " +
+              join(info.payloads) +
+              "); leave it out of --methods or add one of its payloads";
+      return false;
+    }
   }
   return true;
 }

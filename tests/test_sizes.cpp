@@ -180,6 +180,22 @@ TEST(ParseSizes, ErrorsNameTheBadItem) {
   }
 }
 
+TEST(ParseSizes, AThousandsSeparatorIsRefusedNotSplit) {
+  // "1,000" is not the sizes 1 and 0.
+  try {
+    parse_sizes("1,000");
+    FAIL() << "accepted";
+  } catch (const SizeSpecError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'000'"), std::string::npos) << what;
+    EXPECT_NE(what.find("write 1000"), std::string::npos) << what;
+  }
+  EXPECT_THROW(parse_sizes("8,016"), SizeSpecError);
+  // A zero alone, and zeros inside a number, are sizes.
+  EXPECT_EQ(parse_sizes("0,1000").size(), 2u);
+  EXPECT_EQ(parse_sizes("0").front().bytes, 0u);
+}
+
 TEST(SizeSyntax, DescribesEveryForm) {
   const std::string syntax = mpiarena::size_syntax();
   for (const std::string word : {"small", "xxxlarge", "all", "KiB", "MiB",

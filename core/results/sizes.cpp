@@ -205,6 +205,13 @@ std::vector<SizePoint> parse_sizes(const std::string& spec) {
     } else {
       if (!std::isdigit(static_cast<unsigned char>(item[0])))
         bad(item, "not a preset name");
+      // "1,000" would be the sizes 1 and 0: a digit group after a
+      // thousands separator starts with a zero, or has three digits.
+      if (item.size() > 1 && item[0] == '0' &&
+          std::isdigit(static_cast<unsigned char>(item[1])))
+        bad(item,
+            "a number with a leading zero; the list's items are separated by "
+            "commas, so write 1000 or 1KB, not 1,000");
       const std::size_t b = parse_bytes(item);
       out.push_back({std::to_string(b), b});
     }

@@ -52,6 +52,27 @@ def test_bad_input(a):
                        ["--wait 'never'", "accepted: auto, poll, sleep"])
     expect_usage_error(a, ["--per-rank", "--format", "csv"],
                        ["--per-rank", "table or markdown", "'csv'"])
+    # "1,000" is not the sizes 1 and 0.
+    expect_usage_error(a, ["--sizes", "1,000"], ["'000'", "write 1000"])
+    # A method named in --methods is never dropped without a word.
+    expect_usage_error(a, ["--methods", "bcast,mpi_bytes", "--payloads", "bytes"],
+                       ["method 'bcast' offers none of --payloads bytes",
+                        "its payloads: 1d, 2d"])
+    # A runner that finds no plugin says so, not "available methods: ;".
+    lone = os.path.join(a.workdir, "lone_runner")
+    shutil.rmtree(lone, ignore_errors=True)
+    os.makedirs(lone)
+    shutil.copy(a.runner, lone)
+    p = subprocess.run(launch(a, a.np) + [os.path.join(lone, "runner"), "-m",
+                                          "bcast"] + VERIFY,
+                       capture_output=True, text=True, timeout=120,
+                       env=env({"MPIARENA_PLUGIN_PATH": ""}))
+    print(p.stderr[-2000:], file=sys.stderr)
+    check(p.returncode == 2, f"a runner without plugins: exit {p.returncode}")
+    check("no plugin was loaded" in p.stderr and "--plugin-dir" in p.stderr
+          and "available methods: ;" not in p.stderr,
+          f"a runner without plugins: {p.stderr[-600:]!r}")
+    check(p.stderr.count("runner: error:") == 1, "one error, from rank 0")
 
 
 def test_too_few_ranks(a):
