@@ -25,15 +25,23 @@ namespace mpiarena {
 
 namespace {
 
-// Payload-sized buffers a rank of `info` holds: its declaration, except for
-// the stencil suite, whose application array grows with --exchanges and
-// --stride (2 x exchanges regions, stride / 8 elements apart), and windowed
-// methods, which declare their copies per message of the --window.
-int copies_of(const StrategyInfo& info, const Options& o) {
-  if (info.windowed) return info.payload_copies * o.window + 1;
-  if (info.suite != "stencil") return info.payload_copies;
-  return info.payload_copies - kStencilArrayCopies +
-         2 * o.exchanges * (o.stride / 8);
+// Payload-sized buffers a rank of `info` holds at a point of `ranks` ranks:
+// payload_copies, except for the stencil suite, whose application array
+// grows with --exchanges and --stride (2 x exchanges regions, stride / 8
+// elements apart), and windowed methods, which declare their copies per
+// message of the --window; plus payload_copies_per_rank per rank. Under
+// --size-basis total a per-rank suite's size is the whole array and a
+// rank's payload its share of it: the buffers that grow with the ranks
+// hold about one size together, and a fixed copy at most one size.
+int copies_of(const StrategyInfo& info, const Options& o, int ranks) {
+  int fixed = info.payload_copies;
+  if (info.windowed)
+    fixed = info.payload_copies * o.window + 1;
+  else if (info.suite == "stencil")
+    fixed = info.payload_copies - kStencilArrayCopies +
+            2 * o.exchanges * (o.stride / 8);
+  const bool whole = o.size_total && size_is_per_rank(info.suite);
+  return fixed + info.payload_copies_per_rank * (whole ? 1 : ranks);
 }
 
 std::string upper(std::string s) {
@@ -274,7 +282,7 @@ Point make_point(const LoadedStrategy* s, const std::string& payload,
                  const std::vector<std::pair<std::string, std::string>>& values,
                  const Options& options, const Machine& machine) {
   const StrategyInfo& info = s->entry.info;
-  const int copies = copies_of(info, options);
+  const int copies = copies_of(info, options, ranks);
   Point point{s, payload, size,
               skip_reason(info, payload, size, machine, ranks, copies), ranks};
   point.memory_bytes =

@@ -377,7 +377,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "integer from 1 to 64"},
         BadInfoCase{16, "a choice needs its choices"},
         BadInfoCase{17, "option 'op' is also a key of params"},
-        BadInfoCase{18, "library_collective 'All-Reduce!' is not accepted"}));
+        BadInfoCase{18, "library_collective 'All-Reduce!' is not accepted"},
+        BadInfoCase{19, "payload_copies_per_rank -1 is not accepted"}));
 
 TEST(Registry, ProbeWithPhasesPartsAndMetricsLoads) {
   Registry reg;

@@ -6,7 +6,7 @@ namespace mpiarena {
 
 StrategyInfo collective_info(std::string suite, std::string name,
                              std::string summary, int payload_copies,
-                             int min_ranks) {
+                             int payload_copies_per_rank, int min_ranks) {
   StrategyInfo info;
   info.name = std::move(name);
   info.suite = std::move(suite);
@@ -14,14 +14,17 @@ StrategyInfo collective_info(std::string suite, std::string name,
   info.payloads = {"1d"};
   info.min_ranks = min_ranks;
   info.payload_copies = payload_copies;
+  info.payload_copies_per_rank = payload_copies_per_rank;
   return info;
 }
 
 StrategyInfo mockup_info(const std::string& collective,
                          const std::string& guideline, std::string name,
-                         std::string summary, int payload_copies) {
-  StrategyInfo info = collective_info("collective", std::move(name),
-                                      std::move(summary), payload_copies);
+                         std::string summary, int payload_copies,
+                         int payload_copies_per_rank) {
+  StrategyInfo info =
+      collective_info("collective", std::move(name), std::move(summary),
+                      payload_copies, payload_copies_per_rank);
   info.params = {{"collective", collective}, {"guideline", guideline}};
   return info;
 }

@@ -41,7 +41,8 @@ double osu_overlap_percent(double pure, double comp, double ovrl) {
 }
 
 StrategyInfo overlap_info(std::string name, std::string summary,
-                          int payload_copies, int min_ranks) {
+                          int payload_copies, int payload_copies_per_rank,
+                          int min_ranks) {
   StrategyInfo info;
   info.name = std::move(name);
   info.suite = "overlap";
@@ -49,6 +50,7 @@ StrategyInfo overlap_info(std::string name, std::string summary,
   info.payloads = {"1d"};
   info.min_ranks = min_ranks;
   info.payload_copies = payload_copies;
+  info.payload_copies_per_rank = payload_copies_per_rank;
   info.parts = {"comm", "compute", "both"};
   info.headline = "both";
   info.phases = {"post", "compute", "wait"};

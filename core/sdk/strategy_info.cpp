@@ -158,7 +158,8 @@ std::string check_suite(const StrategyInfo& info) {
   return {};
 }
 
-// The numbers: time_scale, min_ranks, payload_copies, thread_level.
+// The numbers: time_scale, min_ranks, payload_copies(_per_rank),
+// thread_level.
 std::string check_numbers(const StrategyInfo& info) {
   if (!std::isfinite(info.time_scale) || info.time_scale <= 0)
     return "time_scale " + std::to_string(info.time_scale) +
@@ -168,6 +169,10 @@ std::string check_numbers(const StrategyInfo& info) {
            " is not accepted: 1 or more";
   if (info.payload_copies < 0)
     return "payload_copies " + std::to_string(info.payload_copies) +
+           " is not accepted: 0 or more";
+  if (info.payload_copies_per_rank < 0)
+    return "payload_copies_per_rank " +
+           std::to_string(info.payload_copies_per_rank) +
            " is not accepted: 0 or more";
   const int t = info.thread_level;
   if (t != MPI_THREAD_SINGLE && t != MPI_THREAD_FUNNELED &&

@@ -68,6 +68,8 @@ mpiarena::StrategyInfo good() {
       {"algo", mpiarena::OptionInfo::Type::choice, "ring", 0, 0, {}, ""}};
 #elif BAD_FIELD == 18  // a library_collective that is not a name
   i.library_collective = "All-Reduce!";
+#elif BAD_FIELD == 19  // a negative count of copies per rank
+  i.payload_copies_per_rank = -1;
 #elif BAD_FIELD == 17  // an option named as a param
   i.params = {{"op", "put"}};
   i.options = {

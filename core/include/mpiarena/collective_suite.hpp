@@ -42,9 +42,11 @@ namespace mpiarena {
 // The StrategyInfo of a method of this family: `suite` is "distribution"
 // or "combination" (the Week 4 exercise's two studies, ranked apart) or
 // "collective" (the everyday collectives); payload "1d" (ints), at least
-// `min_ranks` ranks, `payload_copies` per-rank payloads per rank.
+// `min_ranks` ranks, `payload_copies` per-rank payloads per rank, plus
+// `payload_copies_per_rank` more per rank of the point (StrategyInfo).
 StrategyInfo collective_info(std::string suite, std::string name,
                              std::string summary, int payload_copies = 2,
+                             int payload_copies_per_rank = 0,
                              int min_ranks = 2);
 
 // `info` of a method whose execute() is one call of the MPI collective
@@ -65,7 +67,8 @@ inline StrategyInfo chosen_by_library(std::string collective,
 // violations). Params "collective" and "guideline".
 StrategyInfo mockup_info(const std::string& collective,
                          const std::string& guideline, std::string name,
-                         std::string summary, int payload_copies = 2);
+                         std::string summary, int payload_copies = 2,
+                         int payload_copies_per_rank = 0);
 
 // Element `index` of the distributed array (positive, below 2^20).
 int distribution_value(std::size_t index);

@@ -43,7 +43,8 @@ double osu_overlap_percent(double pure, double comp, double ovrl);
 // (ints), parts comm/compute/both (headline both), phases post/compute/wait
 // of each part, metrics overlap (NOB's), overlap_osu and comp_over_comm.
 StrategyInfo overlap_info(std::string name, std::string summary,
-                          int payload_copies = 2, int min_ranks = 2);
+                          int payload_copies = 2,
+                          int payload_copies_per_rank = 0, int min_ranks = 2);
 
 class OverlapStrategy : public Strategy {
  public:

@@ -43,7 +43,8 @@ namespace mpiarena {
 // constructors, option values read with the runner's own parser
 // (option_value.hpp), library_collective open to any collective.
 // 11: StrategyInfo::thread_level. 12: RmaStrategy's bidirectional mode.
-inline constexpr std::uint32_t kAbiVersion = 12;
+// 13: StrategyInfo::payload_copies_per_rank.
+inline constexpr std::uint32_t kAbiVersion = 13;
 
 // ---------------------------------------------------------------- metrics
 // What a metric formula sees: per-operation times in seconds of every part
@@ -158,8 +159,9 @@ struct StrategyInfo {
   // the report shows no bandwidth for them.
   bool moves_data = true;
   // Payload-sized buffers one rank holds at once (its copy of the data, a
-  // pack buffer, a serialized archive...). The core skips a point whose
-  // ranks would not fit in the node's available memory.
+  // pack buffer, a serialized archive...), whatever the rank count; those
+  // that grow with it are payload_copies_per_rank (Contract v13). The core
+  // skips a point whose ranks would not fit in the node's available memory.
   int payload_copies = 1;
   // True for methods that only work when every rank is on one node (shared
   // memory): the core skips them, with the reason, on several nodes.
@@ -222,6 +224,15 @@ struct StrategyInfo {
   // The MPI thread level the method needs (MPI_THREAD_MULTIPLE: threads
   // calling MPI at once); a run with less (--thread-level) skips it.
   int thread_level = MPI_THREAD_SINGLE;
+  // Contract v13 -------------------------------------------------------
+  // Payload-sized buffers one rank holds per rank of the point, on top of
+  // payload_copies: an allgather's receive buffer holds one payload per
+  // rank (1), an alltoall's send and receive buffers one each (2). A point
+  // of `ranks` ranks holds payload x (payload_copies +
+  // payload_copies_per_rank x ranks) on a rank; count the rank that holds
+  // the most (a gather's root), since the memory guard plans every rank
+  // for it.
+  int payload_copies_per_rank = 0;
 };
 
 // Thrown by prepare() (or setup()) on EVERY rank alike when a point cannot
