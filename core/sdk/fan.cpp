@@ -14,6 +14,8 @@ StrategyInfo fan_info(std::string name, std::string summary, Fan direction) {
   StrategyInfo info =
       bytes_method_info(std::move(name), "congestion", std::move(summary), 1);
   info.windowed = true;
+  // Fan-out: the hub holds one send buffer per peer.
+  if (direction == Fan::out) info.payload_copies_per_rank = 1;
   info.params = {{"direction", direction == Fan::in ? "fan_in" : "fan_out"}};
   MetricInfo bw;
   bw.name = "aggregate_bw";

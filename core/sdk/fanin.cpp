@@ -10,9 +10,11 @@
 namespace mpiarena {
 
 StrategyInfo fanin_info(std::string name, std::string summary,
-                        int payload_copies) {
-  return bytes_method_info(std::move(name), "fanin", std::move(summary),
-                           payload_copies);
+                        int payload_copies, int payload_copies_per_rank) {
+  StrategyInfo info = bytes_method_info(std::move(name), "fanin",
+                                        std::move(summary), payload_copies);
+  info.payload_copies_per_rank = payload_copies_per_rank;
+  return info;
 }
 
 namespace {

@@ -110,13 +110,15 @@ def test_memory_guard(a):
     reason = next(s["reason"] for s in doc["skipped"] if s["method"] == "pack")
     check("payload copies" in reason and "50.0 MB available" in reason, reason)
     # Fan-in: the root holds one buffer per client, so a fan-in method counts
-    # 2 copies per rank: 2 ranks x 2 x 16.8 MB > 80% of 60 MB.
+    # 1 copy plus 1 per rank of the point, the root's need, for every rank:
+    # 2 ranks x 3 x 16.8 MB > 80% of 60 MB.
     p = mpirun(a, a.np, ["--methods", "send", "--sizes", "16MiB", "--max-memory", "60MB",
                          "-o", out] + VERIFY)
     check(p.returncode == 0, f"exit {p.returncode}")
     doc = validate(a, out)
     check(doc["records"] == [] and len(doc["skipped"]) == 1, "fan-in 16MiB must be skipped")
-    check("2 payload copies" in doc["skipped"][0]["reason"], doc["skipped"][0]["reason"])
+    check(f"{1 + a.np} payload copies" in doc["skipped"][0]["reason"],
+          doc["skipped"][0]["reason"])
     expect_usage_error(a, ["--max-memory", "lots"], ["--max-memory 'lots'", "Accepted", "8GiB"])
 
 

@@ -48,7 +48,8 @@ namespace mpiarena {
 enum class Fan { in, out };
 
 // The StrategyInfo of a congestion method: suite "congestion", payload
-// "bytes", windowed, one payload copy per message in flight, param
+// "bytes", windowed, one payload copy per message in flight (and, fan-out,
+// one send buffer per peer on the hub: payload_copies_per_rank 1), param
 // "direction" (fan_in, fan_out), metric aggregate_bw (MB/s).
 StrategyInfo fan_info(std::string name, std::string summary, Fan direction);
 

@@ -22,11 +22,13 @@
 namespace mpiarena {
 
 // The StrategyInfo of a fan-in method: suite "fanin", payload "bytes", 2
-// ranks. payload_copies defaults to 2 per rank: the root holds one message
-// buffer per client and every client its own, so a node holding all the
-// ranks holds about 2 x ranks messages (3 with a bsend buffer per client).
+// ranks. The root holds one message buffer per client, a client its own
+// (and a bsend buffer of one message): the defaults, 1 payload copy plus 1
+// per rank, cover the root, whose need the memory guard plans for every
+// rank (StrategyInfo::payload_copies_per_rank).
 StrategyInfo fanin_info(std::string name, std::string summary,
-                        int payload_copies = 2);
+                        int payload_copies = 1,
+                        int payload_copies_per_rank = 1);
 
 class FanInStrategy : public Strategy {
  public:

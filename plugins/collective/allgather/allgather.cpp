@@ -26,7 +26,7 @@ mpiarena::StrategyInfo info() {
       mpiarena::collective_info(
           "collective", "allgather",
           "MPI_Allgather of count ints per rank; every rank checks every block",
-          /*payload_copies=*/9));
+          /*payload_copies=*/1, /*payload_copies_per_rank=*/1));
 }
 
 }  // namespace

@@ -25,4 +25,4 @@ MPIARENA_PLUGIN(mpiarena::make_entry<Mockup>(mpiarena::mockup_info(
     "allgather", "alltoall", "allgather_as_alltoall",
     "allgather as MPI_Alltoall of the rank's block (guideline mock-up); "
     "every rank checks every block",
-    /*payload_copies=*/16)))
+    /*payload_copies=*/1, /*payload_copies_per_rank=*/2)))

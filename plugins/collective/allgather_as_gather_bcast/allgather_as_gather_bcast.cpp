@@ -22,4 +22,4 @@ MPIARENA_PLUGIN(mpiarena::make_entry<Mockup>(mpiarena::mockup_info(
     "allgather", "gather_bcast", "allgather_as_gather_bcast",
     "allgather as MPI_Gather + MPI_Bcast (guideline mock-up); every rank "
     "checks every block",
-    /*payload_copies=*/9)))
+    /*payload_copies=*/1, /*payload_copies_per_rank=*/1)))

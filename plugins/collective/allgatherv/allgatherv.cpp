@@ -36,7 +36,7 @@ mpiarena::StrategyInfo info() {
           "collective", "allgatherv",
           "MPI_Allgatherv of count ints per rank on average (option counts); "
           "every rank checks every block at its displacement",
-          /*payload_copies=*/14)));
+          /*payload_copies=*/2, /*payload_copies_per_rank=*/1)));
 }
 
 }  // namespace

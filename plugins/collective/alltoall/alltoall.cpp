@@ -36,7 +36,8 @@ mpiarena::StrategyInfo info() {
                       "collective", "alltoall",
                       "MPI_Alltoall of count ints from every rank to every "
                       "rank; each block checked",
-                      /*payload_copies=*/16));
+                      /*payload_copies=*/0,
+                      /*payload_copies_per_rank=*/2));
 }
 
 }  // namespace

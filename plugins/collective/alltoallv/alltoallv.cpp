@@ -35,7 +35,7 @@ mpiarena::StrategyInfo info() {
           "collective", "alltoallv",
           "MPI_Alltoallv of count ints on average (option counts) from every "
           "rank to every rank; each block checked",
-          /*payload_copies=*/24)));
+          /*payload_copies=*/0, /*payload_copies_per_rank=*/2)));
 }
 
 }  // namespace

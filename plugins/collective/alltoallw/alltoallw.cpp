@@ -46,7 +46,7 @@ mpiarena::StrategyInfo info() {
           "rank to every rank, MPI_INT to some peers, a strided vector to "
           "others (option types; int: MPI_INT to all, OSU's); each block "
           "checked",
-          /*payload_copies=*/32)));
+          /*payload_copies=*/0, /*payload_copies_per_rank=*/3)));
 }
 
 }  // namespace

@@ -89,12 +89,13 @@ MPIARENA_PLUGIN(
     mpiarena::make_entry<P2p>(mpiarena::collective_info(
         "combination", "combine_p2p",
         "every rank MPI_Sends its partials to the root, which MPI_Recvs and "
-        "adds them (Week 4 MPI exercise)")),
+        "adds them (Week 4 MPI exercise)",
+        /*payload_copies=*/3)),
     mpiarena::make_entry<Gather>(mpiarena::collective_info(
         "combination", "combine_gather",
         "MPI_Gather of every rank's partials to the root, which adds them "
         "(Week 4 MPI exercise)",
-        /*payload_copies=*/8)),
+        /*payload_copies=*/2, /*payload_copies_per_rank=*/1)),
     mpiarena::make_entry<Reduce>(mpiarena::collective_info(
         "combination", "combine_reduce",
         "MPI_Reduce with MPI_SUM to the root (Week 4 MPI exercise)")),

@@ -66,14 +66,16 @@ MPIARENA_PLUGIN(
     mpiarena::make_entry<P2p>(mpiarena::collective_info(
         "distribution", "distribute_p2p",
         "root MPI_Sends each rank its slice of count x ranks ints, the others "
-        "MPI_Recv (Week 4 MPI exercise)")),
+        "MPI_Recv (Week 4 MPI exercise)",
+        /*payload_copies=*/1, /*payload_copies_per_rank=*/1)),
     mpiarena::make_entry<Scatter>(mpiarena::collective_info(
         "distribution", "distribute_scatter",
         "MPI_Scatter of count x ranks ints from the root, count to each rank; "
         "MPI_Scatterv when the ranks do not divide the array (Week 4 MPI "
-        "exercise)")),
+        "exercise)",
+        /*payload_copies=*/1, /*payload_copies_per_rank=*/1)),
     mpiarena::make_entry<Bcast>(mpiarena::collective_info(
         "distribution", "distribute_bcast",
         "MPI_Bcast of the whole count x ranks array, each rank keeps its "
         "slice: ranks times the data of a scatter (Week 4 MPI exercise)",
-        /*payload_copies=*/8)))
+        /*payload_copies=*/1, /*payload_copies_per_rank=*/2)))

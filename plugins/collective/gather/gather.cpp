@@ -27,7 +27,8 @@ mpiarena::StrategyInfo info() {
                                           "MPI_Gather of count ints per rank "
                                           "to rank 0; the root checks every "
                                           "block",
-                                          /*payload_copies=*/9));
+                                          /*payload_copies=*/1,
+                                          /*payload_copies_per_rank=*/1));
 }
 
 }  // namespace

@@ -19,4 +19,4 @@ MPIARENA_PLUGIN(mpiarena::make_entry<Mockup>(mpiarena::mockup_info(
     "gather", "allgather", "gather_as_allgather",
     "gather as MPI_Allgather (guideline mock-up); every rank checks every "
     "block",
-    /*payload_copies=*/9)))
+    /*payload_copies=*/1, /*payload_copies_per_rank=*/1)))

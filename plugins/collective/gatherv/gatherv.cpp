@@ -36,7 +36,7 @@ mpiarena::StrategyInfo info() {
           "collective", "gatherv",
           "MPI_Gatherv of count ints per rank on average (option counts) to "
           "rank 0; the root checks every block at its displacement",
-          /*payload_copies=*/14)));
+          /*payload_copies=*/2, /*payload_copies_per_rank=*/1)));
 }
 
 }  // namespace

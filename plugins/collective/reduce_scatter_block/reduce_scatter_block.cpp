@@ -39,4 +39,4 @@ MPIARENA_PLUGIN(
             "collective", "reduce_scatter_block",
             "MPI_Reduce_scatter_block (MPI_SUM): count ints of the sum to each "
             "rank; every block checked",
-            /*payload_copies=*/9))))
+            /*payload_copies=*/1, /*payload_copies_per_rank=*/2))))

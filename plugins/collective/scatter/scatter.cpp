@@ -26,7 +26,8 @@ mpiarena::StrategyInfo info() {
                                            "MPI_Scatter of count ints to each "
                                            "rank from rank 0; every block "
                                            "checked",
-                                           /*payload_copies=*/9));
+                                           /*payload_copies=*/1,
+                                           /*payload_copies_per_rank=*/1));
 }
 
 }  // namespace

@@ -26,4 +26,4 @@ MPIARENA_PLUGIN(mpiarena::make_entry<Mockup>(mpiarena::mockup_info(
     "scatter", "bcast", "scatter_as_bcast",
     "scatter as MPI_Bcast of the whole array (guideline mock-up); every "
     "block checked",
-    /*payload_copies=*/17)))
+    /*payload_copies=*/1, /*payload_copies_per_rank=*/2)))

@@ -33,7 +33,7 @@ mpiarena::StrategyInfo info() {
           "collective", "scatterv",
           "MPI_Scatterv of count ints per rank on average (option counts) from "
           "rank 0; every rank checks its block",
-          /*payload_copies=*/14)));
+          /*payload_copies=*/2, /*payload_copies_per_rank=*/1)));
 }
 
 }  // namespace

@@ -101,9 +101,9 @@ MPIARENA_PLUGIN(
         "ialltoall",
         "MPI_Ialltoall of count ints from every rank to every rank "
         "overlapped with computation (osu_ialltoall); each block checked",
-        /*payload_copies=*/16)),
+        /*payload_copies=*/0, /*payload_copies_per_rank=*/2)),
     mpiarena::make_entry<Iallgather>(mpiarena::overlap_info(
         "iallgather",
         "MPI_Iallgather of count ints per rank overlapped with computation "
         "(osu_iallgather); every rank checks every block",
-        /*payload_copies=*/9)))
+        /*payload_copies=*/1, /*payload_copies_per_rank=*/1)))

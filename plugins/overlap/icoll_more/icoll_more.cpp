@@ -153,12 +153,12 @@ MPIARENA_PLUGIN(
         "igather",
         "MPI_Igather of count ints per rank to rank 0 overlapped with "
         "computation (osu_igather); the root checks every block",
-        /*payload_copies=*/9)),
+        /*payload_copies=*/1, /*payload_copies_per_rank=*/1)),
     mpiarena::make_entry<Iscatter>(mpiarena::overlap_info(
         "iscatter",
         "MPI_Iscatter of count ints to each rank from rank 0 overlapped with "
         "computation (osu_iscatter); every rank checks its block",
-        /*payload_copies=*/9)),
+        /*payload_copies=*/1, /*payload_copies_per_rank=*/1)),
     mpiarena::make_entry<IreduceScatterBlock>(mpiarena::overlap_info(
         "ireduce_scatter_block",
         "MPI_Ireduce_scatter_block (MPI_SUM): count ints per rank in, count / "

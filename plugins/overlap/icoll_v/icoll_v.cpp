@@ -119,9 +119,10 @@ class IreduceScatter final : public OverlapStrategy {
 };
 
 mpiarena::StrategyInfo info(std::string name, std::string summary,
-                            int payload_copies) {
-  return mpiarena::with_counts(mpiarena::overlap_info(
-      std::move(name), std::move(summary), payload_copies));
+                            int payload_copies, int payload_copies_per_rank) {
+  return mpiarena::with_counts(
+      mpiarena::overlap_info(std::move(name), std::move(summary),
+                             payload_copies, payload_copies_per_rank));
 }
 
 }  // namespace
@@ -132,25 +133,25 @@ MPIARENA_PLUGIN(
              "MPI_Igatherv of count ints per rank on average (option counts) "
              "to rank 0 overlapped with computation (osu_igatherv); the root "
              "checks every block",
-             14)),
+             /*payload_copies=*/2, /*payload_copies_per_rank=*/1)),
     mpiarena::make_entry<Iallgatherv>(
         info("iallgatherv",
              "MPI_Iallgatherv of count ints per rank on average (option "
              "counts) overlapped with computation (osu_iallgatherv); every "
              "rank checks every block",
-             14)),
+             /*payload_copies=*/2, /*payload_copies_per_rank=*/1)),
     mpiarena::make_entry<Iscatterv>(
         info("iscatterv",
              "MPI_Iscatterv of count ints per rank on average (option counts) "
              "from rank 0 overlapped with computation (osu_iscatterv); every "
              "rank checks its block",
-             14)),
+             /*payload_copies=*/2, /*payload_copies_per_rank=*/1)),
     mpiarena::make_entry<Ialltoallv>(
         info("ialltoallv",
              "MPI_Ialltoallv of count ints on average (option counts) between "
              "every pair overlapped with computation (osu_ialltoallv); each "
              "block checked",
-             24)),
+             /*payload_copies=*/0, /*payload_copies_per_rank=*/2)),
     mpiarena::make_entry<Ialltoallw>(mpiarena::with_w_types(
         mpiarena::overlap_info("ialltoallw",
                                "MPI_Ialltoallw of count ints on average "
@@ -159,10 +160,11 @@ MPIARENA_PLUGIN(
                                "MPI_INT to all, OSU's), overlapped with "
                                "computation (osu_ialltoallw); each block "
                                "checked",
-                               32))),
+                               /*payload_copies=*/0,
+                               /*payload_copies_per_rank=*/3))),
     mpiarena::make_entry<IreduceScatter>(
         info("ireduce_scatter",
              "MPI_Ireduce_scatter (MPI_SUM) of a vector of size/4 ints per "
              "rank split over the ranks (option counts) overlapped with "
              "computation (osu_ireduce_scatter); every block checked",
-             3)))
+             /*payload_copies=*/3, /*payload_copies_per_rank=*/0)))

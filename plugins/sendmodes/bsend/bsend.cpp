@@ -79,8 +79,7 @@ class PingPong final : public mpiarena::PingPongStrategy {
 MPIARENA_PLUGIN(mpiarena::make_entry<FanIn>(mpiarena::fanin_info(
                     "bsend",
                     "fan-in to rank 0, clients MPI_Bsend through an attached "
-                    "buffer (detached and re-attached after each send)",
-                    /*payload_copies=*/3)),
+                    "buffer (detached and re-attached after each send)")),
                 mpiarena::make_entry<PingPong>(mpiarena::pingpong_info(
                     "pingpong_bsend",
                     "ping-pong, MPI_Bsend/MPI_Recv of MPI_BYTE",
