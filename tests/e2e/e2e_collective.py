@@ -14,9 +14,13 @@
                                         at every rank count, verified, the
                                         scaling views; bad --ranks values
                                         exit 2 with one message.
+    e2e_collective.py memory --np 4    the memory guard counts the copies a
+                                        method holds per rank of the point:
+                                        at 4 ranks more than at 2.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -172,6 +176,35 @@ def test_ladder(a):
         check(not os.path.exists(out), f"--ranks {spec}: wrote a result file")
 
 
+def test_memory(a):
+    check(a.np == 4, "the memory test runs at 4 ranks")
+    # Payload copies each method declares: fixed + per rank of the point
+    # (StrategyInfo::payload_copies_per_rank), as the guard counts them.
+    declared = {"allgather": (1, 1), "alltoall": (0, 2), "gather": (1, 1)}
+    out = os.path.join(a.workdir, "memory_guard_np4.json")
+    p = run(a, ["-m", ",".join(declared), "--ranks", "2,4", "--sizes", "16MiB",
+                "--max-memory", "64MiB", "--interleave", "off"], out)
+    check(p.returncode == 0, f"runner exited {p.returncode}: {p.stderr}")
+    with open(out) as f:
+        doc = json.load(f)
+    check(doc["records"] == [], f"ran points: {len(doc['records'])}")
+    copies = {}
+    for s in doc["skipped"]:
+        # "... (4 ranks x 5 payload copies x 16.0 MiB), more than 80% ..."
+        m = re.search(r"\(4 ranks x (\d+) payload copies x ", s["reason"])
+        check(m is not None, f"{s['method']} at {s['ranks']}: {s['reason']}")
+        copies[(s["method"], s["ranks"])] = int(m.group(1))
+    for method, (fixed, per_rank) in declared.items():
+        for k in (2, 4):
+            got = copies.get((method, k))
+            check(got == fixed + per_rank * k,
+                  f"{method} at {k} ranks: {got} payload copies, expected "
+                  f"{fixed} + {per_rank} x {k}")
+        check(copies[(method, 4)] - copies[(method, 2)] == 2 * per_rank > 0,
+              f"{method}: the need does not grow with the ranks: {copies}")
+
+
 if __name__ == "__main__":
     sys.exit(suite_main({"seed003": test_seed003, "everyday": test_everyday,
-                       "total": test_total, "ladder": test_ladder}))
+                       "total": test_total, "ladder": test_ladder,
+                       "memory": test_memory}))
