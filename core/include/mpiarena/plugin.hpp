@@ -39,11 +39,10 @@ namespace mpiarena {
 // params and matrix axes, MetricInput::pairs. 7: RunContext::receive_fresh
 // (--receive fresh), page-aligned collective buffers (buffer.hpp). 8: a
 // method's own options (OptionInfo, StrategyInfo::options, RunContext::option).
-// 9: StrategyInfo::library_collective. 10: OptionInfo's named
-// constructors, option values read with the runner's own parser
-// (option_value.hpp), library_collective open to any collective.
-// 11: StrategyInfo::thread_level. 12: RmaStrategy's bidirectional mode.
-// 13: StrategyInfo::payload_copies_per_rank.
+// 9: StrategyInfo::library_collective. 10: OptionInfo's named constructors,
+// option values read with the runner's own parser (option_value.hpp),
+// library_collective open to any collective. 11: StrategyInfo::thread_level.
+// 12: RmaStrategy's bidirectional mode. 13: payload_copies_per_rank.
 inline constexpr std::uint32_t kAbiVersion = 13;
 
 // ---------------------------------------------------------------- metrics
@@ -100,15 +99,14 @@ struct MetricInfo {
 
 // ---------------------------------------------------------------- options
 // A knob of one method (a segment size, requests in flight, an algorithm),
-// declared in StrategyInfo::options and set on the command line with
-// `runner --set METHOD.NAME=VALUE[,VALUE...]`: a list of values is an axis,
-// one point per value (per combination, over several options). The runner
-// checks every value before anything runs (exit 2 naming the option and
-// what it accepts), hands the point's values to the strategy
-// (RunContext::option), records them in the record's `options`,
-// and names the point "METHOD[NAME=VALUE,...]", so `compare` never matches
-// two different values. A method that declares options always runs with a
-// value for each: its default unless --set gives others.
+// declared in StrategyInfo::options and set on the command line with `runner
+// --set METHOD.NAME=VALUE[,VALUE...]`: a list of values is an axis, one point
+// per value (per combination, over several options). The runner checks every
+// value before anything runs (exit 2 naming the option and what it accepts),
+// hands the point's values to the strategy (RunContext::option), records them
+// in the record's `options`, and names the point "METHOD[NAME=VALUE,...]", so
+// `compare` never matches two different values. A method that declares options
+// always runs with a value for each: its default unless --set gives others.
 struct OptionInfo {
   enum class Type { integer, number, choice };
   std::string name;  // [a-z0-9_]{1,32}, not a key of StrategyInfo::params
@@ -158,10 +156,9 @@ struct StrategyInfo {
   // False for strategies that move no payload (the `null` harness probe):
   // the report shows no bandwidth for them.
   bool moves_data = true;
-  // Payload-sized buffers one rank holds at once (its copy of the data, a
-  // pack buffer, a serialized archive...), whatever the rank count; those
-  // that grow with it are payload_copies_per_rank (Contract v13). The core
-  // skips a point whose ranks would not fit in the node's available memory.
+  // Payload-sized buffers one rank holds at once whatever the rank count
+  // (its copy of the data, a pack buffer...). The core skips a point whose
+  // ranks would not fit in the node's available memory.
   int payload_copies = 1;
   // True for methods that only work when every rank is on one node (shared
   // memory): the core skips them, with the reason, on several nodes.
@@ -188,13 +185,12 @@ struct StrategyInfo {
   // Figures derived from the parts' and phases' times (overlap %, msg/s).
   std::vector<MetricInfo> metrics;
   // Contract v6 --------------------------------------------------------
-  // True when one execute() is a window of RunContext::window messages
-  // (runner --window, OSU's -W): the engine divides every sample by the
-  // window as well as by time_scale, so records hold the time per message
-  // and the bandwidth is bytes / that time (osu_bw's formula), and each
-  // record says which window it ran. payload_copies then counts the
-  // payload-sized buffers per message of the window: the memory guard
-  // counts payload_copies x window + 1 of them.
+  // True when one execute() is a window of RunContext::window messages (runner
+  // --window, OSU's -W): the engine divides every sample by the window as well
+  // as by time_scale, so records hold the time per message and the bandwidth is
+  // bytes / that time (osu_bw's formula), and each record says which window it
+  // ran. payload_copies then counts the payload-sized buffers per message of
+  // the window: the memory guard counts payload_copies x window + 1 of them.
   bool windowed = false;
   // What the method is, as (key, value) pairs of [a-z0-9_]+ names, e.g.
   // {{"op", "put"}, {"sync", "fence"}}: recorded in every record. When
@@ -224,14 +220,8 @@ struct StrategyInfo {
   // The MPI thread level the method needs (MPI_THREAD_MULTIPLE: threads
   // calling MPI at once); a run with less (--thread-level) skips it.
   int thread_level = MPI_THREAD_SINGLE;
-  // Contract v13 -------------------------------------------------------
-  // Payload-sized buffers one rank holds per rank of the point, on top of
-  // payload_copies: an allgather's receive buffer holds one payload per
-  // rank (1), an alltoall's send and receive buffers one each (2). A point
-  // of `ranks` ranks holds payload x (payload_copies +
-  // payload_copies_per_rank x ranks) on a rank; count the rank that holds
-  // the most (a gather's root), since the memory guard plans every rank
-  // for it.
+  // Contract v13: payload-sized buffers one rank holds per rank of the
+  // point, on top of payload_copies (docs/writing-a-plugin.md, "Memory").
   int payload_copies_per_rank = 0;
 };
 
@@ -265,9 +255,8 @@ struct RunContext {
   // runner --size-basis total, where `bytes` is the whole array over the
   // ranks of `comm` rather than each rank's message.
   bool size_total = false;
-  // Overlap suite, "test" variants (overlap_suite.hpp): MPI_Testall after
-  // every test_every-th of the computation's 64 slices (runner
-  // --test-every).
+  // Overlap suite, "test" variants (overlap_suite.hpp): MPI_Testall after every
+  // test_every-th of the computation's 64 slices (runner --test-every).
   int test_every = 8;
   // Per part (StrategyInfo::parts), its median per-operation time in
   // seconds once the engine has measured it, 0 before: a later part may
