@@ -10,6 +10,9 @@ class Mockup final : public mpiarena::GatheringStrategy {
   void build() override {
     GatheringStrategy::build();
     const mpiarena::Ints mine = sent();
+    // One allocation: growing block by block would hold the old and the
+    // new array at once, up to 3 x ranks payloads.
+    sent().reserve(mine.size() * static_cast<std::size_t>(ranks()));
     for (int r = 1; r < ranks(); ++r)
       sent().insert(sent().end(), mine.begin(), mine.end());
   }
