@@ -2,7 +2,6 @@
 #include "measure.hpp"
 
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <mpiarena/mpi_check.hpp>
 
@@ -10,79 +9,16 @@
 #include "collective.hpp"
 #include "engine.hpp"
 #include "global_clock.hpp"
-#include "interrupt.hpp"
 #include "log.hpp"
+#include "measure_parts.hpp"
 #include "memory.hpp"
 #include "plugin_log.hpp"
-#include "printable.hpp"
-#include "report.hpp"
 #include "suite_info.hpp"
-#include "summary.hpp"
 #include "units.hpp"
 
 namespace mpiarena {
 
-std::string RunWriter::save(bool final) {
-  const std::string e = saving_ ? file_.write(doc_, final) : "";
-  if (!e.empty() && error_.empty() && !final)
-    log_.warn("{}; measuring goes on, retrying after every point", e);
-  else if (e.empty() && !error_.empty())
-    log_.info("the output file '{}' is written again", path_);
-  error_ = e;
-  if (final && saving_)
-    log_.debug("-o: {} writes took {:.3f} s ({} whole files)", file_.writes(),
-               file_.seconds_writing(), file_.whole_writes());
-  return e;
-}
-
 namespace {
-
-// Which ranks of the launch the pairs of a pairwise point were, and whether
-// they ran within a node or across nodes. Under --pairs intra|inter the
-// point's communicator put the partner at rank 1: per_rank goes back to the
-// ranks of the launch.
-void describe_pairs(Record& rec, const Point& p, const Machine& m) {
-  std::vector<std::array<int, 2>> pairs;
-  if (p.partner >= 0)
-    pairs.push_back({0, p.partner});
-  else
-    for (int i = 0; i < rec.pairs; ++i) pairs.push_back({2 * i, 2 * i + 1});
-  int intra = 0;
-  for (const auto& [a, b] : pairs)
-    if (m.node_of.at(a) == m.node_of.at(b)) ++intra;
-  rec.pair_ranks = pairs;
-  rec.pair_placement = intra == static_cast<int>(pairs.size()) ? "intra"
-                       : intra == 0                            ? "inter"
-                                                               : "mixed";
-  if (p.partner > 1 && rec.per_rank.size() > 1) {
-    std::vector<double> world_order;  // group rank 1 is the partner
-    for (std::size_t g = 2; g < rec.per_rank.size(); ++g)
-      world_order.push_back(rec.per_rank[g]);
-    world_order.insert(world_order.begin(), rec.per_rank[0]);
-    world_order.insert(world_order.begin() + p.partner, rec.per_rank[1]);
-    rec.per_rank = world_order;
-  }
-}
-
-std::string point_name(const Point& p) {
-  std::string s = p.strategy->entry.info.suite + "/" + p.label + " " +
-                  p.payload + " " + p.size.label;
-  if (p.size.label != std::to_string(p.size.bytes))
-    s += " (" + format_bytes(static_cast<double>(p.size.bytes)) + ")";
-  return s;
-}
-
-// "[7/30] transfer/raw 1d small (11.0 kB)": the point's place in the plan.
-std::string progress_of(const std::vector<Point>& points, const Point& p) {
-  return "[" + std::to_string(&p - points.data() + 1) + "/" +
-         std::to_string(points.size()) + "] " + point_name(p);
-}
-
-Skip skip_of(const Point& p, std::string reason) {
-  const StrategyInfo& info = p.strategy->entry.info;
-  return {info.suite,   p.label, p.payload,        p.size.label,
-          p.size.bytes, p.ranks, std::move(reason)};
-}
 
 // The communicators of the points: `group` holds the first p.ranks ranks
 // of the launch (--ranks; all of them by default; MPI_COMM_NULL on the
@@ -343,55 +279,6 @@ bool interleaved(const std::vector<const Point*>& group, const Stage& s,
   return false;
 }
 
-// The memory a rank holds after a block's strategies were released and
-// destroyed, beyond what it held before they were created: more than
-// kHeldFloor and half the block's planned need is a buffer that outlived
-// release() (a static, a leak), noted on the block's records.
-constexpr double kHeldFloor = 64.0 * 1024 * 1024;
-
-void note_held_memory(double held, double planned, std::size_t first_record,
-                      Stage& s) {
-  if (held <= kHeldFloor || held <= planned / 2) return;
-  const std::string note =
-      "each rank still held up to " + format_bytes(held) +
-      " after this point's strategy was released and destroyed (it " +
-      "planned " + format_bytes(planned) +
-      "): a buffer outlives release(), and later points of the run have " +
-      "less memory";
-  for (std::size_t i = first_record; i < s.doc.records.size(); ++i) {
-    s.doc.records[i].notes.push_back(note + ".");
-    if (s.rank == 0)
-      s.log.warn("{} {} {}: {}", s.doc.records[i].suite,
-                 s.doc.records[i].method, s.doc.records[i].size_label, note);
-  }
-}
-
-// Rank 0, after each write: the table a signal that stops the run prints
-// (interrupt.hpp), as the end of the run would print it, and where the
-// points are kept.
-void update_interrupt_summary(const Document& doc, const Options& o,
-                              int rank) {
-  if (rank != 0 || doc.records.empty() ||
-      (o.format != "table" && o.format != "markdown"))
-    return;
-  nlohmann::json shown_json = to_json(doc);
-  const Document shown = make_printable(shown_json) > 0
-                             ? document_from_json(shown_json)
-                             : Document{};
-  const Document& d = shown.records.empty() ? doc : shown;
-  std::string text = render_report(
-      d, compute_summary(d),
-      o.format == "markdown" ? Style::markdown : Style::text, o.per_rank,
-      o.percentiles);
-  text += o.output.empty()
-              ? "\nthe points measured before the stop (no -o file keeps "
-                "them)\n"
-              : "\nthe points measured before the stop, kept in " + o.output +
-                    " (complete: false): runner report " + o.output +
-                    " shows them again\n";
-  set_interrupt_summary(text);
-}
-
 // Measures `block` (points of one group prepared together: the whole
 // group when it is interleaved, else one point) and destroys its
 // strategies before it returns, so that a launch needs what its largest
@@ -417,7 +304,7 @@ void measure_members(const std::vector<const Point*>& block,
   double held = std::max(0.0, static_cast<double>(resident_bytes()) - before);
   MPIARENA_CHECK(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_DOUBLE, MPI_MAX,
                                comms.harness()));
-  note_held_memory(held, planned, first_record, s);
+  note_held_memory(held, planned, first_record, s.doc, s.log, s.rank);
 }
 
 }  // namespace

@@ -153,6 +153,19 @@ void report(Document& doc, const Options& options, bool failed,
               << " records, complete: false); exit 2\n";
 }
 
+// A given W makes every sample at least kMinWindows windows long: a long
+// one makes long points, said before they run.
+void warn_long_windows(const Options& options, spdlog::logger& log) {
+  const double least = options.sync_window *
+                       static_cast<double>(kMinWindows) * options.repetitions;
+  if (options.sync_window > 0 && least > 10)
+    log.warn(
+        "--sync-window {}: each point takes at least {} ({} windows a "
+        "sample, {} samples)",
+        format_seconds(options.sync_window), format_seconds(least),
+        kMinWindows, options.repetitions);
+}
+
 }  // namespace
 
 int command_run(const Options& options, int argc, char** argv) {
@@ -194,16 +207,7 @@ int command_run(const Options& options, int argc, char** argv) {
         options.point_timeout > 0 ? options.point_timeout : 1e9);
     log->info("clocks synchronized ({}): largest residual {}",
               options.clock_sync.front(), format_seconds(clock->residual()));
-    // A given W makes every sample at least kMinWindows windows long.
-    const double least = options.sync_window *
-                         static_cast<double>(kMinWindows) *
-                         options.repetitions;
-    if (options.sync_window > 0 && least > 10)
-      log->warn(
-          "--sync-window {}: each point takes at least {} ({} windows a "
-          "sample, {} samples)",
-          format_seconds(options.sync_window), format_seconds(least),
-          kMinWindows, options.repetitions);
+    warn_long_windows(options, *log);
   }
   std::string plan_error, usage_error;
   const bool failed =

@@ -115,7 +115,9 @@ TEST(OptionsCheck, TheOptionsGiveTheSharedMessages) {
   EXPECT_EQ(parse_error({"--min-time", "61"}),
             "--min-time must be a number of seconds in (0, 60], got 61");
   EXPECT_EQ(parse_error({"--sync", "window", "--sync-window", "0"}),
-            "--sync-window must be a number of seconds in (0, 1], got 0");
+            "--sync-window must be a number of seconds in [1e-06, 1] (below "
+            "1 us a window's start is finer than the ranks' synchronized "
+            "clocks agree), got 0");
   EXPECT_EQ(parse_error({"--target-rse", "1%", "--max-time", "0.25e6"}),
             "--max-time must be a number of seconds in (0, 86400], got "
             "250000");

@@ -8,6 +8,7 @@ is e2e.py's.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -141,8 +142,9 @@ def peak_rss_per_rank(a, np, args):
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=280, env=env())
     print(p.stdout[-3000:])
     print(p.stderr[-3000:], file=sys.stderr)
-    peaks = [int(l.split()[3]) * 1024 for l in p.stdout.splitlines()
-             if l.startswith("rank peak rss ")]
+    # The ranks' lines may run together on mpirun's stdout.
+    peaks = [int(k) * 1024 for k in re.findall(r"rank peak rss (\d+) KiB",
+                                               p.stdout)]
     check(len(peaks) == np, f"{len(peaks)} peaks reported, {np} ranks")
     return p.returncode, max(peaks), validate(a, out)
 
