@@ -1,14 +1,14 @@
 // runner ab: the builds measured in blocks, crossed, merged, judged (ab.hpp).
-#include "ab.hpp"
+#include "runner/ab.hpp"
 
 #include <algorithm>
 #include <iostream>
 
-#include "compare.hpp"
-#include "compare_procedures.hpp"
-#include "compare_text.hpp"
-#include "files.hpp"
-#include "measure.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/compare/compare_procedures.hpp"
+#include "core/analysis/compare/compare_text.hpp"
+#include "runner/files/files.hpp"
+#include "runner/measure.hpp"
 
 namespace mpiarena {
 

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "merge.hpp"
-#include "mpi_session.hpp"
-#include "options.hpp"
-#include "plan.hpp"
-#include "records.hpp"
+#include "core/analysis/compare/merge.hpp"
+#include "core/engine/mpi_session.hpp"
+#include "core/results/records.hpp"
+#include "runner/options.hpp"
+#include "runner/plan.hpp"
 
 namespace spdlog {
 class logger;

@@ -1,5 +1,5 @@
 // runner --algorithms (algorithms.hpp).
-#include "algorithms.hpp"
+#include "runner/algorithms.hpp"
 
 #include <mpi.h>
 
@@ -8,8 +8,8 @@
 #include <iostream>
 #include <set>
 
-#include "library_algorithms.hpp"
-#include "selection_table.hpp"
+#include "core/engine/library_algorithms.hpp"
+#include "core/engine/selection_table.hpp"
 
 namespace mpiarena {
 

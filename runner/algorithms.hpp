@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
-#include "options.hpp"
-#include "plan.hpp"
-#include "records.hpp"
-#include "registry.hpp"
+#include "core/engine/engine.hpp"
+#include "core/engine/registry.hpp"
+#include "core/results/records.hpp"
+#include "runner/options.hpp"
+#include "runner/plan.hpp"
 
 namespace mpiarena {
 

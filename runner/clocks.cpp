@@ -11,11 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "clock_sync.hpp"
-#include "commands.hpp"
-#include "global_clock.hpp"
-#include "units.hpp"
-#include "watchdog.hpp"
+#include "core/engine/clock_sync.hpp"
+#include "core/engine/global_clock.hpp"
+#include "core/engine/watchdog.hpp"
+#include "core/results/units.hpp"
+#include "runner/commands.hpp"
 
 namespace mpiarena {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "files.hpp"
-#include "launcher.hpp"
-#include "options.hpp"
-#include "registry.hpp"
+#include "core/engine/registry.hpp"
+#include "runner/files/files.hpp"
+#include "runner/launcher.hpp"
+#include "runner/options.hpp"
 
 namespace mpiarena {
 

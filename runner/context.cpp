@@ -1,5 +1,5 @@
 // The result document's context (context.hpp).
-#include "context.hpp"
+#include "runner/context.hpp"
 
 #include <sys/utsname.h>
 
@@ -10,14 +10,14 @@
 #include <mpiarena/plugin.hpp>
 #include <set>
 
-#include "collective.hpp"
-#include "library_algorithms.hpp"
-#include "memory.hpp"
-#include "mpi_session.hpp"
-#include "noise.hpp"
-#include "placement.hpp"
-#include "records.hpp"
-#include "selection_table.hpp"
+#include "core/engine/collective.hpp"
+#include "core/engine/library_algorithms.hpp"
+#include "core/engine/memory.hpp"
+#include "core/engine/mpi_session.hpp"
+#include "core/engine/noise.hpp"
+#include "core/engine/selection_table.hpp"
+#include "core/results/records.hpp"
+#include "runner/placement.hpp"
 
 namespace mpiarena {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "launcher.hpp"
-#include "mpi_session.hpp"
-#include "options.hpp"
-#include "plan.hpp"
+#include "core/engine/mpi_session.hpp"
+#include "runner/launcher.hpp"
+#include "runner/options.hpp"
+#include "runner/plan.hpp"
 
 namespace mpiarena {
 

@@ -1,4 +1,4 @@
-#include "launcher.hpp"
+#include "runner/launcher.hpp"
 
 #include <cstdlib>
 #include <ctime>

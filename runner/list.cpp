@@ -8,11 +8,11 @@
 #include <iostream>
 #include <map>
 
-#include "commands.hpp"
-#include "mpi_session.hpp"
-#include "plan.hpp"
-#include "printable.hpp"
-#include "suite_info.hpp"
+#include "core/engine/mpi_session.hpp"
+#include "core/results/printable.hpp"
+#include "core/sdk/suite_info.hpp"
+#include "runner/commands.hpp"
+#include "runner/plan.hpp"
 
 namespace mpiarena {
 

@@ -9,10 +9,10 @@
 #include <mpiarena/mpi_check.hpp>
 #include <thread>
 
-#include "measure.hpp"
-#include "memory.hpp"
-#include "mpi_session.hpp"
-#include "plan.hpp"
+#include "core/engine/memory.hpp"
+#include "core/engine/mpi_session.hpp"
+#include "runner/measure.hpp"
+#include "runner/plan.hpp"
 
 namespace mpiarena {
 

@@ -8,11 +8,11 @@
 #include <optional>
 #include <string>
 
-#include "collective.hpp"
-#include "commands.hpp"
-#include "library_algorithms.hpp"
-#include "log.hpp"
-#include "mpi_session.hpp"
+#include "core/engine/collective.hpp"
+#include "core/engine/library_algorithms.hpp"
+#include "core/engine/mpi_session.hpp"
+#include "core/results/log.hpp"
+#include "runner/commands.hpp"
 
 namespace {
 

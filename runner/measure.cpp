@@ -1,20 +1,20 @@
 // The measuring stage of a run (measure.hpp).
-#include "measure.hpp"
+#include "runner/measure.hpp"
 
 #include <algorithm>
 #include <memory>
 #include <mpiarena/mpi_check.hpp>
 
-#include "algorithms.hpp"
-#include "collective.hpp"
-#include "engine.hpp"
-#include "global_clock.hpp"
-#include "log.hpp"
-#include "measure_parts.hpp"
-#include "memory.hpp"
-#include "plugin_log.hpp"
-#include "suite_info.hpp"
-#include "units.hpp"
+#include "core/engine/collective.hpp"
+#include "core/engine/engine.hpp"
+#include "core/engine/global_clock.hpp"
+#include "core/engine/memory.hpp"
+#include "core/engine/plugin_log.hpp"
+#include "core/results/log.hpp"
+#include "core/results/units.hpp"
+#include "core/sdk/suite_info.hpp"
+#include "runner/algorithms.hpp"
+#include "runner/measure_parts.hpp"
 
 namespace mpiarena {
 

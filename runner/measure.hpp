@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
-#include "mpi_session.hpp"
-#include "options.hpp"
-#include "output.hpp"
-#include "plan.hpp"
-#include "records.hpp"
+#include "core/engine/engine.hpp"
+#include "core/engine/mpi_session.hpp"
+#include "core/results/output.hpp"
+#include "core/results/records.hpp"
+#include "runner/options.hpp"
+#include "runner/plan.hpp"
 
 namespace spdlog {
 class logger;

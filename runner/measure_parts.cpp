@@ -1,13 +1,13 @@
 // What measure_points keeps of its points (measure_parts.hpp).
-#include "measure_parts.hpp"
+#include "runner/measure_parts.hpp"
 
 #include <array>
 
-#include "interrupt.hpp"
-#include "printable.hpp"
-#include "report.hpp"
-#include "summary.hpp"
-#include "units.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/summary.hpp"
+#include "core/engine/interrupt.hpp"
+#include "core/results/printable.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "measure.hpp"
-#include "plan.hpp"
-#include "records.hpp"
+#include "core/results/records.hpp"
+#include "runner/measure.hpp"
+#include "runner/plan.hpp"
 
 namespace mpiarena {
 

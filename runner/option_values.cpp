@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "options_parse.hpp"
+#include "runner/options_parse.hpp"
 
 namespace mpiarena {
 

@@ -2,8 +2,8 @@
 // (plan.hpp option_variants).
 #include <algorithm>
 
-#include "plan.hpp"
-#include "suite_info.hpp"
+#include "core/sdk/suite_info.hpp"
+#include "runner/plan.hpp"
 
 namespace mpiarena {
 

@@ -1,10 +1,10 @@
 // The command line: every option described (the --help text), parsed, and
 // handed to the checks (options_check.cpp). No MPI.
-#include "options.hpp"
+#include "runner/options.hpp"
 
 #include <sstream>
 
-#include "options_parse.hpp"
+#include "runner/options_parse.hpp"
 
 namespace mpiarena {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <initializer_list>
 
-#include "log.hpp"
-#include "options_parse.hpp"
+#include "core/results/log.hpp"
+#include "runner/options_parse.hpp"
 
 namespace mpiarena {
 

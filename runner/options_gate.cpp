@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "compare.hpp"
-#include "options_parse.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "runner/options_parse.hpp"
 
 namespace mpiarena {
 

@@ -1,6 +1,6 @@
 // runner history and trend's store on the command line (options_parse.hpp):
 // --db, --since, history's actions and what each takes.
-#include "options_parse.hpp"
+#include "runner/options_parse.hpp"
 
 namespace mpiarena {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "options.hpp"
+#include "runner/options.hpp"
 
 namespace mpiarena {
 

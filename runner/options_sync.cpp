@@ -2,7 +2,7 @@
 // start together (docs/methodology.md "Window timing").
 #include <string>
 
-#include "options_parse.hpp"
+#include "runner/options_parse.hpp"
 
 namespace mpiarena {
 

@@ -1,6 +1,6 @@
 // The tables' optional views (options_parse.hpp): --per-rank, each rank's
 // own time, and --percentiles, the columns p50, p95 and p99.
-#include "options_parse.hpp"
+#include "runner/options_parse.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // Where the ranks run (placement.hpp).
-#include "placement.hpp"
+#include "runner/placement.hpp"
 
 #include <sched.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "collective.hpp"
+#include "core/engine/collective.hpp"
 
 namespace mpiarena {
 

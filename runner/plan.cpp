@@ -1,5 +1,5 @@
 // The plan of a run (plan.hpp).
-#include "plan.hpp"
+#include "runner/plan.hpp"
 
 #include <sched.h>
 #include <unistd.h>
@@ -15,11 +15,11 @@
 #include <set>
 #include <thread>
 
-#include "collective.hpp"
-#include "memory.hpp"
-#include "mpi_session.hpp"
-#include "records.hpp"
-#include "suite_info.hpp"
+#include "core/engine/collective.hpp"
+#include "core/engine/memory.hpp"
+#include "core/engine/mpi_session.hpp"
+#include "core/results/records.hpp"
+#include "core/sdk/suite_info.hpp"
 
 namespace mpiarena {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "options.hpp"
-#include "registry.hpp"
+#include "core/engine/registry.hpp"
+#include "runner/options.hpp"
 
 namespace mpiarena {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.hpp"
+#include "runner/plan.hpp"
 
 namespace mpiarena {
 

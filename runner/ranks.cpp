@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "options.hpp"
+#include "runner/options.hpp"
 
 namespace mpiarena {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "options.hpp"
+#include "runner/options.hpp"
 
 namespace mpiarena {
 

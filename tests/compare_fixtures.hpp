@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "compare.hpp"
+#include "core/analysis/compare/compare.hpp"
 #include "doc_fixtures.hpp"
 
 namespace compare_test {

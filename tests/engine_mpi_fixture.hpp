@@ -27,12 +27,12 @@
 #include <string>
 #include <vector>
 
-#include "collective.hpp"
-#include "engine.hpp"
-#include "memory.hpp"
-#include "mpi_session.hpp"
-#include "noise.hpp"
-#include "registry.hpp"
+#include "core/engine/collective.hpp"
+#include "core/engine/engine.hpp"
+#include "core/engine/memory.hpp"
+#include "core/engine/mpi_session.hpp"
+#include "core/engine/noise.hpp"
+#include "core/engine/registry.hpp"
 
 namespace engine_test {
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "change_points.hpp"
+#include "core/analysis/stats/change_points.hpp"
 
 namespace mpiarena {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "clock_sync.hpp"
-#include "options.hpp"
+#include "core/engine/clock_sync.hpp"
+#include "runner/options.hpp"
 
 namespace {
 

@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "compare.hpp"
 #include "compare_fixtures.hpp"
-#include "compare_text.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/compare/compare_text.hpp"
+#include "core/results/formats.hpp"
 #include "doc_fixtures.hpp"
-#include "formats.hpp"
 
 using compare_test::around;
 using compare_test::doc_of;

@@ -9,10 +9,10 @@
 #include <iterator>
 #include <vector>
 
-#include "compare.hpp"
-#include "compare_procedures.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/compare/compare_procedures.hpp"
+#include "core/analysis/compare/merge.hpp"
 #include "doc_fixtures.hpp"
-#include "merge.hpp"
 
 using mpiarena::compare_documents;
 using mpiarena::CompareOptions;

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/stats/fit.hpp"
+#include "core/results/schema.hpp"
 #include "doc_fixtures.hpp"
-#include "fit.hpp"
-#include "report.hpp"
-#include "schema.hpp"
 
 namespace {
 

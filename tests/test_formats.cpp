@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "compare_text.hpp"
+#include "core/analysis/compare/compare_text.hpp"
+#include "core/results/formats.hpp"
+#include "core/results/printable.hpp"
 #include "doc_fixtures.hpp"
-#include "formats.hpp"
-#include "printable.hpp"
 
 using mpiarena_test::make_record;
 

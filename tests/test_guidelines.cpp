@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/report/guidelines.hpp"
 #include "doc_fixtures.hpp"
-#include "guidelines.hpp"
 
 using mpiarena::Document;
 using mpiarena::Record;

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/html/report_html.hpp"
+#include "core/analysis/report/summary.hpp"
+#include "core/analysis/svg/svg.hpp"
+#include "core/analysis/trend/trend.hpp"
 #include "doc_fixtures.hpp"
-#include "report_html.hpp"
-#include "summary.hpp"
-#include "svg.hpp"
-#include "trend.hpp"
 
 namespace {
 

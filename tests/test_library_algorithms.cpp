@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "library_algorithms.hpp"
+#include "core/engine/library_algorithms.hpp"
 
 namespace {
 

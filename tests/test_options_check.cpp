@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "options_parse.hpp"
+#include "runner/options_parse.hpp"
 
 namespace {
 

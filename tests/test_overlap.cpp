@@ -5,7 +5,7 @@
 #include <mpiarena/overlap_suite.hpp>
 #include <mpiarena/stats.hpp>
 
-#include "point_notes.hpp"
+#include "core/engine/point_notes.hpp"
 
 using mpiarena::nob_overlap_percent;
 using mpiarena::osu_overlap_percent;

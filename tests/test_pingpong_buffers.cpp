@@ -12,7 +12,7 @@
 #include <set>
 #include <string>
 
-#include "memory.hpp"
+#include "core/engine/memory.hpp"
 
 using mpiarena::PingPongBuffers;
 

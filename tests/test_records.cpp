@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/engine.hpp"
+#include "core/results/records.hpp"
+#include "core/results/schema.hpp"
 #include "doc_fixtures.hpp"
-#include "engine.hpp"
-#include "records.hpp"
-#include "schema.hpp"
 
 using mpiarena::validate_results;
 using nlohmann::json;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "registry.hpp"
+#include "core/engine/registry.hpp"
 
 namespace fs = boost::filesystem;
 using mpiarena::LoadResult;

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "breakdown.hpp"
+#include "core/analysis/report/breakdown.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/scaling.hpp"
+#include "core/analysis/report/summary.hpp"
 #include "doc_fixtures.hpp"
-#include "report.hpp"
 #include "report_fixtures.hpp"
-#include "scaling.hpp"
-#include "summary.hpp"
 
 using mpiarena_test::make_record;
 using report_test::find_line;

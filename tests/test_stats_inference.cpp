@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "compare.hpp"
+#include "core/analysis/compare/compare.hpp"
 
 using mpiarena::mann_whitney;
 

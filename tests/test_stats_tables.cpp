@@ -12,8 +12,8 @@
 #include <mpiarena/stats.hpp>
 #include <vector>
 
-#include "inference.hpp"
-#include "rank_tests.hpp"
+#include "core/analysis/stats/inference.hpp"
+#include "core/analysis/stats/rank_tests.hpp"
 
 namespace {
 

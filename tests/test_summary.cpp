@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/stats/fit.hpp"
+#include "core/engine/memory.hpp"
+#include "core/results/schema.hpp"
 #include "doc_fixtures.hpp"
-#include "fit.hpp"
-#include "memory.hpp"
-#include "report.hpp"
-#include "schema.hpp"
 
 namespace {
 

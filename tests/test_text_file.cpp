@@ -12,7 +12,7 @@
 #include <fstream>
 #include <string>
 
-#include "text_file.hpp"
+#include "core/results/text_file.hpp"
 
 using mpiarena::gunzip;
 using mpiarena::is_gzip;

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
-#include "digest.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/tuning/tuning.hpp"
+#include "core/results/digest.hpp"
 #include "doc_fixtures.hpp"
-#include "tuning.hpp"
 
 using mpiarena::Document;
 using mpiarena::Record;

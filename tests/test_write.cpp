@@ -15,12 +15,12 @@
 #include <sstream>
 #include <string>
 
+#include "core/analysis/report/summary.hpp"
+#include "core/results/output.hpp"
+#include "core/results/records.hpp"
+#include "core/results/schema.hpp"
+#include "core/results/text_file.hpp"
 #include "doc_fixtures.hpp"
-#include "output.hpp"
-#include "records.hpp"
-#include "schema.hpp"
-#include "summary.hpp"
-#include "text_file.hpp"
 
 namespace fs = boost::filesystem;
 using nlohmann::json;

@@ -1,5 +1,5 @@
 // A global clock over the ranks (clock_sync.hpp).
-#include "clock_sync.hpp"
+#include "core/engine/clock_sync.hpp"
 
 #include <algorithm>
 #include <cmath>

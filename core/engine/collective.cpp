@@ -1,4 +1,4 @@
-#include "collective.hpp"
+#include "core/engine/collective.hpp"
 
 #include <mpiarena/mpi_check.hpp>
 #include <numeric>

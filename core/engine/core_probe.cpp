@@ -1,4 +1,4 @@
-#include "core_probe.hpp"
+#include "core/engine/core_probe.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -10,7 +10,7 @@
 #include <mpiarena/mpi_check.hpp>
 #include <new>
 
-#include "monotonic.hpp"
+#include "core/engine/monotonic.hpp"
 
 namespace mpiarena {
 

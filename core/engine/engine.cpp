@@ -1,4 +1,4 @@
-#include "engine.hpp"
+#include "core/engine/engine.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,12 +12,12 @@
 #include <thread>
 #include <vector>
 
-#include "collective.hpp"
-#include "noise.hpp"
-#include "point_notes.hpp"
-#include "point_run.hpp"
-#include "timed_run.hpp"
-#include "watchdog.hpp"
+#include "core/engine/collective.hpp"
+#include "core/engine/noise.hpp"
+#include "core/engine/point_notes.hpp"
+#include "core/engine/point_run.hpp"
+#include "core/engine/timed_run.hpp"
+#include "core/engine/watchdog.hpp"
 
 namespace mpiarena {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "clock_sync.hpp"
-#include "records.hpp"
+#include "core/engine/clock_sync.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // The global clock of a run under window timing (global_clock.hpp).
-#include "global_clock.hpp"
+#include "core/engine/global_clock.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <mpiarena/mpi_check.hpp>
 #include <thread>
 
-#include "watchdog.hpp"
+#include "core/engine/watchdog.hpp"
 
 namespace mpiarena {
 

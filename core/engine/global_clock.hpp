@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "clock_sync.hpp"
+#include "core/engine/clock_sync.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // The handler of a run stopped from outside (interrupt.hpp).
-#include "interrupt.hpp"
+#include "core/engine/interrupt.hpp"
 
 #include <signal.h>
 #include <time.h>
@@ -8,9 +8,9 @@
 #include <atomic>
 #include <cstring>
 
-#include "file_io.hpp"
-#include "signal_safe.hpp"
-#include "watchdog.hpp"
+#include "core/engine/signal_safe.hpp"
+#include "core/engine/watchdog.hpp"
+#include "core/results/file_io.hpp"
 
 namespace mpiarena {
 

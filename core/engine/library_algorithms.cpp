@@ -1,5 +1,5 @@
 // The MPI library's algorithms through MPI_T (library_algorithms.hpp).
-#include "library_algorithms.hpp"
+#include "core/engine/library_algorithms.hpp"
 
 #include <mpi.h>
 

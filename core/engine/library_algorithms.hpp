@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "suite_info.hpp"
+#include "core/sdk/suite_info.hpp"
 
 namespace mpiarena {
 

@@ -1,4 +1,4 @@
-#include "memory.hpp"
+#include "core/engine/memory.hpp"
 
 #include <unistd.h>
 

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <string>
 
-#include "engine.hpp"
+#include "core/engine/engine.hpp"
 
 namespace mpiarena {
 

@@ -1,4 +1,4 @@
-#include "mpi_session.hpp"
+#include "core/engine/mpi_session.hpp"
 
 #include <mpiarena/mpi_check.hpp>
 

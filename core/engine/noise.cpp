@@ -1,4 +1,4 @@
-#include "noise.hpp"
+#include "core/engine/noise.hpp"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "monotonic.hpp"
-#include "records.hpp"
+#include "core/engine/monotonic.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

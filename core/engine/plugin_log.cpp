@@ -1,4 +1,4 @@
-#include "plugin_log.hpp"
+#include "core/engine/plugin_log.hpp"
 
 #include <spdlog/spdlog.h>
 

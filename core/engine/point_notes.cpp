@@ -1,10 +1,10 @@
 // Notes on a measured point (point_notes.hpp).
-#include "point_notes.hpp"
+#include "core/engine/point_notes.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "units.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "records.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

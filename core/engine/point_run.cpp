@@ -1,5 +1,5 @@
 // One member of a group through the steps of a point (point_run.hpp).
-#include "point_run.hpp"
+#include "core/engine/point_run.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,8 +12,8 @@
 #include <sstream>
 #include <thread>
 
-#include "collective.hpp"
-#include "point_notes.hpp"
+#include "core/engine/collective.hpp"
+#include "core/engine/point_notes.hpp"
 
 namespace mpiarena {
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "core_probe.hpp"
-#include "engine.hpp"
-#include "noise.hpp"
-#include "timed_run.hpp"
-#include "watchdog.hpp"
+#include "core/engine/core_probe.hpp"
+#include "core/engine/engine.hpp"
+#include "core/engine/noise.hpp"
+#include "core/engine/timed_run.hpp"
+#include "core/engine/watchdog.hpp"
 
 namespace mpiarena {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "point_run.hpp"
-#include "units.hpp"
+#include "core/engine/point_run.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

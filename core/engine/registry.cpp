@@ -1,4 +1,4 @@
-#include "registry.hpp"
+#include "core/engine/registry.hpp"
 
 #include <dlfcn.h>
 #include <spdlog/spdlog.h>
@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "suite_info.hpp"
+#include "core/sdk/suite_info.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // MPICH's selection table of the running library (selection_table.hpp).
-#include "selection_table.hpp"
+#include "core/engine/selection_table.hpp"
 
 #include <dlfcn.h>
 #include <mpi.h>
@@ -10,8 +10,8 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "bounded_json.hpp"
-#include "digest.hpp"
+#include "core/results/bounded_json.hpp"
+#include "core/results/digest.hpp"
 
 namespace mpiarena {
 

@@ -1,9 +1,9 @@
 // The steps of measuring a point (timed_run.hpp).
-#include "timed_run.hpp"
+#include "core/engine/timed_run.hpp"
 
 #include <mpiarena/mpi_check.hpp>
 
-#include "collective.hpp"
+#include "core/engine/collective.hpp"
 
 namespace mpiarena::timing {
 

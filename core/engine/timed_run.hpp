@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "clock_sync.hpp"
-#include "core_probe.hpp"
-#include "engine.hpp"
-#include "noise.hpp"
-#include "watchdog.hpp"
+#include "core/engine/clock_sync.hpp"
+#include "core/engine/core_probe.hpp"
+#include "core/engine/engine.hpp"
+#include "core/engine/noise.hpp"
+#include "core/engine/watchdog.hpp"
 
 namespace mpiarena::timing {
 

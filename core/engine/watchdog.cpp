@@ -1,4 +1,4 @@
-#include "watchdog.hpp"
+#include "core/engine/watchdog.hpp"
 
 #include <fcntl.h>
 #include <mpi.h>
@@ -16,7 +16,7 @@
 #include <mutex>
 #include <thread>
 
-#include "signal_safe.hpp"
+#include "core/engine/signal_safe.hpp"
 
 namespace mpiarena {
 

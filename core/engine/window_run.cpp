@@ -6,7 +6,7 @@
 #include <mpiarena/stats.hpp>
 #include <thread>
 
-#include "timed_run.hpp"
+#include "core/engine/timed_run.hpp"
 
 namespace mpiarena::timing {
 

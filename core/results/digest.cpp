@@ -1,5 +1,5 @@
 // FNV-1a of a text (digest.hpp).
-#include "digest.hpp"
+#include "core/results/digest.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // The file-system steps of writing a result file (file_io.hpp).
-#include "file_io.hpp"
+#include "core/results/file_io.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

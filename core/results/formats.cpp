@@ -1,4 +1,4 @@
-#include "formats.hpp"
+#include "core/results/formats.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "point_key.hpp"
+#include "core/results/point_key.hpp"
 
 namespace mpiarena {
 

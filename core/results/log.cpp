@@ -1,4 +1,4 @@
-#include "log.hpp"
+#include "core/results/log.hpp"
 
 #include <spdlog/cfg/env.h>
 #include <spdlog/sinks/stdout_color_sinks.h>

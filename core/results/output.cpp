@@ -1,4 +1,4 @@
-#include "output.hpp"
+#include "core/results/output.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -14,9 +14,9 @@
 #include <cstring>
 #include <vector>
 
-#include "file_io.hpp"
-#include "schema.hpp"
-#include "text_file.hpp"
+#include "core/results/file_io.hpp"
+#include "core/results/schema.hpp"
+#include "core/results/text_file.hpp"
 
 namespace mpiarena {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "records.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // The key of a point across files (point_key.hpp).
-#include "point_key.hpp"
+#include "core/results/point_key.hpp"
 
 namespace mpiarena {
 

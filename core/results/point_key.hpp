@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "records.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // Text made safe to print (printable.hpp).
-#include "printable.hpp"
+#include "core/results/printable.hpp"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // Parts of a record's JSON with their own shape (record_parts.hpp).
-#include "record_parts.hpp"
+#include "core/results/record_parts.hpp"
 
 namespace mpiarena {
 

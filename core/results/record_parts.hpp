@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "records.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

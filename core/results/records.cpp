@@ -1,9 +1,9 @@
-#include "records.hpp"
+#include "core/results/records.hpp"
 
 #include <algorithm>
 
-#include "record_parts.hpp"
-#include "suites.hpp"
+#include "core/results/record_parts.hpp"
+#include "core/results/suites.hpp"
 
 namespace mpiarena {
 

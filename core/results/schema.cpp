@@ -1,4 +1,4 @@
-#include "schema.hpp"
+#include "core/results/schema.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,7 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
-#include "output.hpp"
+#include "core/results/output.hpp"
 
 namespace mpiarena {
 

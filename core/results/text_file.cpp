@@ -1,5 +1,5 @@
 // The text of a file, decompressed when it is gzip data (text_file.hpp).
-#include "text_file.hpp"
+#include "core/results/text_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 // Times and rates as the tables print them (units.hpp).
-#include "units.hpp"
+#include "core/results/units.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "suite_info.hpp"
+#include "core/sdk/suite_info.hpp"
 
 namespace mpiarena {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <system_error>
 
-#include "suite_info.hpp"
+#include "core/sdk/suite_info.hpp"
 
 namespace mpiarena {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "suites.hpp"
+#include "core/results/suites.hpp"
 
 namespace mpiarena {
 

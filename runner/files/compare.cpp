@@ -1,15 +1,15 @@
 // runner compare: the CI regression gate, over two files, one file of
 // runner ab, or launches a side (docs/ci.md). Needs no MPI.
-#include "compare.hpp"
+#include "core/analysis/compare/compare.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 
-#include "compare_procedures.hpp"
-#include "compare_text.hpp"
-#include "files.hpp"
-#include "formats.hpp"
+#include "core/analysis/compare/compare_procedures.hpp"
+#include "core/analysis/compare/compare_text.hpp"
+#include "core/results/formats.hpp"
+#include "runner/files/files.hpp"
 
 namespace mpiarena {
 

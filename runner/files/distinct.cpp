@@ -2,10 +2,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "bounded_json.hpp"
-#include "digest.hpp"
-#include "files.hpp"
-#include "text_file.hpp"
+#include "core/results/bounded_json.hpp"
+#include "core/results/digest.hpp"
+#include "core/results/text_file.hpp"
+#include "runner/files/files.hpp"
 
 namespace mpiarena {
 

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "compare.hpp"
-#include "options.hpp"
-#include "records.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/results/records.hpp"
+#include "runner/options.hpp"
 
 namespace mpiarena {
 

@@ -5,9 +5,9 @@
 #include <iostream>
 #include <string>
 
-#include "files.hpp"
-#include "log.hpp"
-#include "options.hpp"
+#include "core/results/log.hpp"
+#include "runner/files/files.hpp"
+#include "runner/options.hpp"
 
 namespace {
 

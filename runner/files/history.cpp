@@ -1,6 +1,6 @@
 // runner history add|changes|list: the results store (history.hpp) from the
 // command line. Needs no MPI.
-#include "history.hpp"
+#include "core/analysis/history/history.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,11 +13,11 @@
 #include <iostream>
 #include <memory>
 
-#include "file_io.hpp"
-#include "files.hpp"
-#include "formats.hpp"
-#include "output.hpp"
-#include "printable.hpp"
+#include "core/results/file_io.hpp"
+#include "core/results/formats.hpp"
+#include "core/results/output.hpp"
+#include "core/results/printable.hpp"
+#include "runner/files/files.hpp"
 
 namespace mpiarena {
 

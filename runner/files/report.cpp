@@ -1,14 +1,14 @@
 // runner report FILE: the ranked tables, the best-method summary, the page
 // of charts, or the records as CSV or gbench. Needs no MPI.
-#include "report.hpp"
+#include "core/analysis/report/report.hpp"
 
 #include <iostream>
 #include <map>
 
-#include "files.hpp"
-#include "formats.hpp"
-#include "point_key.hpp"
-#include "report_html.hpp"
+#include "core/analysis/html/report_html.hpp"
+#include "core/results/formats.hpp"
+#include "core/results/point_key.hpp"
+#include "runner/files/files.hpp"
 
 namespace mpiarena {
 

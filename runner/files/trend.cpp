@@ -1,14 +1,14 @@
 // runner trend FILE...: each point's median across runs, and the changes
 // compare's test finds between consecutive runs. Needs no MPI.
-#include "trend.hpp"
+#include "core/analysis/trend/trend.hpp"
 
 #include <cctype>
 #include <iostream>
 
-#include "file_io.hpp"
-#include "files.hpp"
-#include "formats.hpp"
-#include "report_html.hpp"
+#include "core/analysis/html/report_html.hpp"
+#include "core/results/file_io.hpp"
+#include "core/results/formats.hpp"
+#include "runner/files/files.hpp"
 
 namespace mpiarena {
 

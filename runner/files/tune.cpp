@@ -4,10 +4,10 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "digest.hpp"
-#include "files.hpp"
-#include "text_file.hpp"
-#include "tuning.hpp"
+#include "core/analysis/tuning/tuning.hpp"
+#include "core/results/digest.hpp"
+#include "core/results/text_file.hpp"
+#include "runner/files/files.hpp"
 
 namespace mpiarena {
 

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <iostream>
 
-#include "bounded_json.hpp"
-#include "file_io.hpp"
-#include "files.hpp"
-#include "printable.hpp"
-#include "schema.hpp"
-#include "text_file.hpp"
+#include "core/results/bounded_json.hpp"
+#include "core/results/file_io.hpp"
+#include "core/results/printable.hpp"
+#include "core/results/schema.hpp"
+#include "core/results/text_file.hpp"
+#include "runner/files/files.hpp"
 
 namespace mpiarena {
 

@@ -2,10 +2,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "file_io.hpp"
-#include "files.hpp"
-#include "output.hpp"
-#include "text_file.hpp"
+#include "core/results/file_io.hpp"
+#include "core/results/output.hpp"
+#include "core/results/text_file.hpp"
+#include "runner/files/files.hpp"
 
 namespace mpiarena {
 

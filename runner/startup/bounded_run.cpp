@@ -1,5 +1,5 @@
 // mpiarena-startup's launches (bounded_run.hpp).
-#include "bounded_run.hpp"
+#include "runner/startup/bounded_run.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

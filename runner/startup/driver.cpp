@@ -19,14 +19,14 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "bounded_run.hpp"
-#include "launcher.hpp"
-#include "output.hpp"
-#include "records.hpp"
-#include "report.hpp"
-#include "schema.hpp"
-#include "startup.hpp"
-#include "summary.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/summary.hpp"
+#include "core/results/output.hpp"
+#include "core/results/records.hpp"
+#include "core/results/schema.hpp"
+#include "runner/launcher.hpp"
+#include "runner/startup/bounded_run.hpp"
+#include "runner/startup/startup.hpp"
 
 namespace mpiarena {
 

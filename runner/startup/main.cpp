@@ -3,8 +3,8 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "launcher.hpp"
-#include "startup.hpp"
+#include "runner/launcher.hpp"
+#include "runner/startup/startup.hpp"
 
 int main(int argc, char** argv) {
   using namespace mpiarena;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "startup.hpp"
+#include "runner/startup/startup.hpp"
 
 namespace mpiarena {
 

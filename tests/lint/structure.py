@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """The shape of the code in core/ and runner/ (docs/architecture.md).
 
-1. Layers: each file of a layer includes only headers of its own layer and
-   of the layers below it (quoted includes resolved by name against every
-   folder), and no header of a lower layer includes mpi.h where the layer
-   is MPI-free (results, analysis, runner/files and the option parsing).
+1. Layers: a quoted include names its room, the header's path from the
+   repository's top ("core/results/records.hpp"), never a bare file name;
+   each file of a layer includes only headers of its own layer and of the
+   layers below it, and no header of a lower layer includes mpi.h where
+   the layer is MPI-free (results, analysis, runner/files and the option
+   parsing). In tests/, plugins/ and bench/, a quoted include is a file of
+   the includer's own folder or a path from the top.
 2. No source or header file over 400 lines.
 3. No function over 80 lines (from the first line of its signature to its
    closing brace): free functions, member functions defined in or out of
@@ -126,6 +129,7 @@ def main(root):
                             f"{rel}:{first}: a function of {last - first + 1}"
                             f" lines, more than {MAX_FUNCTION_LINES}: {sig}")
                 problems += includes(root, rel, folder, f, lines)
+    problems += outside_includes(root)
     problems += map_problems(root)
     for p in problems:
         print(p)
@@ -184,21 +188,10 @@ def map_problems(root):
     return problems
 
 
-HEADERS = {}
-
-
-def owner(root, header):
-    """The folders (of the layers) that hold a header of this name."""
-    if not HEADERS:
-        for layer in LAYERS:
-            if not os.path.isdir(os.path.join(root, layer)):
-                continue
-            for f in os.listdir(os.path.join(root, layer)):
-                HEADERS.setdefault(f, set()).add(layer)
-    return HEADERS.get(header, set())
-
-
 def includes(root, rel, folder, name, lines):
+    """A quoted include names its room: the header's path from the
+    repository's top (cmake/MpiarenaRooms.cmake), of a layer this folder
+    may include from."""
     problems = []
     if folder == "core/include/mpiarena":
         return problems
@@ -219,18 +212,48 @@ def includes(root, rel, folder, name, lines):
                 problems.append(f"{rel}:{n}: includes <{header}> in a layer "
                                 "that builds without MPI")
             continue
-        where = owner(root, header)
-        if not where:
+        where = os.path.dirname(header)
+        if "/" not in header:
+            problems.append(f"{rel}:{n}: includes \"{header}\" by its bare "
+                            "name; name its room, the path from the top "
+                            f"(\"{folder}/{header}\" if it is this folder's)")
+        elif not os.path.isfile(os.path.join(root, header)):
             problems.append(f"{rel}:{n}: includes \"{header}\", which no "
                             "layer holds")
-        elif not where & allowed:
+        elif where not in allowed:
             problems.append(f"{rel}:{n}: includes \"{header}\" of "
-                            f"{', '.join(sorted(where))}, a layer above "
-                            f"{folder} or beside it")
-        elif mpi_free and where == {"runner"} and \
-                header not in MPI_FREE_RUNNER:
+                            f"{where}, a layer above {folder} or beside it")
+        elif mpi_free and where == "runner" and \
+                os.path.basename(header) not in MPI_FREE_RUNNER:
             problems.append(f"{rel}:{n}: includes \"{header}\", which needs "
                             "MPI, from a file that builds without it")
+    return problems
+
+
+def outside_includes(root):
+    """tests/, plugins/ and bench/: a quoted include is a file of the
+    includer's own folder or a path from the top."""
+    problems = []
+    for top in ("tests", "plugins", "bench"):
+        for d, _, files in os.walk(os.path.join(root, top)):
+            for f in sorted(files):
+                if not f.endswith((".cpp", ".hpp", ".c", ".h")):
+                    continue
+                path = os.path.join(d, f)
+                rel = os.path.relpath(path, root)
+                text = open(path, encoding="utf-8").read().split("\n")
+                for n, line in enumerate(text, 1):
+                    m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
+                    if not m:
+                        continue
+                    header = m.group(1)
+                    if os.path.isfile(os.path.join(d, header)) and \
+                            "/" not in header:
+                        continue
+                    if not os.path.isfile(os.path.join(root, header)):
+                        problems.append(
+                            f"{rel}:{n}: includes \"{header}\", neither a "
+                            "file of its folder nor a path from the top")
     return problems
 
 

@@ -3,7 +3,7 @@
 and docs/architecture.md, each of these breaks it with its own message:
 a source file the map does not name, a folder it does not name, a folder
 the map names that is gone, an include from a room sideways (tuning ->
-compare), and one upward (stats -> report). The copy as it is passes.
+compare), one upward (stats -> report), and a bare file name. The copy as it is passes.
 
 Exit 0 when every case behaves; else 1. Standard library only."""
 import os
@@ -60,13 +60,21 @@ def main():
             ("a room sideways",
              lambda t: append(os.path.join(t, "core/analysis/tuning/"
                                               "tuning_inputs.cpp"),
-                              '#include "compare.hpp"\n'),
-             "includes \"compare.hpp\" of core/analysis/compare, a layer "
-             "above core/analysis/tuning or beside it"),
+                              '#include "core/analysis/compare/compare.hpp"'
+                              '\n'),
+             "includes \"core/analysis/compare/compare.hpp\" of "
+             "core/analysis/compare, a layer above core/analysis/tuning or "
+             "beside it"),
             ("a room upward",
              lambda t: append(os.path.join(t, "core/analysis/stats/fit.cpp"),
-                              '#include "report.hpp"\n'),
-             "includes \"report.hpp\" of core/analysis/report"),
+                              '#include "core/analysis/report/report.hpp"'
+                              '\n'),
+             "includes \"core/analysis/report/report.hpp\" of "
+             "core/analysis/report"),
+            ("a bare include",
+             lambda t: append(os.path.join(t, "runner/files/compare.cpp"),
+                              '#include "compare.hpp"\n'),
+             "includes \"compare.hpp\" by its bare name; name its room"),
         ]
         for name, change, expected in cases:
             tree = fresh(tmp)

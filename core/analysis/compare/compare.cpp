@@ -1,4 +1,4 @@
-#include "compare.hpp"
+#include "core/analysis/compare/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,8 @@
 #include <tuple>
 #include <utility>
 
-#include "compare_internal.hpp"
-#include "compare_procedures.hpp"
+#include "core/analysis/compare/compare_internal.hpp"
+#include "core/analysis/compare/compare_procedures.hpp"
 
 namespace mpiarena {
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "inference.hpp"
-#include "point_key.hpp"
-#include "rank_tests.hpp"
-#include "records.hpp"
+#include "core/analysis/stats/inference.hpp"
+#include "core/analysis/stats/rank_tests.hpp"
+#include "core/results/point_key.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

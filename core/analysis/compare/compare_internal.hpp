@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "compare.hpp"
+#include "core/analysis/compare/compare.hpp"
 
 namespace mpiarena {
 

@@ -1,6 +1,6 @@
 // A comparison as JSON (compare.hpp to_json).
-#include "compare.hpp"
-#include "compare_procedures.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/compare/compare_procedures.hpp"
 
 namespace mpiarena {
 

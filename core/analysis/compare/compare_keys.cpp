@@ -9,7 +9,7 @@
 #include <tuple>
 #include <utility>
 
-#include "compare_internal.hpp"
+#include "core/analysis/compare/compare_internal.hpp"
 
 namespace mpiarena {
 

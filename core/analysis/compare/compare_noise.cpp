@@ -10,8 +10,8 @@
 #include <tuple>
 #include <utility>
 
-#include "compare.hpp"
-#include "compare_internal.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/compare/compare_internal.hpp"
 
 namespace mpiarena {
 

@@ -1,11 +1,11 @@
 // The procedures compare can judge (compare_procedures.hpp).
-#include "compare_procedures.hpp"
+#include "core/analysis/compare/compare_procedures.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "compare_internal.hpp"
+#include "core/analysis/compare/compare_internal.hpp"
 
 namespace mpiarena {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
-#include "records.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

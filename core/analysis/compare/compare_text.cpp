@@ -1,5 +1,5 @@
 // The comparison as `runner compare` prints it (compare_text.hpp).
-#include "compare_text.hpp"
+#include "core/analysis/compare/compare_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <mpiarena/sizes.hpp>
 #include <sstream>
 
-#include "compare_procedures.hpp"
-#include "text_format.hpp"
-#include "units.hpp"
+#include "core/analysis/compare/compare_procedures.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "compare.hpp"
-#include "text_format.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/text/text_format.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // One point's records of several blocks of runner ab as one (merge.hpp).
-#include "merge.hpp"
+#include "core/analysis/compare/merge.hpp"
 
 #include <algorithm>
 #include <mpiarena/stats.hpp>

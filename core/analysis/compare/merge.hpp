@@ -2,7 +2,7 @@
 // point become one (runner/ab.cpp). No MPI.
 #pragma once
 
-#include "records.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // Change points over the store's history (history.hpp).
-#include "history.hpp"
+#include "core/analysis/history/history.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,11 +9,11 @@
 #include <set>
 #include <stdexcept>
 
-#include "change_points.hpp"
-#include "compare.hpp"
-#include "inference.hpp"
-#include "printable.hpp"
-#include "rank_tests.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/stats/change_points.hpp"
+#include "core/analysis/stats/inference.hpp"
+#include "core/analysis/stats/rank_tests.hpp"
+#include "core/results/printable.hpp"
 
 namespace mpiarena {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "store.hpp"
-#include "text_format.hpp"
-#include "trend.hpp"
+#include "core/analysis/history/store.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/analysis/trend/trend.hpp"
 
 namespace mpiarena {
 

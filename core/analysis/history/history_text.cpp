@@ -5,10 +5,10 @@
 #include <map>
 #include <sstream>
 
-#include "compare.hpp"
-#include "history.hpp"
-#include "printable.hpp"
-#include "units.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/history/history.hpp"
+#include "core/results/printable.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

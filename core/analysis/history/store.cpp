@@ -1,6 +1,6 @@
 // The results store in SQLite (store.hpp; the schema is documented in
 // docs/formats.md, "The results store").
-#include "store.hpp"
+#include "core/analysis/history/store.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,10 +9,10 @@
 #include <ctime>
 #include <set>
 
-#include "compare.hpp"
-#include "digest.hpp"
-#include "printable.hpp"
-#include "store_sql.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/history/store_sql.hpp"
+#include "core/results/digest.hpp"
+#include "core/results/printable.hpp"
 
 namespace mpiarena {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "records.hpp"
+#include "core/results/records.hpp"
 
 struct sqlite3;
 

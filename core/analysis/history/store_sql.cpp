@@ -1,6 +1,6 @@
 // The store's schema and the compression of the documents it keeps
 // (store_sql.hpp).
-#include "store_sql.hpp"
+#include "core/analysis/history/store_sql.hpp"
 
 #include <zlib.h>
 

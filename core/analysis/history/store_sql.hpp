@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "store.hpp"
+#include "core/analysis/history/store.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // The charts of the HTML page (report_charts.hpp).
-#include "report_charts.hpp"
+#include "core/analysis/html/report_charts.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,12 +12,12 @@
 #include <tuple>
 #include <vector>
 
-#include "breakdown.hpp"
-#include "report.hpp"
-#include "report_html.hpp"
-#include "report_text.hpp"
-#include "suites.hpp"
-#include "svg.hpp"
+#include "core/analysis/html/report_html.hpp"
+#include "core/analysis/report/breakdown.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/svg/svg.hpp"
+#include "core/results/suites.hpp"
 
 namespace mpiarena {
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "records.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

@@ -1,4 +1,4 @@
-#include "report_html.hpp"
+#include "core/analysis/html/report_html.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,13 +12,13 @@
 #include <utility>
 #include <vector>
 
-#include "breakdown.hpp"
-#include "report.hpp"
-#include "report_charts.hpp"
-#include "report_html_tables.hpp"
-#include "report_text.hpp"
-#include "suites.hpp"
-#include "svg.hpp"
+#include "core/analysis/html/report_charts.hpp"
+#include "core/analysis/html/report_html_tables.hpp"
+#include "core/analysis/report/breakdown.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/svg/svg.hpp"
+#include "core/results/suites.hpp"
 
 namespace mpiarena {
 

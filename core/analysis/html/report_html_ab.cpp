@@ -4,14 +4,14 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
-#include "compare_procedures.hpp"
-#include "compare_text.hpp"
-#include "report.hpp"
-#include "report_charts.hpp"
-#include "report_html_tables.hpp"
-#include "report_text.hpp"
-#include "svg.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/compare/compare_procedures.hpp"
+#include "core/analysis/compare/compare_text.hpp"
+#include "core/analysis/html/report_charts.hpp"
+#include "core/analysis/html/report_html_tables.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/svg/svg.hpp"
 
 namespace mpiarena {
 

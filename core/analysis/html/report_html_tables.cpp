@@ -1,5 +1,5 @@
 // The HTML page's tables of numbers (report_html_tables.hpp).
-#include "report_html_tables.hpp"
+#include "core/analysis/html/report_html_tables.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,11 +7,11 @@
 #include <tuple>
 #include <utility>
 
-#include "report.hpp"
-#include "report_charts.hpp"
-#include "report_text.hpp"
-#include "suites.hpp"
-#include "svg.hpp"
+#include "core/analysis/html/report_charts.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/svg/svg.hpp"
+#include "core/results/suites.hpp"
 
 namespace mpiarena {
 

@@ -1,4 +1,4 @@
-#include "breakdown.hpp"
+#include "core/analysis/report/breakdown.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "report_text.hpp"
+#include "core/analysis/report/report_text.hpp"
 
 namespace mpiarena {
 

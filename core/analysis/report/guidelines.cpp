@@ -1,14 +1,14 @@
 // The "Guideline violations" view (guidelines.hpp).
-#include "guidelines.hpp"
+#include "core/analysis/report/guidelines.hpp"
 
 #include <algorithm>
 #include <map>
 #include <sstream>
 #include <tuple>
 
-#include "rank_tests.hpp"
-#include "report_text.hpp"
-#include "units.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/stats/rank_tests.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "records.hpp"
-#include "text_format.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

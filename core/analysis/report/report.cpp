@@ -1,4 +1,4 @@
-#include "report.hpp"
+#include "core/analysis/report/report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "report_text.hpp"
-#include "suites.hpp"
-#include "summary.hpp"
-#include "svg.hpp"
-#include "units.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/report/summary.hpp"
+#include "core/analysis/svg/svg.hpp"
+#include "core/results/suites.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "records.hpp"
-#include "summary.hpp"
-#include "text_format.hpp"
-#include "units.hpp"
+#include "core/analysis/report/summary.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/results/records.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

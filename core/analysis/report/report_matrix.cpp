@@ -6,11 +6,11 @@
 #include <tuple>
 #include <vector>
 
-#include "breakdown.hpp"
-#include "guidelines.hpp"
-#include "report.hpp"
-#include "report_text.hpp"
-#include "scaling.hpp"
+#include "core/analysis/report/breakdown.hpp"
+#include "core/analysis/report/guidelines.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/report/scaling.hpp"
 
 namespace mpiarena {
 

@@ -11,14 +11,14 @@
 #include <utility>
 #include <vector>
 
-#include "fit.hpp"
-#include "rank_tests.hpp"
-#include "report.hpp"
-#include "report_text.hpp"
-#include "suites.hpp"
-#include "summary.hpp"
-#include "svg.hpp"
-#include "units.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/report/summary.hpp"
+#include "core/analysis/stats/fit.hpp"
+#include "core/analysis/stats/rank_tests.hpp"
+#include "core/analysis/svg/svg.hpp"
+#include "core/results/suites.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "records.hpp"
-#include "report.hpp"
-#include "text_format.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
-#include "report_text.hpp"
-#include "summary.hpp"
+#include "core/analysis/report/report.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/report/summary.hpp"
 
 namespace mpiarena {
 

@@ -1,5 +1,5 @@
 // The rank ladder's views (scaling.hpp).
-#include "scaling.hpp"
+#include "core/analysis/report/scaling.hpp"
 
 #include <cstdio>
 #include <map>
@@ -8,9 +8,9 @@
 #include <tuple>
 #include <vector>
 
-#include "report_text.hpp"
-#include "suites.hpp"
-#include "summary.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/report/summary.hpp"
+#include "core/results/suites.hpp"
 
 namespace mpiarena {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "records.hpp"
-#include "text_format.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

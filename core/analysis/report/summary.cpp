@@ -1,12 +1,12 @@
 // The summary of a result document (summary.hpp).
-#include "summary.hpp"
+#include "core/analysis/report/summary.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
-#include "fit.hpp"
-#include "suites.hpp"
+#include "core/analysis/stats/fit.hpp"
+#include "core/results/suites.hpp"
 
 namespace mpiarena {
 

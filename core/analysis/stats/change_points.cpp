@@ -1,10 +1,10 @@
 // Change points: e-divisive means placed, Welch decided (change_points.hpp).
-#include "change_points.hpp"
+#include "core/analysis/stats/change_points.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "inference.hpp"
+#include "core/analysis/stats/inference.hpp"
 
 namespace mpiarena {
 

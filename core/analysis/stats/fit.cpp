@@ -1,4 +1,4 @@
-#include "fit.hpp"
+#include "core/analysis/stats/fit.hpp"
 
 #include <algorithm>
 #include <cmath>

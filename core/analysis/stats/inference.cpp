@@ -1,4 +1,4 @@
-#include "inference.hpp"
+#include "core/analysis/stats/inference.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "rank_tests.hpp"
+#include "core/analysis/stats/rank_tests.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "inference.hpp"
+#include "core/analysis/stats/inference.hpp"
 
 namespace mpiarena {
 

@@ -1,4 +1,4 @@
-#include "svg.hpp"
+#include "core/analysis/svg/svg.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 #include <limits>
 #include <sstream>
 
-#include "svg_scale.hpp"
+#include "core/analysis/svg/svg_scale.hpp"
 
 namespace mpiarena::svg {
 

@@ -1,5 +1,5 @@
 // The scales and ticks of the charts (svg_scale.hpp).
-#include "svg_scale.hpp"
+#include "core/analysis/svg/svg_scale.hpp"
 
 #include <algorithm>
 #include <cmath>

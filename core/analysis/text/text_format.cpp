@@ -1,4 +1,4 @@
-#include "text_format.hpp"
+#include "core/analysis/text/text_format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <mpiarena/sizes.hpp>
 #include <sstream>
 
-#include "svg.hpp"
+#include "core/analysis/svg/svg.hpp"
 
 namespace mpiarena {
 

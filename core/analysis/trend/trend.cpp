@@ -1,4 +1,4 @@
-#include "trend.hpp"
+#include "core/analysis/trend/trend.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include <sstream>
 #include <utility>
 
-#include "text_format.hpp"
+#include "core/analysis/text/text_format.hpp"
 
 namespace mpiarena {
 

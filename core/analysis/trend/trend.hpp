@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
-#include "records.hpp"
-#include "text_format.hpp"
+#include "core/analysis/compare/compare.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

@@ -8,10 +8,10 @@
 #include <sstream>
 #include <utility>
 
-#include "report_html.hpp"
-#include "report_text.hpp"
-#include "svg.hpp"
-#include "trend.hpp"
+#include "core/analysis/html/report_html.hpp"
+#include "core/analysis/report/report_text.hpp"
+#include "core/analysis/svg/svg.hpp"
+#include "core/analysis/trend/trend.hpp"
 
 namespace mpiarena {
 

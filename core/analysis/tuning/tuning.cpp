@@ -1,5 +1,5 @@
 // runner tune's decisions and Open MPI's dynamic rules file (tuning.hpp).
-#include "tuning.hpp"
+#include "core/analysis/tuning/tuning.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,11 +11,11 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "inference.hpp"
-#include "rank_tests.hpp"
-#include "suites.hpp"
-#include "text_format.hpp"
-#include "units.hpp"
+#include "core/analysis/stats/inference.hpp"
+#include "core/analysis/stats/rank_tests.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/results/suites.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "rank_tests.hpp"
-#include "records.hpp"
-#include "text_format.hpp"
+#include "core/analysis/stats/rank_tests.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/results/records.hpp"
 
 namespace mpiarena {
 

@@ -4,10 +4,10 @@
 #include <mpiarena/stats.hpp>
 #include <stdexcept>
 
-#include "digest.hpp"
-#include "rank_tests.hpp"
-#include "text_format.hpp"
-#include "tuning.hpp"
+#include "core/analysis/stats/rank_tests.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/analysis/tuning/tuning.hpp"
+#include "core/results/digest.hpp"
 
 namespace mpiarena {
 

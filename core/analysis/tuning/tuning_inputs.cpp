@@ -2,7 +2,7 @@
 // (tuning.hpp).
 #include <stdexcept>
 
-#include "tuning.hpp"
+#include "core/analysis/tuning/tuning.hpp"
 
 namespace mpiarena {
 

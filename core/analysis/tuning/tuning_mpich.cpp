@@ -9,8 +9,8 @@
 #include <map>
 #include <stdexcept>
 
-#include "bounded_json.hpp"
-#include "tuning.hpp"
+#include "core/analysis/tuning/tuning.hpp"
+#include "core/results/bounded_json.hpp"
 
 namespace mpiarena {
 

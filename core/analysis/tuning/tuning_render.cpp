@@ -1,9 +1,9 @@
 // runner tune's table of decisions (tuning.hpp, render_tuning).
 #include <sstream>
 
-#include "text_format.hpp"
-#include "tuning.hpp"
-#include "units.hpp"
+#include "core/analysis/text/text_format.hpp"
+#include "core/analysis/tuning/tuning.hpp"
+#include "core/results/units.hpp"
 
 namespace mpiarena {
 
