@@ -35,13 +35,11 @@ mpiarena::StrategyInfo info() {
   mpiarena::StrategyInfo i = mpiarena::collective_info(
       "collective", "ex_allreduce_chunks",
       "example: MPI_Allreduce (MPI_SUM) in chunks (option chunks)");
-  i.options = {{"chunks",
-                mpiarena::OptionInfo::Type::integer,
-                "1",
-                1,
-                64,
-                {},
-                "MPI_Allreduce calls per operation, one per slice"}};
+  // Each option by its named constructor (OptionInfo::integer, ::number,
+  // ::choice): name, default, range or choices, one line of help.
+  i.options = {mpiarena::OptionInfo::integer(
+      "chunks", "1", 1, 64,
+      "MPI_Allreduce calls per operation, one per slice")};
   return i;
 }
 
