@@ -21,11 +21,18 @@
 // `test_inside`) calls MPI_Testall on the requests after every k-th of the
 // computation's 64 slices (RunContext::test_every): whether the library
 // progresses only inside MPI calls, and what a few calls buy.
+//
+// check() of an overlapped collective uses the collective suite's checks
+// (check_sums, check_gathered, check_alltoall... on Ints), so this header
+// includes collective_suite.hpp: a method needs no other mpiarena header
+// but mpi_check.hpp (MPIARENA_CHECK).
 #pragma once
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <mpiarena/collective_suite.hpp>
 #include <mpiarena/plugin.hpp>
 #include <string>
 #include <vector>
