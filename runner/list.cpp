@@ -23,8 +23,14 @@ std::string executable_dir() {
 namespace {
 
 // `dirs` without a directory named twice (the same path, or a link to it):
-// every plugin in it would otherwise be a duplicate of itself.
-void add_directory(std::vector<std::string>& dirs, const std::string& d) {
+// every plugin in it would otherwise be a duplicate of itself. `d` is kept
+// absolute and canonical, as the default directories are, so that a
+// record's plugin file names the file wherever the run started.
+void add_directory(std::vector<std::string>& dirs, const std::string& given) {
+  boost::system::error_code ec;
+  const boost::filesystem::path canonical =
+      boost::filesystem::canonical(given, ec);
+  const std::string d = ec ? given : canonical.string();
   const bool seen =
       std::any_of(dirs.begin(), dirs.end(), [&](const std::string& other) {
         boost::system::error_code ignored;
@@ -56,7 +62,8 @@ int load_directory(Registry& registry, const std::string& d,
     warnings.push_back(prefix + std::to_string(duplicates.size()) +
                        " plugins in '" + d +
                        "' provide methods already loaded from another "
-                       "directory; skipped (the first: " +
+                       "directory; skipped: -m runs the ones loaded first "
+                       "(runner --list names both; the first: " +
                        duplicates.front() + ")");
   return not_plugins;
 }
@@ -167,6 +174,10 @@ int command_help_method(const Options& options) {
             << ", at least " << i.min_ranks << " ranks"
             << (i.version.empty() ? "" : ", version " + i.version) << "\n"
             << "  plugin " << found->file << "\n";
+  for (const ShadowedMethod& m : registry.shadowed())
+    if (m.name == found->name())
+      std::cout << "  also in " << m.file
+                << " (not loaded: the plugin above runs)\n";
   if (i.thread_level != MPI_THREAD_SINGLE)
     std::cout << "  needs MPI thread level "
               << thread_level_name(i.thread_level) << " (runner --thread-level "
@@ -184,6 +195,18 @@ int command_help_method(const Options& options) {
               << o.default_value << (o.help.empty() ? "" : "; " + o.help)
               << "\n";
   return 0;
+}
+
+// --list's methods not loaded: a method of the same name was loaded first,
+// and it is what -m NAME runs. Indented, so that no line of it starts
+// with a method's name.
+static void list_shadowed(const Registry& registry) {
+  if (registry.shadowed().empty()) return;
+  std::cout << "\nnot loaded, a method of the same name loaded first (the "
+               "one -m NAME runs):\n";
+  for (const ShadowedMethod& m : registry.shadowed())
+    std::cout << "  " << m.name << "  " << m.file << "  (runs: " << m.kept
+              << ")\n";
 }
 
 int command_list(const Options& options) {
@@ -222,6 +245,7 @@ int command_list(const Options& options) {
   };
   line(header);
   for (const auto& r : rows) line(r);
+  list_shadowed(registry);
   return 0;
 }
 

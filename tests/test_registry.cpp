@@ -190,6 +190,24 @@ TEST(Registry, DuplicateNamesBothFilesAndKeepsTheFirst) {
             2u);  // not the dup's {"1d"}
 }
 
+// The duplicate is not quiet: the warning says which file -m runs, and the
+// registry keeps both files for --list and --help-method.
+TEST(Registry, DuplicateSaysWhichOneRunsAndIsKept) {
+  Registry reg;
+  ASSERT_EQ(reg.load_file(kOk).status, LoadStatus::loaded);
+  EXPECT_TRUE(reg.shadowed().empty());
+  const LoadResult r = reg.load_file(kDup);
+  EXPECT_TRUE(contains(r.message, "-m test_ok runs the one of '" + kOk + "'"))
+      << r.message;
+  ASSERT_EQ(reg.shadowed().size(), 1u);
+  EXPECT_EQ(reg.shadowed()[0].name, "test_ok");
+  EXPECT_EQ(reg.shadowed()[0].file, kDup);
+  EXPECT_EQ(reg.shadowed()[0].kept, kOk);
+  // A failure of another kind is no duplicate.
+  EXPECT_NE(reg.load_file(kWrongAbi).status, LoadStatus::loaded);
+  EXPECT_EQ(reg.shadowed().size(), 1u);
+}
+
 TEST(Registry, SameFileTwiceIsADuplicate) {
   Registry reg;
   ASSERT_EQ(reg.load_file(kOk).status, LoadStatus::loaded);

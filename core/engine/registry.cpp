@@ -71,7 +71,9 @@ LoadResult check_entries(const std::vector<StrategyEntry>& entries,
     if (const LoadedStrategy* other = registry.find(e.info.name, build)) {
       return {LoadStatus::duplicate,
               "plugin '" + path + "' provides method '" + other->name() +
-                  "', already provided by '" + other->file + "'; skipped"};
+                  "', already provided by '" + other->file +
+                  "'; skipped: -m " + e.info.name + " runs the one of '" +
+                  other->file + "' (rename the method to measure both)"};
     }
   }
   return {};
@@ -127,8 +129,13 @@ LoadResult Registry::load_file(const std::string& path,
             "plugin '" + path + "': its factory threw: " + e.what()};
   }
   if (LoadResult r = check_entries(entries, path, *this, build);
-      r.status != LoadStatus::loaded)
+      r.status != LoadStatus::loaded) {
+    if (r.status == LoadStatus::duplicate)
+      for (const StrategyEntry& e : entries)
+        if (const LoadedStrategy* other = find(e.info.name, build))
+          shadowed_.push_back({other->name(), path, other->file});
     return r;
+  }
   for (StrategyEntry& e : entries)
     strategies_.push_back({std::move(e), path, abi, build});
   libraries_.push_back(std::move(lib));

@@ -34,6 +34,15 @@ enum class LoadStatus {
   bad_info  // a StrategyInfo field the registry refuses
 };
 
+// A method of a file that was not loaded because a method of the same name
+// (within the same build) was loaded first: that one is what `-m NAME`
+// runs, and `runner --list` names both.
+struct ShadowedMethod {
+  std::string name;  // as name() says it: "bcast", "bcast@new"
+  std::string file;  // the file not loaded
+  std::string kept;  // the file of the method loaded, which runs
+};
+
 struct LoadResult {
   LoadStatus status = LoadStatus::loaded;
   std::string message;  // one sentence naming the file; empty when loaded
@@ -58,6 +67,8 @@ class Registry {
                                    const std::string& build = "");
 
   const std::vector<LoadedStrategy>& strategies() const { return strategies_; }
+  // Every method refused as a duplicate, in load order.
+  const std::vector<ShadowedMethod>& shadowed() const { return shadowed_; }
   const LoadedStrategy* find(const std::string& name,
                              const std::string& build = "") const;
   // The same, to amend its declaration after load (runner --algorithms
@@ -69,6 +80,7 @@ class Registry {
  private:
   std::vector<std::shared_ptr<boost::dll::shared_library>> libraries_;
   std::vector<LoadedStrategy> strategies_;
+  std::vector<ShadowedMethod> shadowed_;
 };
 
 // The default plugin directories for a runner at `exe_dir`, in discovery

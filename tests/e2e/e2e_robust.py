@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """End-to-end tests of the runner against hostile or inconsistent input:
 deeply nested files, a directory given as a file, preset ranges of --sizes,
-a --plugin-dir that repeats a directory already searched, ranks started with
-different options, and --log-level. Each subcommand is one ctest test.
-Self-contained (its own small helpers), so that it does not depend on e2e.py.
+a --plugin-dir that repeats a directory already searched, a plugin that
+reuses a built-in method's name, a --plugin-dir relative to the working
+directory, ranks started with different options, and --log-level. Each
+subcommand is one ctest test. Self-contained (its own small helpers), so
+that it does not depend on e2e.py.
 """
 import argparse
 import json
@@ -215,6 +217,73 @@ def test_plugin_dir_twice(a):
           and "already" in lines[0], f"copy: expected one warning line, got {lines}")
 
 
+def shadow_files(a):
+    """(the test plugin that declares "null" again, the built-in null),
+    both canonical."""
+    shadow = os.path.join(os.path.dirname(a.test_plugins), "plugins_shadow")
+    theirs = os.path.realpath(os.path.join(shadow, "mpiarena_shadow_null.so"))
+    check(os.path.isfile(theirs), f"no test plugin {theirs}")
+    p = runner(a, ["--help-method", "null"])
+    ours = [l.split(" ", 3)[3] for l in p.stdout.splitlines() if l.startswith("  plugin ")]
+    check(p.returncode == 0 and len(ours) == 1, f"--help-method null: {p.stdout!r}")
+    return shadow, theirs, ours[0]
+
+
+def test_plugin_shadowed(a):
+    # A plugin that reuses a built-in method's name: the built-in runs, and
+    # the warning, --list and --help-method say which file is which.
+    shadow, theirs, ours = shadow_files(a)
+    p = runner(a, ["--list", "--plugin-dir", shadow])
+    check(p.returncode == 0, f"--list: exit {p.returncode}")
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    check(len(lines) == 1 and theirs in lines[0] and ours in lines[0]
+          and f"-m null runs the one of '{ours}'" in lines[0],
+          f"the warning does not name both files and the one -m runs: {lines}")
+    rows = [l for l in p.stdout.splitlines() if l.startswith("null ")]
+    check(len(rows) == 1, f"--list: {len(rows)} rows of null")
+    shown = p.stdout.split("\nnot loaded, a method of the same name", 1)
+    check(len(shown) == 2 and f"  null  {theirs}  (runs: {ours})" in shown[1],
+          f"--list does not show the duplicate: {p.stdout[-600:]!r}")
+    p = runner(a, ["--help-method", "null", "--plugin-dir", shadow])
+    check(p.returncode == 0 and f"  plugin {ours}\n" in p.stdout
+          and f"  also in {theirs} (not loaded" in p.stdout,
+          f"--help-method null: {p.stdout!r}")
+    # Without a duplicate, no such section.
+    p = runner(a, ["--list"])
+    check("not loaded" not in p.stdout, "--list without duplicates lists one")
+    out = out_path(a, "shadowed.json")
+    p = mpirun(a, [(2, ["-m", "null", "--sizes", "1B", "-q", "-o", out,
+                        "--plugin-dir", shadow] + FAST)])
+    check(p.returncode == 0, f"run: exit {p.returncode}")
+    check(f"-m null runs the one of '{ours}'" in p.stderr, f"run: {p.stderr!r}")
+    recs = json.load(open(out))["records"]
+    files = {r["plugin"]["file"] for r in recs}
+    check(recs and files == {ours}, f"the records measured {files}, not {ours}")
+
+
+def test_plugin_path_absolute(a):
+    # --plugin-dir given relative to the working directory: the records, and
+    # --help-method, name the plugin file by its canonical path.
+    cwd = out_path(a, "relative_cwd")
+    os.makedirs(cwd)
+    rel = os.path.relpath(a.test_plugins, cwd) + "/"
+    want = os.path.realpath(os.path.join(a.test_plugins, "mpiarena_test_ok.so"))
+    check(not rel.startswith("/"), rel)
+    cmd = [a.runner, "--help-method", "test_ok", "--plugin-dir", rel]
+    p = show(cmd, subprocess.run(cmd, capture_output=True, text=True, cwd=cwd,
+                                 timeout=60, env=env()))
+    check(p.returncode == 0 and f"  plugin {want}\n" in p.stdout,
+          f"--help-method with --plugin-dir {rel}: {p.stdout!r}")
+    cmd = launch_prefix(a) + ["-np", "2", a.runner, "-m", "test_ok", "--sizes", "4KiB",
+                              "-q", "-o", "r.json", "--plugin-dir", rel] + FAST
+    p = show(cmd, subprocess.run(cmd, capture_output=True, text=True, cwd=cwd,
+                                 timeout=120, env=env()))
+    check(p.returncode == 0, f"run from {cwd}: exit {p.returncode}")
+    recs = json.load(open(os.path.join(cwd, "r.json")))["records"]
+    files = {r["plugin"]["file"] for r in recs}
+    check(recs and files == {want}, f"records name {files}, not {want}")
+
+
 def test_options_mismatch(a):
     base = ["-m", "null", "--min-time", "0.001", "-r", "3"]
     start = time.time()
@@ -299,6 +368,8 @@ def main():
         "plugin-dir-twice": test_plugin_dir_twice,
         "options-mismatch": test_options_mismatch,
         "log-level": test_log_level,
+        "plugin-shadowed": test_plugin_shadowed,
+        "plugin-path-absolute": test_plugin_path_absolute,
     }
     try:
         tests[a.test](a)
