@@ -71,6 +71,7 @@ const char* kUsage =
     "Exit codes: 0 success, 1 a verification or a point failed, 2 bad input,\n"
     "3 a fault stopped the run (a rank hung, crashed, or threw while the\n"
     "others were stuck; the result file keeps every completed point).\n"
+    "The guides cited here are in docs/\n"
     "\n"
     "Options";
 // clang-format on
@@ -370,7 +371,9 @@ Options parse_options(int argc, const char* const* argv) {
   }
   std::ostringstream help;
   help << desc;
-  o.help_text = help.str();
+  // Its citations of docs/ spelt where the guides are (doc_dir.hpp).
+  o.help_text = cite_docs_wrapped(
+      help.str(), po::options_description::m_default_line_length);
   // --help wins over everything else: `runner report --help` shows the help
   // rather than complaining that the file is missing.
   if (vm.count("help")) {

@@ -29,8 +29,8 @@ void compare_files(const std::vector<std::string>& args, Options& o) {
     throw UsageError("'compare' takes one '--' (BASE files -- NEW files)");
   if (o.files.size() < 2 || o.new_files.size() < 2)
     throw UsageError(
-        "compare across launches needs at least 2 files a side (3 or more "
-        "to judge well; docs/ci.md): BASE has " +
+        cite_docs("compare across launches needs at least 2 files a side "
+                  "(3 or more to judge well; docs/ci.md): BASE has ") +
         std::to_string(o.files.size()) + ", NEW has " +
         std::to_string(o.new_files.size()) +
         " (runner compare B1 B2 B3 -- N1 N2 N3; one file a side: runner "

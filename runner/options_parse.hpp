@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/results/doc_dir.hpp"
 #include "runner/options.hpp"
 
 namespace mpiarena {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "core/analysis/compare/compare.hpp"
 #include "core/analysis/compare/compare_procedures.hpp"
 #include "core/analysis/compare/merge.hpp"
+#include "core/results/doc_dir.hpp"
 #include "doc_fixtures.hpp"
 
 using mpiarena::compare_documents;
@@ -211,4 +213,56 @@ TEST(Builds, BlocksMergeWithEqualWeightPerRepetition) {
   EXPECT_EQ(merged.samples_max.size(), 6u);
   ASSERT_EQ(merged.per_rank.size(), 2u);
   EXPECT_DOUBLE_EQ(merged.per_rank[0], 2e-6);  // (1 + 1 + 4) / 3
+}
+
+// The summary cites the gate document where the guides are: a program of
+// the build tree reads them in the source tree's docs/, an installed one in
+// <prefix>/share/doc/mpiarena; the file named exists.
+TEST(Procedures, TheSummaryCitesTheGateDocumentWhereItIs) {
+  mpiarena::Comparison c;
+  c.options.procedure = mpiarena::Procedure::two_files;
+  const std::string line = mpiarena::procedure_line(c);
+  const std::string cited = mpiarena::doc_dir() + "/results/gate.md";
+  EXPECT_NE(line.find("on record: " + cited + ", row "), std::string::npos)
+      << line;
+  EXPECT_EQ(line.find(" docs/"), std::string::npos) << line;
+  EXPECT_TRUE(std::ifstream(cited).good()) << cited;
+  EXPECT_EQ(mpiarena::doc_dir(), std::string(MPIARENA_SOURCE_DIR) + "/docs");
+}
+
+// An installed program finds the guides next to it, wherever the prefix
+// went; "docs/" inside a longer path is not a citation.
+TEST(Procedures, TheGuidesOfAnInstalledProgramAreUnderItsPrefix) {
+  namespace fs = std::filesystem;
+  const fs::path prefix = fs::temp_directory_path() / "mpiarena_doc_dir_test";
+  fs::remove_all(prefix);
+  fs::create_directories(prefix / "bin");
+  fs::create_directories(prefix / "share" / "doc" / "mpiarena");
+  EXPECT_EQ(mpiarena::doc_dir_for((prefix / "bin").string()),
+            (prefix / "share" / "doc" / "mpiarena").string());
+  fs::remove_all(prefix / "share");
+  EXPECT_EQ(mpiarena::doc_dir_for((prefix / "bin").string()),
+            std::string(MPIARENA_SOURCE_DIR) + "/docs");
+  fs::remove_all(prefix);
+  EXPECT_EQ(mpiarena::cite_docs_in("see docs/ci.md; (docs/tuning.md) and "
+                                   "tests/docs/x, mydocs/y",
+                                   "/p/share/doc/mpiarena"),
+            "see /p/share/doc/mpiarena/ci.md; (/p/share/doc/mpiarena/"
+            "tuning.md) and tests/docs/x, mydocs/y");
+}
+
+// --help's columns: a line the path makes wider than the width is broken
+// before the citation, which keeps the column of the line's text; the path
+// is never cut.
+TEST(Procedures, CitationsInColumnsKeepTheirPathWhole) {
+  const std::string col(14, ' ');
+  const std::string text = "  --x arg     runs (docs/ci.md)\n" + col +
+                           "more (docs/ci.md)\nshort docs/x";
+  EXPECT_EQ(mpiarena::cite_docs_wrapped_in(text, 40, "/p/share/doc/mpiarena"),
+            "  --x arg     runs\n" + col + "(/p/share/doc/mpiarena/ci.md)\n" +
+                col + "more\n" + col + "(/p/share/doc/mpiarena/ci.md)\n" +
+                "short /p/share/doc/mpiarena/x");
+  // Wide enough: only spelt.
+  EXPECT_EQ(mpiarena::cite_docs_wrapped_in(text, 80, "/d"),
+            mpiarena::cite_docs_in(text, "/d"));
 }

@@ -3,7 +3,9 @@
 # (<prefix>/share/mpiarena/examples/<suite>), builds it against the
 # installed SDK alone (find_package(mpiarena)), lists it with the installed
 # runner (MPIARENA_PLUGIN_PATH) and runs it at 2 and 3 ranks: every record
-# verified, the example's own metric and option where it has them.
+# verified, the example's own metric and option where it has them. Then the
+# installed guides (share/doc/mpiarena): what --help, compare and plugin.hpp
+# cite is there, and so is every file of docs/ a guide links to.
 # Arguments: build dir, work dir, mpiexec, launcher (openmpi or mpich).
 set -euo pipefail
 build=$1 work=$2 mpiexec=$3 launcher=$4
@@ -81,4 +83,52 @@ code = open(mpi_bytes).read()
 code = code[code.index("#include"):]
 assert shown == code, "the guide's mpi_bytes differs from plugins/pingpong/mpi_bytes"
 print(f"the guide's {len(named)} sources installed; its ping-pong is the plugin's text")
+PY
+# The guides are installed (share/doc/mpiarena), and what cites them names
+# them there: the installed runner's --help and compare's summary, and the
+# installed plugin.hpp; every link between the guides resolves installed.
+"$runner" --help > "$work/help.txt"
+"$runner" compare "$work/r2.json" "$work/r2.json" > "$work/compare.txt" || true
+python3 - "$work/install" "$here/../../docs" "$work/help.txt" "$work/compare.txt" <<'PY'
+import os, re, sys
+prefix, source, help_file, compare_file = sys.argv[1:5]
+docs = os.path.realpath(os.path.join(prefix, "share", "doc", "mpiarena"))
+assert os.path.isfile(os.path.join(docs, "writing-a-plugin.md")), f"no guides in {docs}"
+def cited(path, least):
+    text = open(path).read()
+    left = re.findall(r"(?<![\w./-])docs/\S*", text)
+    assert not left, f"{path} still cites {left}"
+    found = re.findall(r"(/[^\s()\"',;]+\.md)", text)
+    assert len(found) >= least, f"{path} cites {found}"
+    for f in found:
+        assert os.path.realpath(f).startswith(docs + "/"), f"{path}: {f} not under {docs}"
+        assert os.path.isfile(f), f"{path} cites {f}, not installed"
+    return found
+shown = cited(help_file, 4)
+assert any(f.endswith("/ci.md") for f in shown) and any(f.endswith("/tuning.md") for f in shown)
+assert any(f.endswith("/results/gate.md") for f in cited(compare_file, 1))
+header = open(os.path.join(prefix, "include", "mpiarena", "plugin.hpp")).read()
+assert "<prefix>/share/doc/mpiarena/" in header, "plugin.hpp does not say where the guides are"
+names = set(re.findall(r"\(([a-z-]+\.md)[,;)]", header))
+assert "writing-a-plugin.md" in names, names
+missing = [n for n in names if not os.path.isfile(os.path.join(docs, n))]
+assert not missing, f"plugin.hpp cites {missing}, not installed"
+# Every link from a guide to a file of docs/ resolves in the installed copy.
+broken, guides = [], 0
+for root, _, files in os.walk(source):
+    for name in files:
+        if not name.endswith(".md"):
+            continue
+        guides += 1
+        rel = os.path.relpath(os.path.join(root, name), source)
+        assert os.path.isfile(os.path.join(docs, rel)), f"{rel} not installed"
+        for link in re.findall(r"\]\(([^)#\s]+)", open(os.path.join(root, name)).read()):
+            target = os.path.normpath(os.path.join(os.path.dirname(rel), link))
+            if re.match(r"^[a-z]+:", link) or target.startswith(".."):
+                continue
+            if os.path.isfile(os.path.join(source, target)) and \
+               not os.path.isfile(os.path.join(docs, target)):
+                broken.append(f"{rel} -> {link}")
+assert not broken, f"links to files not installed: {broken}"
+print(f"{guides} guides installed in {docs}; --help cites {len(shown)} of them there")
 PY

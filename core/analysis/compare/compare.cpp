@@ -12,6 +12,7 @@
 
 #include "core/analysis/compare/compare_internal.hpp"
 #include "core/analysis/compare/compare_procedures.hpp"
+#include "core/results/doc_dir.hpp"
 
 namespace mpiarena {
 
@@ -224,8 +225,8 @@ void judge_machine_states(const Record& b, const Record& n,
               fixed("%.0f", cb) + " ns in BASE, " + fixed("%.0f", cn) +
               " ns in NEW, more than " + fixed("%.0f", kStateRatio) +
               "x apart): the " + verdict_name(pc.verdict) +
-              " change is not judged; measure both again in one state "
-              "(docs/ci.md, \"Machine states\")";
+              " change is not judged; measure both again in one state " +
+              cite_docs("(docs/ci.md, \"Machine states\")");
     pc.verdict = Outcome::noisy;
   }
 }
@@ -310,7 +311,8 @@ void judgement_warnings(Comparison& c, std::size_t too_few, bool both_have) {
                              : suggested_percent(c.suggestion.value) +
                                    ", the smallest these files support") +
         ": a change that small is within the uncertainty of the medians of "
-        "some points (docs/ci.md)");
+        "some points " +
+        cite_docs("(docs/ci.md)"));
   if (too_few > 0 && too_few == c.points.size() && c.powerless.empty())
     c.powerless =
         "no point has enough samples for the U test ever to reach "

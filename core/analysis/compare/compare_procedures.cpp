@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/analysis/compare/compare_internal.hpp"
+#include "core/results/doc_dir.hpp"
 
 namespace mpiarena {
 
@@ -273,7 +274,7 @@ std::string procedure_line(const Comparison& c) {
   for (const GateRecord& r : kGateRecords)
     if (r.procedure == o.procedure && r.holm == o.holm &&
         (r.procedure != Procedure::launches || r.launches == k))
-      rate = std::string(
+      rate = cite_docs(
                  "its false alarms and power on record: docs/results/gate.md, "
                  "row ") +
              r.row + " (bench/gate on this project's 2-core VM)";

@@ -7,7 +7,7 @@
 //   - a plain C function `mpiarena_mpi_implementation()` naming the MPI
 //     library whose mpi.h it was compiled with (checked next), and
 //   - a factory alias `mpiarena_factory` returning the strategies it provides.
-//
+// The guides cited: <prefix>/share/doc/mpiarena/X.md (source tree: docs/X.md).
 // Bump kAbiVersion on ANY change to this file, to phase_timer.hpp or to a
 // class a plugin derives from (members, virtuals, their order, signatures).
 #pragma once
@@ -119,7 +119,7 @@ struct OptionInfo {
   std::vector<std::string> choices;
   std::string help;  // one line for `runner --help-method METHOD`
 
-  // The three kinds, by name (docs/writing-a-plugin.md, "Options"):
+  // The three kinds, by name (writing-a-plugin.md, "Options"):
   //   OptionInfo::integer("segment", "4096", 64, 1 << 20, "bytes per call")
   //   OptionInfo::number("pace", "1.5", 0, 2, "a factor")
   //   OptionInfo::choice("order", "forward", {"forward", "backward"}, "...")
@@ -212,7 +212,7 @@ struct StrategyInfo {
   // execute(), by the name the libraries give it ("allreduce", "bcast",
   // "scan", "reduce_scatter", "allgatherv"...); empty: none. runner
   // --algorithms then measures the method once per algorithm the running
-  // library offers for it (docs/tuning.md; none offered: the library's
+  // library offers for it (tuning.md; none offered: the library's
   // choice only, with the reason), as the option "algorithm" the runner
   // adds; the method declares no option of that name.
   std::string library_collective;
@@ -221,7 +221,7 @@ struct StrategyInfo {
   // calling MPI at once); a run with less (--thread-level) skips it.
   int thread_level = MPI_THREAD_SINGLE;
   // Contract v13: payload-sized buffers one rank holds per rank of the
-  // point, on top of payload_copies (docs/writing-a-plugin.md, "Memory").
+  // point, on top of payload_copies (writing-a-plugin.md, "Memory").
   int payload_copies_per_rank = 0;
 };
 
@@ -289,7 +289,7 @@ struct RunContext {
   // allocated and zeroed, a new pack buffer), as the MPI & Boost
   // benchmark's own runner does; false (reuse, the default): the receiver's
   // rows of the previous operation are reused, as an application that transfers
-  // repeatedly does (docs/methods.md, "What a transfer's time includes").
+  // repeatedly does (methods.md, "What a transfer's time includes").
   bool receive_fresh = false;
   // Contract v8 ---------------------------------------------------------
   // The point's value of each of the method's options (StrategyInfo::
@@ -332,7 +332,7 @@ struct Verdict {
 };
 
 // One way of doing one operation. The core owns the timed loop. The order,
-// on every rank together (docs/writing-a-plugin.md, "Lifecycle"):
+// on every rank together (writing-a-plugin.md, "Lifecycle"):
 //   prepare(ctx)                         untimed; suite bases build the
 //                                        payload, then call setup()
 //   for each part: warm-up and calibration execute()s
