@@ -17,6 +17,7 @@
 #include "core/engine/noise.hpp"
 #include "core/engine/selection_table.hpp"
 #include "core/results/records.hpp"
+#include "core/results/sync_methods.hpp"
 #include "runner/placement.hpp"
 
 namespace mpiarena {
@@ -136,7 +137,7 @@ nlohmann::json make_context(const World& world, const Options& options,
         {"stride", options.stride},
         {"wait", options.wait},
         {"sync", options.sync},
-        {"clock_sync", options.sync == "window"
+        {"clock_sync", sync_uses_global_clock(options.sync)
                            ? nlohmann::json(options.clock_sync.front())
                            : nlohmann::json()},
         {"sync_window_s", options.sync_window},

@@ -46,7 +46,8 @@ struct Options {
   // --clock-sync: the clock synchronization algorithms (clock_sync.hpp);
   // runner clocks measures each, in this order.
   std::vector<std::string> clock_sync{"hca", "jk"};
-  // --sync barrier | window, and --sync-window (seconds; 0: calibrated).
+  // --sync: a method of core/results/sync_methods.hpp (barrier, window);
+  // --sync-window (seconds; 0: calibrated).
   std::string sync = "barrier";
   double sync_window = 0;
   std::vector<std::string> methods{"all"};

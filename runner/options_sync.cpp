@@ -2,6 +2,7 @@
 // start together (docs/methodology.md "Window timing").
 #include <string>
 
+#include "core/results/sync_methods.hpp"
 #include "runner/options_parse.hpp"
 
 namespace mpiarena {
@@ -11,19 +12,36 @@ namespace {
 // than the ranks' synchronized clocks agree (a residual of a microsecond
 // or more, docs/methodology.md "A global clock").
 constexpr double kMinGivenWindow = 1e-6;
+
+// --sync's help: the registry's methods (sync_methods.hpp), each with its
+// description.
+std::string sync_help() {
+  std::string names, each;
+  for (const SyncMethodInfo& m : sync_methods()) {
+    names += (names.empty() ? "" : " | ") + m.name;
+    each += (each.empty() ? "" : "; ") + m.name + ": " + m.description;
+  }
+  return names + ": how the ranks start a sample together. " + each;
+}
+
+// The registry's method named `name`, else UsageError naming the accepted
+// ones (as check_choice).
+const SyncMethodInfo& sync_method(const std::string& name) {
+  if (const SyncMethodInfo* m = find_sync_method(name)) return *m;
+  std::string accepted;
+  for (const SyncMethodInfo& m : sync_methods())
+    accepted += (accepted.empty() ? "" : ", ") + m.name;
+  throw UsageError("--sync '" + name + "' is not supported; accepted: " +
+                   accepted);
+}
+
 }  // namespace
 
 void describe_sync(po::options_description& desc, Options& o, RawOptions& raw) {
   // clang-format off
   desc.add_options()
     ("sync", po::value<std::string>(&o.sync)->default_value(o.sync),
-     "barrier | window: how the ranks start a sample together. barrier: "
-     "after MPI_Barrier, the loop timed on each rank (OSU's and IMB's way); "
-     "window: the clocks synchronized first (--clock-sync), then every "
-     "operation starts at its own agreed time on the global clock, windows "
-     "--sync-window apart, its time the latest exit minus that start; a "
-     "window a rank reached late or left after its end is invalid and "
-     "counted (ReproMPI's way; docs/methodology.md, \"Window timing\")")
+     sync_help().c_str())
     ("sync-window", po::value<double>(&o.sync_window),
      "--sync window: seconds between two windows' starts, in [1e-06, 1], "
      "at least one operation's time (else exit 2); "
@@ -40,13 +58,14 @@ void describe_sync(po::options_description& desc, Options& o, RawOptions& raw) {
 void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw) {
   if (vm.count("clock-sync")) o.clock_sync = parse_clock_sync(raw.clock_sync);
   if (o.command == Command::clocks) return;
-  const bool window =
-      check_choice("--sync", o.sync, {"barrier", "window"}) == "window";
+  // On the global clock (window): --clock-sync and --sync-window.
+  const bool window = sync_method(o.sync).global_clock;
   if (window && o.command == Command::ab)
     throw UsageError(
-        "--sync window is not supported by runner ab (its blocks merge "
-        "records, not yet their windows); run the two builds with "
-        "'runner --sync window' each and 'runner compare'");
+        "--sync " + o.sync +
+        " is not supported by runner ab (its blocks merge records, not yet "
+        "their windows); run the two builds with 'runner --sync " +
+        o.sync + "' each and 'runner compare'");
   if (vm.count("clock-sync") && !window)
     throw UsageError(
         "--clock-sync applies to 'runner clocks' and to a run with --sync "

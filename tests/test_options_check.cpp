@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/results/sync_methods.hpp"
 #include "runner/options_parse.hpp"
 
 namespace {
@@ -154,6 +156,28 @@ TEST(OptionsCheck, TheSamplingOptionsRefuseWhatTheyCannotDo) {
       EXPECT_NE(message.find(needle), std::string::npos)
           << args.front() << ": '" << needle << "' not in: " << message;
   }
+}
+
+// --sync takes its words and their help from the registry
+// (sync_methods.hpp): every method is accepted, and --help describes each
+// (its lines joined again where the help wraps them).
+TEST(OptionsCheck, SyncTakesAndDescribesTheRegistrysMethods) {
+  const char* help_args[] = {"runner", "--help"};
+  std::istringstream wrapped(parse_options(2, help_args).help_text);
+  std::string help, word;
+  while (wrapped >> word) help += (help.empty() ? "" : " ") + word;
+  std::string names;
+  for (const mpiarena::SyncMethodInfo& m : mpiarena::sync_methods()) {
+    const char* args[] = {"runner", "--sync", m.name.c_str()};
+    EXPECT_EQ(parse_options(3, args).sync, m.name);
+    std::istringstream text(m.name + ": " + m.description);
+    std::string said;
+    while (text >> word) said += (said.empty() ? "" : " ") + word;
+    EXPECT_NE(help.find(said), std::string::npos) << m.name;
+    names += (names.empty() ? "" : " | ") + m.name;
+  }
+  EXPECT_NE(help.find("--sync arg (=barrier) " + names + ": how the ranks"),
+            std::string::npos);
 }
 
 }  // namespace
