@@ -7,9 +7,9 @@
 
 #include "core/engine/collective.hpp"
 #include "core/engine/engine.hpp"
-#include "core/engine/global_clock.hpp"
 #include "core/engine/memory.hpp"
 #include "core/engine/plugin_log.hpp"
+#include "core/engine/synchronizer.hpp"
 #include "core/results/log.hpp"
 #include "core/results/units.hpp"
 #include "core/sdk/suite_info.hpp"
@@ -312,7 +312,7 @@ void measure_members(const std::vector<const Point*>& block,
 bool measure_points(const std::vector<Point>& points, const Machine& machine,
                     const Options& options, std::uint64_t seed,
                     const World& world, Document& doc, RunWriter& writer,
-                    spdlog::logger& log, GlobalClock* clock,
+                    spdlog::logger& log, Synchronizer* sync,
                     std::string* usage_error) {
   SpdlogLog plugin_log(&log);
   Stage s{points, machine, options, doc, log, plugin_log, world.rank(),
@@ -327,7 +327,7 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
     const int this_group = group_index++;
     const std::vector<const Point*> group = runnable(members, s, writer);
     if (group.empty()) continue;
-    if (clock) clock->check();           // every rank of the launch
+    if (sync) sync->before_group();      // every rank of the launch
     if (!comms.enter(*group.front())) {  // outside this point's ranks: idle
       comms.rejoin();
       continue;
@@ -335,9 +335,7 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
     MeasureOptions gopt = mopt;
     std::string alone;
     gopt.interleave = interleaved(group, s, alone, fallbacks);
-    if (clock)
-      gopt.sync = {&clock->model(), options.clock_sync.front(),
-                   options.sync_window, clock->residual()};
+    gopt.sync = sync;
     if (gopt.interleave) {
       measure_members(group, comms, gopt, seed, this_group, s, alone);
     } else {  // each strategy destroyed before the next is created

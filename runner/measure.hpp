@@ -20,7 +20,7 @@ class logger;
 
 namespace mpiarena {
 
-class GlobalClock;
+class Synchronizer;
 
 // Rank 0's -o while the run goes on: the document written after every
 // point; a failed write warns once, and the next one retries.
@@ -55,15 +55,16 @@ MeasureOptions measure_options(const Options& options, const Machine& machine);
 // measured, recorded (Record) or reported (Skip) in `doc`, written by
 // `writer` after every group. Returns whether some point failed (a
 // verification, a strategy that could not be created or run), agreed on
-// by every rank. Collective over `world`. With a `clock` (--sync window),
-// the samples are timed in windows on it, checked before every group
-// (GlobalClock::check). A point that the run's settings cannot measure
-// (PointUsageError: a --sync-window shorter than its operation) sets
-// `usage_error` on every rank, when given: the run then exits 2.
+// by every rank. Collective over `world`. The samples start as `sync`
+// (--sync, started by the caller; null: barrier) starts them, told before
+// every group (Synchronizer::before_group). A point that the run's
+// settings cannot measure (PointUsageError: a --sync-window shorter than
+// its operation) sets `usage_error` on every rank, when given: the run
+// then exits 2.
 bool measure_points(const std::vector<Point>& points, const Machine& machine,
                     const Options& options, std::uint64_t seed,
                     const World& world, Document& doc, RunWriter& writer,
-                    spdlog::logger& log, GlobalClock* clock = nullptr,
+                    spdlog::logger& log, Synchronizer* sync = nullptr,
                     std::string* usage_error = nullptr);
 
 }  // namespace mpiarena

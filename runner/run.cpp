@@ -9,10 +9,10 @@
 #include "core/analysis/report/report.hpp"
 #include "core/engine/collective.hpp"
 #include "core/engine/engine.hpp"
-#include "core/engine/global_clock.hpp"
 #include "core/engine/interrupt.hpp"
 #include "core/engine/library_algorithms.hpp"
 #include "core/engine/mpi_session.hpp"
+#include "core/engine/synchronizer.hpp"
 #include "core/results/log.hpp"
 #include "core/results/output.hpp"
 #include "core/results/printable.hpp"
@@ -153,17 +153,14 @@ void report(Document& doc, const Options& options, bool failed,
               << " records, complete: false); exit 2\n";
 }
 
-// A given W makes every sample at least kMinWindows windows long: a long
-// one makes long points, said before they run.
-void warn_long_windows(const Options& options, spdlog::logger& log) {
-  const double least = options.sync_window *
-                       static_cast<double>(kMinWindows) * options.repetitions;
-  if (options.sync_window > 0 && least > 10)
-    log.warn(
-        "--sync-window {}: each point takes at least {} ({} windows a "
-        "sample, {} samples)",
-        format_seconds(options.sync_window), format_seconds(least),
-        kMinWindows, options.repetitions);
+// The run's synchronisation method (--sync), as its options set it.
+std::unique_ptr<Synchronizer> make_sync(const Options& options) {
+  SyncSettings settings;
+  settings.clock_sync = options.clock_sync.front();
+  settings.window_s = options.sync_window;
+  settings.step_bound = options.point_timeout > 0 ? options.point_timeout : 1e9;
+  settings.repetitions = options.repetitions;
+  return make_synchronizer(options.sync, settings);  // checked
 }
 
 }  // namespace
@@ -197,18 +194,10 @@ int command_run(const Options& options, int argc, char** argv) {
   const bool saving = world.rank() == 0 && !options.output.empty();
   if (!Agreement(world)(saving ? output.write(doc) : "")) return 2;
   RunWriter writer(doc, output, saving, *log, options.output);
-  // --sync window: the global clock, before the first point.
-  std::unique_ptr<GlobalClock> clock;
-  if (options.sync == "window") {
-    clocks::Algorithm a = clocks::Algorithm::hca;
-    clocks::parse_algorithm(options.clock_sync.front(), a);  // checked
-    clock = std::make_unique<GlobalClock>(
-        a, world, kClockResidualBound,
-        options.point_timeout > 0 ? options.point_timeout : 1e9);
-    log->info("clocks synchronized ({}): largest residual {}",
-              options.clock_sync.front(), format_seconds(clock->residual()));
-    warn_long_windows(options, *log);
-  }
+  // What the method needs before the first point (window: the global
+  // clock).
+  const std::unique_ptr<Synchronizer> sync = make_sync(options);
+  sync->start(world, *log);
   std::string plan_error, usage_error;
   const bool failed =
       options.command == Command::ab
@@ -216,11 +205,8 @@ int command_run(const Options& options, int argc, char** argv) {
                            plan.options, plan.seed, world, doc, writer, *log,
                            plan_error)
           : measure_points(plan.points, plan.machine, options, plan.seed, world,
-                           doc, writer, *log, clock.get(), &usage_error);
-  if (clock) {
-    clock->check();  // the residual and the drift at the end
-    doc.context["clock"] = clock->context();
-  }
+                           doc, writer, *log, sync.get(), &usage_error);
+  sync->stop(doc.context);
 
   doc.complete = plan_error.empty();
   doc.context["end_time"] = iso_now();

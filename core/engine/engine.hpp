@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/clock_sync.hpp"
 #include "core/results/records.hpp"
 
 namespace mpiarena {
+
+class Synchronizer;
 
 struct MeasureOptions {
   double min_time = 0.005;  // seconds one sample must last at least
@@ -46,29 +47,10 @@ struct MeasureOptions {
   // Interleave the members of a group (measure_group); false: one after
   // the other.
   bool interleave = true;
-  // Window timing (docs/methodology.md "Window timing"): with a clock, the
-  // samples are timed in windows on it (timing::Runner::run_windowed)
-  // instead of after a barrier; the calibration still runs after one.
-  struct Windows {
-    const clocks::ClockModel* clock = nullptr;  // null: barrier timing
-    std::string algorithm;                      // the clock's synchronization
-    double window_s = 0;    // W given (--sync-window); 0: calibrated
-    double residual_s = 0;  // the clock's latest check, for the record
-  } sync;
+  // How the ranks start a sample together (--sync; synchronizer.hpp):
+  // the run's method, made and started by the caller; null: barrier.
+  const Synchronizer* sync = nullptr;
 };
-
-// Window timing: W from the calibrated time of an operation (max over
-// ranks), when not given: kWindowMargin times it, and at least kMinWindow
-// more than it; the windows of a sample: enough to last min_time, at least
-// kMinWindows. A sample with more than kInvalidBound of its windows invalid
-// is measured again with a calibrated W doubled, up to kMaxGrowth times (a
-// W given stays: the sample is kept, and the record says so).
-inline constexpr double kWindowMargin = 2.0;
-inline constexpr double kMinWindow = 10e-6;
-inline constexpr std::int64_t kMinWindows = 50;
-inline constexpr std::int64_t kMaxWindows = 100000;
-inline constexpr double kInvalidBound = 0.1;
-inline constexpr int kMaxGrowth = 10;
 
 // A point that could not be measured on some rank (prepare or verify threw).
 // Thrown on every rank alike, so the run goes on in step.
@@ -78,8 +60,9 @@ class PointError : public std::runtime_error {
 };
 
 // The run's settings cannot measure the point (a --sync-window shorter
-// than one operation of it): reported as a failed point, and the run ends
-// with a usage error (GroupResult::usage). Every rank alike.
+// than one operation of it, sync_window.cpp): reported as a failed point,
+// and the run ends with a usage error (GroupResult::usage). Every rank
+// alike.
 class PointUsageError : public PointError {
  public:
   using PointError::PointError;

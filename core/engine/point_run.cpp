@@ -63,6 +63,7 @@ const StrategyInfo& no_info() {
 PointRun::PointRun(GroupMember& m, const MeasureOptions& opt, MPI_Comm harness)
     : m_(m),
       opt_(opt),
+      sync_(opt.sync ? *opt.sync : default_synchronizer()),
       harness_(harness),
       info_(m.info ? *m.info : no_info()),
       ctx_(m.ctx),
@@ -81,7 +82,6 @@ PointRun::PointRun(GroupMember& m, const MeasureOptions& opt, MPI_Comm harness)
   ctx_.phases = &timer_;
   runner_.enter = &m_.enter;
   runner_.leave = &m_.leave;
-  runner_.clock = opt.sync.clock;
   ctx_.part_index = &part_index_;
   ctx_.part_seconds = part_medians_.data();
   headline_ = info_.headline.empty() ? parts_.front() : info_.headline;
@@ -164,7 +164,7 @@ void PointRun::calibrate() {
     for (std::size_t k = 0; k < nphases; ++k)
       pr.pt.phases[k].name = info_.phases[k];
     pr.by_rank.resize(static_cast<std::size_t>(ctx_.size));
-    if (windowed()) size_windows(pr, s.max / static_cast<double>(iters));
+    sync_.calibrated(pr, s.max / static_cast<double>(iters), opt_);
   }
   sampling_ = true;
 }
@@ -172,10 +172,8 @@ void PointRun::calibrate() {
 Sample PointRun::checked_sample(PartRun& pr, std::string& why) {
   Sample s;
   for (int attempt = 0;; ++attempt) {
-    s = windowed() ? windowed_sample(pr)
-                   : runner_.run(pr.iters, pr.expected, pr.timed.c_str());
-    // The sample's wall time: under window timing, its windows.
-    const double wall = windowed() ? pr.expected : s.max;
+    s = sync_.sample(runner_, pr, opt_);
+    const double wall = sync_.wall(pr, s);
     spent_ += wall;
     if (!opt_.noise) return s;
     static long timed_samples = 0;
@@ -219,11 +217,9 @@ void PointRun::sample(int slot, NoiseProbe* probe, CoreProbe* state,
     steal += s.steal_s;
     preempted = std::max(preempted, s.preemptions);
     if (s.cpu_mhz > 0) mhz = mhz > 0 ? std::min(mhz, s.cpu_mhz) : s.cpu_mhz;
-    // Per operation (pr.iters: after W grew, under window timing).
+    // Per operation (pr.iters: as the method last sized the sample).
     const double n = static_cast<double>(pr.iters) / m_.time_scale;
-    if (!windowed()) pr.expected = std::max(pr.expected, s.max);
-    pr.windows += s.windows;
-    pr.invalid += s.invalid;
+    sync_.kept(pr, s);
     add_sample(pr.pt, s.max, s.min, s.avg, n);
     for (std::size_t k = 0; k < nphases; ++k)
       add_sample(pr.pt.phases[k], s.phase_max[k], s.phase_min[k],
@@ -310,7 +306,7 @@ Record PointRun::finish() {
   }
   if (!info_.parts.empty()) rec_.headline_part = headline_;
   rec_.repetitions = samples_;
-  if (windowed()) record_windows();
+  sync_.record(rec_, runs_, headline_run());
   rec_.bandwidth =
       rec_.time.median > 0 && rec_.payload_bytes > 0
           ? static_cast<double>(rec_.payload_bytes) / rec_.time.median

@@ -12,6 +12,7 @@
 #include "core/engine/core_probe.hpp"
 #include "core/engine/engine.hpp"
 #include "core/engine/noise.hpp"
+#include "core/engine/synchronizer.hpp"
 #include "core/engine/timed_run.hpp"
 #include "core/engine/watchdog.hpp"
 
@@ -24,8 +25,9 @@ struct PartRun {
   PartTiming pt;
   std::vector<std::vector<double>> by_rank;
   double expected = 0;
-  // Window timing (MeasureOptions::sync): W, the times it doubled, and
-  // the windows of the recorded samples and how many were invalid.
+  // The synchronisation method's state of the part (synchronizer.hpp;
+  // window: W, the times it doubled, and the windows of the recorded
+  // samples and how many were invalid).
   double window = 0;
   int grew = 0;
   std::int64_t windows = 0, invalid = 0;
@@ -80,18 +82,10 @@ class PointRun {
   // A sample of part `pr`, measured again while it is noisy and retries
   // are left (`why`: the reason of one kept noisy).
   timing::Sample checked_sample(PartRun& pr, std::string& why);
-  bool windowed() const { return opt_.sync.clock != nullptr; }
-  // W and the windows of a sample from the calibration's run `s` of
-  // pr.iters operations (window timing).
-  void size_windows(PartRun& pr, double per_op);
-  // A sample of window timing: again with W doubled while more than
-  // kInvalidBound of its windows are invalid (up to kMaxGrowth times).
-  timing::Sample windowed_sample(PartRun& pr);
-  // The record's window timing and its note (finish).
-  void record_windows();
 
   GroupMember& m_;
   const MeasureOptions& opt_;
+  const Synchronizer& sync_;
   MPI_Comm harness_;
   const StrategyInfo& info_;
   RunContext ctx_;

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/clock_sync.hpp"
 #include "core/engine/core_probe.hpp"
 #include "core/engine/engine.hpp"
 #include "core/engine/noise.hpp"
@@ -101,7 +100,7 @@ struct Sample {
   // The core-to-core round trip taken before the sample (CoreProbe), ns,
   // max over nodes; 0 when none was taken for this sample.
   double core_to_core_ns = 0;
-  // Window timing (run_windowed): the windows of the sample and those a
+  // Window timing (sync_window.cpp): the windows of the sample and those a
   // rank arrived late for (not counted in max, min, avg, per_rank).
   std::int64_t windows = 0, invalid = 0;
 };
@@ -132,22 +131,10 @@ struct Runner {
   // fault in the loop is agreed on at the end of the sample.
   Sample run(std::int64_t iters, double expected, const char* what);
 
-  // Window timing (window_run.cpp, docs/methodology.md "Window timing"),
-  // on the global clock `clock`: operation k of the sample starts on every
-  // rank at t0 + k x `window` (t0 agreed after a barrier); a rank that
-  // reaches the start late, or leaves after the window's end, invalidates
-  // the window (ReproMPI's rule). A window's time is
-  // the max over ranks of (exit - start); the sample's max, min and avg are
-  // `windows` times the medians over its valid windows of the max, min and
-  // mean over ranks, each rank's (per_rank) its own median; phases as run().
-  // With no valid window, max is 0.
-  Sample run_windowed(std::int64_t windows, double window, const char* what);
-  const clocks::ClockModel* clock = nullptr;
-
- private:
-  // The timed part of a sample (run and run_windowed): `loop` inside the
-  // strategy's scope, under the plugin's bound of a step expected to take
-  // `expected` s, the phase timer around it. `local` is its wall time;
+  // What a synchronisation method's sample is made of (run, and the
+  // methods of synchronizer.hpp): the timed part of a sample, `loop` inside
+  // the strategy's scope, under the plugin's bound of a step expected to
+  // take `expected` s, the phase timer around it. `local` is its wall time;
   // seconds_per_tick converts the phase ticks (this run's wall time over
   // its ticks).
   struct Timed {
