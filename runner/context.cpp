@@ -16,6 +16,7 @@
 #include "core/engine/mpi_session.hpp"
 #include "core/engine/noise.hpp"
 #include "core/engine/selection_table.hpp"
+#include "core/results/dates.hpp"
 #include "core/results/records.hpp"
 #include "core/results/sync_methods.hpp"
 #include "runner/placement.hpp"

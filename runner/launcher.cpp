@@ -1,7 +1,6 @@
 #include "runner/launcher.hpp"
 
 #include <cstdlib>
-#include <ctime>
 
 namespace mpiarena {
 
@@ -20,13 +19,6 @@ bool under_launcher() {
   for (const char* var : kLauncherRankVars)
     if (std::getenv(var)) return true;
   return false;
-}
-
-std::string iso_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 }  // namespace mpiarena

@@ -1,5 +1,6 @@
 // What the runner and mpiarena-startup know of the process before MPI: the
-// launcher that started it, and the time for the records' context.
+// launcher that started it (the time for the records' context is
+// dates.hpp's iso_now()).
 #pragma once
 
 #include <string>
@@ -11,7 +12,5 @@ namespace mpiarena {
 int launcher_rank();
 // Whether a launcher (mpirun, srun) started this process.
 bool under_launcher();
-// Now, ISO 8601 in UTC (the records' context.start_time).
-std::string iso_now();
 
 }  // namespace mpiarena

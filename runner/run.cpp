@@ -12,7 +12,11 @@
 #include "core/engine/interrupt.hpp"
 #include "core/engine/library_algorithms.hpp"
 #include "core/engine/mpi_session.hpp"
+<<<<<<< ours
 #include "core/engine/synchronizer.hpp"
+=======
+#include "core/results/dates.hpp"
+>>>>>>> theirs
 #include "core/results/log.hpp"
 #include "core/results/output.hpp"
 #include "core/results/printable.hpp"

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <memory>
 
+#include "core/results/dates.hpp"
 #include "core/results/file_io.hpp"
 #include "core/results/formats.hpp"
 #include "core/results/output.hpp"
@@ -135,12 +136,6 @@ HistoryOptions history_options(const Options& options) {
   return h;
 }
 
-// Whether the store can put a run of this start time in time order:
-// YYYY-MM-DDThh:mm:ss, a date of the calendar, then anything (a Z).
-bool start_is_a_date(const std::string& s) {
-  return s.size() >= 19 && is_calendar_date(s.substr(0, 19));
-}
-
 // What the store would keep badly, or empty: a run of no record, an
 // interrupted run (unless --allow-incomplete) or one whose start time is
 // not a date.
@@ -153,7 +148,7 @@ std::string unfit(const Document& doc, const Options& options) {
            "cut short; measure again, or give --allow-incomplete to keep it "
            "as it is";
   const std::string start = doc.context.value("start_time", std::string());
-  if (!start_is_a_date(start))
+  if (!is_start_time(start))
     return "start_time '" + printable(start) +
            "' is not a date (YYYY-MM-DDThh:mm:ssZ): the store puts its runs "
            "in time order by it";

@@ -2,30 +2,15 @@
 // compare's test finds between consecutive runs. Needs no MPI.
 #include "core/analysis/trend/trend.hpp"
 
-#include <cctype>
 #include <iostream>
 
 #include "core/analysis/html/report_html.hpp"
+#include "core/results/dates.hpp"
 #include "core/results/file_io.hpp"
 #include "core/results/formats.hpp"
 #include "runner/files/files.hpp"
 
 namespace mpiarena {
-
-namespace {
-
-// "2026-11-26T08:00:00Z" and the like: what the runner writes.
-bool looks_like_a_date(const std::string& s) {
-  static const char kShape[] = "dddd-dd-ddTdd:dd:dd";
-  if (s.size() < sizeof kShape - 1) return false;
-  for (std::size_t i = 0; i + 1 < sizeof kShape; ++i)
-    if (kShape[i] == 'd' ? !std::isdigit(static_cast<unsigned char>(s[i]))
-                         : s[i] != kShape[i])
-      return false;
-  return true;
-}
-
-}  // namespace
 
 int write_trend(const Options& options, const Trend& t);
 
@@ -51,7 +36,7 @@ int command_trend(const Options& options) {
       run.file = file;
       run.doc = document_from_json(json);
       run.started = run.doc.context.value("start_time", std::string());
-      if (!looks_like_a_date(run.started))
+      if (!is_start_time(run.started))
         std::cerr << program_name() << ": warning: " << file << ": start_time '"
                   << run.started
                   << "' is not a date (YYYY-MM-DDThh:mm:ssZ); the runs are "

@@ -21,6 +21,7 @@
 
 #include "core/analysis/report/report.hpp"
 #include "core/analysis/report/summary.hpp"
+#include "core/results/dates.hpp"
 #include "core/results/output.hpp"
 #include "core/results/records.hpp"
 #include "core/results/schema.hpp"

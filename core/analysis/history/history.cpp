@@ -13,6 +13,7 @@
 #include "core/analysis/stats/change_points.hpp"
 #include "core/analysis/stats/inference.hpp"
 #include "core/analysis/stats/rank_tests.hpp"
+#include "core/results/dates.hpp"
 #include "core/results/printable.hpp"
 
 namespace mpiarena {
@@ -50,25 +51,6 @@ bool all_of_class(const std::string& s, int (*is)(int)) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [is](char c) {
     return is(static_cast<unsigned char>(c)) != 0;
   });
-}
-
-// "YYYY-MM-DD", "YYYY-MM-DDThh:mm", "YYYY-MM-DDThh:mm:ss" (a trailing Z):
-// its shape only.
-bool date_shaped(const std::string& s) {
-  static const char kShape[] = "dddd-dd-ddTdd:dd:dd";
-  std::string t = s;
-  if (!t.empty() && t.back() == 'Z') t.pop_back();
-  if (t.size() != 10 && t.size() != 16 && t.size() != 19) return false;
-  for (std::size_t i = 0; i < t.size(); ++i)
-    if (kShape[i] == 'd' ? !std::isdigit(static_cast<unsigned char>(t[i]))
-                         : t[i] != kShape[i])
-      return false;
-  return true;
-}
-
-// The value of the digits s[at, at + n).
-int digits(const std::string& s, std::size_t at, std::size_t n) {
-  return std::stoi(s.substr(at, n));
 }
 
 // Change cps[i] of series `s`: the segments either side up to its
@@ -176,20 +158,6 @@ History find_changes(Store& store, const HistoryOptions& options) {
     for (SeriesChange& c : confirmed) h.changes.push_back(std::move(c));
   }
   return h;
-}
-
-bool is_calendar_date(const std::string& s) {
-  if (!date_shaped(s)) return false;
-  const int year = digits(s, 0, 4), month = digits(s, 5, 2),
-            day = digits(s, 8, 2);
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  if (month < 1 || month > 12 || day < 1 ||
-      day > kDays[month - 1] + (month == 2 && leap ? 1 : 0))
-    return false;
-  if (s.size() >= 16 && (digits(s, 11, 2) > 23 || digits(s, 14, 2) > 59))
-    return false;
-  return s.size() < 19 || digits(s, 17, 2) <= 59;
 }
 
 std::vector<SeriesChange> changes_since(const History& h,

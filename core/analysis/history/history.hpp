@@ -63,10 +63,6 @@ History find_changes(Store& store, const HistoryOptions& options);
 std::vector<SeriesChange> changes_since(const History& h,
                                         const std::string& since);
 
-// Whether `s` is a date of the calendar in one of the shapes --since takes:
-// YYYY-MM-DD, YYYY-MM-DDThh:mm or YYYY-MM-DDThh:mm:ss, a Z after either.
-bool is_calendar_date(const std::string& s);
-
 // `text` as a column of `width` shows it: its first line, made printable
 // (printable.hpp), cut between characters, never inside an escape.
 std::string column_text(const std::string& text, std::size_t width);

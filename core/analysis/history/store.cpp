@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <ctime>
 #include <set>
 
 #include "core/analysis/compare/compare.hpp"
 #include "core/analysis/history/store_sql.hpp"
+#include "core/results/dates.hpp"
 #include "core/results/digest.hpp"
 #include "core/results/printable.hpp"
 
@@ -32,15 +32,6 @@ bool writable(const std::string& path) {
                                                      : path.substr(0, slash);
   return ::stat(dir.c_str(), &st) == 0 && (st.st_mode & 0222) != 0 &&
          ::access(dir.c_str(), W_OK) == 0;
-}
-
-std::string now_utc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 std::string machine_of(const nlohmann::json& context) {
@@ -219,7 +210,7 @@ std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
                   "document) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
     run.bind(1, digest)
         .bind(2, file)
-        .bind(3, now_utc())
+        .bind(3, iso_now())
         .bind(4, c.value("start_time", std::string()))
         .bind(5, revision_of(c))
         .bind(6, library_of(c))
