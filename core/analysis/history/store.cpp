@@ -198,36 +198,31 @@ std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
                         const Document& doc) {
   const std::string digest = document_digest(json);
   const nlohmann::json& c = doc.context;
-  exec(db_, "BEGIN IMMEDIATE");
-  try {
-    if (const std::int64_t id = run_of(json))
-      throw DuplicateRun("the store already holds this run (run #" +
-                             std::to_string(id) + ")",
-                         id);
-    Statement run(db_,
-                  "INSERT INTO runs (digest, file, added_at, started, "
-                  "revision, library, machine, ranks, options, context, "
-                  "document) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-    run.bind(1, digest)
-        .bind(2, file)
-        .bind(3, iso_now())
-        .bind(4, c.value("start_time", std::string()))
-        .bind(5, revision_of(c))
-        .bind(6, library_of(c))
-        .bind(7, machine_of(c))
-        .bind(8, static_cast<std::int64_t>(c.value("ranks", 0)))
-        .bind(9, c.value("options", nlohmann::json::object()).dump())
-        .bind(10, c.dump())
-        .bind_blob(11, deflate(json.dump()));
-    run.step();
-    const std::int64_t id = sqlite3_last_insert_rowid(db_);
-    add_points(db_, id, doc);
-    exec(db_, "COMMIT");
-    return id;
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
+  Transaction transaction(db_);
+  if (const std::int64_t id = run_of(json))
+    throw DuplicateRun("the store already holds this run (run #" +
+                           std::to_string(id) + ")",
+                       id);
+  Statement run(db_,
+                "INSERT INTO runs (digest, file, added_at, started, "
+                "revision, library, machine, ranks, options, context, "
+                "document) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+  run.bind(1, digest)
+      .bind(2, file)
+      .bind(3, iso_now())
+      .bind(4, c.value("start_time", std::string()))
+      .bind(5, revision_of(c))
+      .bind(6, library_of(c))
+      .bind(7, machine_of(c))
+      .bind(8, static_cast<std::int64_t>(c.value("ranks", 0)))
+      .bind(9, c.value("options", nlohmann::json::object()).dump())
+      .bind(10, c.dump())
+      .bind_blob(11, document_blob(json.dump()));
+  run.step();
+  const std::int64_t id = sqlite3_last_insert_rowid(db_);
+  add_points(db_, id, doc);
+  transaction.commit();
+  return id;
 }
 
 std::vector<StoredRun> Store::runs() {
@@ -304,7 +299,7 @@ nlohmann::json Store::document(std::int64_t run) {
   Statement s(db_, "SELECT document FROM runs WHERE id = ?");
   s.bind(1, run);
   if (!s.step()) throw StoreError(path_ + ": no run " + std::to_string(run));
-  return nlohmann::json::parse(inflate(s.blob(0)));
+  return nlohmann::json::parse(document_text(s.blob(0)));
 }
 
 }  // namespace mpiarena

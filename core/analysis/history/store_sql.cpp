@@ -4,6 +4,10 @@
 
 #include <zlib.h>
 
+#include <stdexcept>
+
+#include "core/results/text_file.hpp"
+
 namespace mpiarena {
 
 namespace {
@@ -62,6 +66,28 @@ ALTER TABLE runs ADD COLUMN kept_as TEXT NOT NULL DEFAULT 'file';
 UPDATE runs SET kept_as = 'printable';
 )sql";
 
+// The framing of the documents of stores written before they were kept
+// as gzip: the text's size (8 bytes, little-endian), then zlib data
+// (compress2). Read only: nothing is written so any more.
+std::string earlier_framing_text(const std::string& data) {
+  if (data.size() < 8) throw StoreError("a stored document is truncated");
+  std::uint64_t size = 0;
+  for (int i = 0; i < 8; ++i)
+    size |= static_cast<std::uint64_t>(static_cast<unsigned char>(data[i]))
+            << (8 * i);
+  if (size > (std::uint64_t{1} << 32))
+    throw StoreError("a stored document claims " + std::to_string(size) +
+                     " bytes");
+  std::string out(size, '\0');
+  uLongf got = size;
+  if (uncompress(reinterpret_cast<Bytef*>(out.data()), &got,
+                 reinterpret_cast<const Bytef*>(data.data() + 8),
+                 data.size() - 8) != Z_OK ||
+      got != size)
+    throw StoreError("a stored document does not decompress");
+  return out;
+}
+
 }  // namespace
 
 std::int64_t schema_version(sqlite3* db) {
@@ -80,59 +106,45 @@ std::int64_t table_count(sqlite3* db) {
 }
 
 void make_current(sqlite3* db) {
-  exec(db, "BEGIN IMMEDIATE");
-  try {
-    const std::int64_t now = schema_version(db);
-    if (now == 0) {
-      // A new store, or a file that is not one (SQLite says so here).
-      if (table_count(db) != 0)
-        throw StoreError(
-            "holds tables but is not a results store (no schema version)");
-      exec(db, kSchema);
-    } else if (now == 1) {
-      exec(db, kSchema1To2);
-    }
-    if (now < kStoreSchemaVersion)
-      exec(db, ("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion))
-                   .c_str());
-    exec(db, "COMMIT");
-  } catch (...) {
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
+  Transaction transaction(db);
+  const std::int64_t now = schema_version(db);
+  if (now == 0) {
+    // A new store, or a file that is not one (SQLite says so here).
+    if (table_count(db) != 0)
+      throw StoreError(
+          "holds tables but is not a results store (no schema version)");
+    exec(db, kSchema);
+  } else if (now == 1) {
+    exec(db, kSchema1To2);
   }
+  if (now < kStoreSchemaVersion)
+    exec(db, ("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion))
+                 .c_str());
+  transaction.commit();
 }
 
-std::string deflate(const std::string& text) {
-  uLongf size = compressBound(text.size());
-  std::string out(8 + size, '\0');
-  for (int i = 0; i < 8; ++i)
-    out[i] = static_cast<char>(
-        (static_cast<std::uint64_t>(text.size()) >> (8 * i)) & 0xff);
-  if (compress2(reinterpret_cast<Bytef*>(&out[8]), &size,
-                reinterpret_cast<const Bytef*>(text.data()), text.size(),
-                6) != Z_OK)
-    throw StoreError("cannot compress the document");
-  out.resize(8 + size);
-  return out;
-}
+std::string document_blob(const std::string& text) { return gzip(text); }
 
-std::string inflate(const std::string& data) {
-  if (data.size() < 8) throw StoreError("a stored document is truncated");
-  std::uint64_t size = 0;
-  for (int i = 0; i < 8; ++i)
-    size |= static_cast<std::uint64_t>(static_cast<unsigned char>(data[i]))
-            << (8 * i);
-  if (size > (std::uint64_t{1} << 32))
-    throw StoreError("a stored document claims " + std::to_string(size) +
-                     " bytes");
-  std::string out(size, '\0');
-  uLongf got = size;
-  if (uncompress(reinterpret_cast<Bytef*>(out.data()), &got,
-                 reinterpret_cast<const Bytef*>(data.data() + 8),
-                 data.size() - 8) != Z_OK ||
-      got != size)
-    throw StoreError("a stored document does not decompress");
-  return out;
+std::string document_text(const std::string& blob) {
+  std::string gzip_error;
+  if (is_gzip(blob)) {
+    try {
+      return gunzip(blob, max_text_bytes());
+    } catch (const TextTooLarge& e) {
+      throw StoreError(std::string("a stored document: ") + e.what());
+    } catch (const std::invalid_argument& e) {
+      gzip_error = e.what();
+    }
+  }
+  // A store written before: its first two bytes are gzip's magic number
+  // only when the size is 0x8b1f modulo 65536.
+  try {
+    return earlier_framing_text(blob);
+  } catch (const StoreError&) {
+    if (gzip_error.empty()) throw;
+    throw StoreError("a stored document is bad gzip data (" + gzip_error +
+                     ")");
+  }
 }
 
 }  // namespace mpiarena

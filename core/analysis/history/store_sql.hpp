@@ -1,6 +1,6 @@
 // Internal to the store (store.cpp): SQLite's C interface as a prepared
 // statement that finalizes itself and statements run whole, the schema,
-// and the compression of the documents kept.
+// the write transaction, and the compression of the documents kept.
 #pragma once
 
 #include <sqlite3.h>
@@ -82,6 +82,26 @@ inline void exec(sqlite3* db, const char* sql) {
   }
 }
 
+// A write transaction (BEGIN IMMEDIATE): commit() makes it last; leaving
+// the scope without it (an exception, an early return) rolls it back. A
+// commit that fails throws, and the transaction is then rolled back too.
+class Transaction {
+ public:
+  explicit Transaction(sqlite3* db) : db_(db) { exec(db, "BEGIN IMMEDIATE"); }
+  ~Transaction() {
+    if (db_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit() {
+    exec(db_, "COMMIT");
+    db_ = nullptr;
+  }
+
+ private:
+  sqlite3* db_;
+};
+
 // PRAGMA user_version, and the number of tables and indexes.
 std::int64_t schema_version(sqlite3* db);
 std::int64_t table_count(sqlite3* db);
@@ -90,10 +110,12 @@ std::int64_t table_count(sqlite3* db);
 // StoreError for a file that holds tables but no schema version.
 void make_current(sqlite3* db);
 
-// The document as zlib data (compress2), its uncompressed size first (8
-// bytes, little-endian), so that inflate() knows the buffer to give.
-std::string deflate(const std::string& text);
-// The text deflate() kept; throws StoreError when it is not that.
-std::string inflate(const std::string& data);
+// The document as the store keeps it: one gzip member (text_file.hpp's
+// gzip()), what `gzip -d` reads too.
+std::string document_blob(const std::string& text);
+// The text of a stored document: gzip data, or the framing of stores
+// written before it (the text's size in 8 bytes, little-endian, then zlib
+// data). Throws StoreError when it is neither.
+std::string document_text(const std::string& blob);
 
 }  // namespace mpiarena
