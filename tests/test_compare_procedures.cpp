@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/analysis/compare/compare.hpp"
@@ -33,6 +35,30 @@ TEST(IncompleteBeta, MatchesClosedForms) {
   }
   EXPECT_EQ(mpiarena::incomplete_beta(2, 3, 0), 0);
   EXPECT_EQ(mpiarena::incomplete_beta(2, 3, 1), 1);
+}
+
+// Outside a distribution's domain Boost.Math has no value to give: each
+// function says so by name instead of returning one (inference.hpp).
+TEST(Distributions, OutsideTheDomainIsAnErrorNotAValue) {
+  EXPECT_THROW(mpiarena::incomplete_beta(2, 3, 1.5), std::domain_error);
+  EXPECT_THROW(mpiarena::incomplete_beta(0, 3, 0.5), std::domain_error);
+  EXPECT_THROW(mpiarena::student_t_two_sided_p(2, 0), std::domain_error);
+  EXPECT_THROW(mpiarena::student_t_two_sided_p(NAN, 3), std::domain_error);
+  EXPECT_THROW(mpiarena::two_sided_z(0), std::domain_error);
+  EXPECT_THROW(mpiarena::two_sided_z(1.5), std::domain_error);
+  try {
+    mpiarena::student_t_two_sided_p(2, -1);
+    ADD_FAILURE() << "no error for -1 degrees of freedom";
+  } catch (const std::domain_error& e) {
+    EXPECT_NE(std::string(e.what()).find("student_t_two_sided_p"),
+              std::string::npos)
+        << e.what();
+  }
+  // The edges of the domain are values: z of 1 is 0, an infinite df the
+  // normal.
+  EXPECT_EQ(mpiarena::two_sided_z(1), 0);
+  EXPECT_NEAR(mpiarena::student_t_two_sided_p(1.959963985, INFINITY), 0.05,
+              1e-9);
 }
 
 // Two values a side with the same spread: Welch's degrees of freedom are 2,

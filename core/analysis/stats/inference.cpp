@@ -1,51 +1,25 @@
 #include "core/analysis/stats/inference.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
+#include <boost/math/special_functions/beta.hpp>
 #include <cmath>
 #include <cstddef>
 #include <mpiarena/stats.hpp>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace mpiarena {
 
-namespace {
-
-// The continued fraction of the incomplete beta function (modified Lentz),
-// for x below (a + 1) / (a + b + 2), where it converges fast.
-double beta_fraction(double a, double b, double x) {
-  const double tiny = 1e-300;
-  double c = 1, d = 1 - (a + b) * x / (a + 1);
-  if (std::fabs(d) < tiny) d = tiny;
-  d = 1 / d;
-  double h = d;
-  for (int m = 1; m <= 300; ++m) {
-    for (int odd = 0; odd < 2; ++odd) {
-      const double aa =
-          odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
-              : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-      d = 1 + aa * d;
-      if (std::fabs(d) < tiny) d = tiny;
-      c = 1 + aa / c;
-      if (std::fabs(c) < tiny) c = tiny;
-      d = 1 / d;
-      h *= d * c;
-      if (odd && std::fabs(d * c - 1) < 1e-15) return h;
-    }
-  }
-  return h;
-}
-
-}  // namespace
-
 double two_sided_z(double p) {
-  // erfc(z / sqrt 2) is the two-sided tail of the standard normal; it
-  // falls with z: bisection.
-  double lo = 0, hi = 40;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = (lo + hi) / 2;
-    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
-  }
-  return (lo + hi) / 2;
+  // A level outside (0, 1] is a caller's mistake, not a z: say so.
+  if (!(p > 0 && p <= 1))
+    throw std::domain_error("two_sided_z: the two-sided level " +
+                            std::to_string(p) + " is not in (0, 1]");
+  return boost::math::quantile(
+      boost::math::complement(boost::math::normal_distribution<>(), p / 2));
 }
 
 double median_relative_se(const std::vector<double>& samples) {
@@ -69,17 +43,27 @@ double resolvable_change(const std::vector<double>& a,
 }
 
 double incomplete_beta(double a, double b, double x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const double front =
-      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
-               a * std::log(x) + b * std::log1p(-x));
-  if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
-  return 1 - front * beta_fraction(b, a, 1 - x) / b;
+  // Outside its domain the function has no value; Boost.Math would throw
+  // its own std::domain_error, this one names the arguments.
+  if (!(a > 0 && b > 0 && x >= 0 && x <= 1))
+    throw std::domain_error("incomplete_beta: I_x(a, b) needs a > 0, b > 0 "
+                            "and 0 <= x <= 1, not a = " + std::to_string(a) +
+                            ", b = " + std::to_string(b) +
+                            ", x = " + std::to_string(x));
+  return boost::math::ibeta(a, b, x);
 }
 
 double student_t_two_sided_p(double t, double df) {
-  return incomplete_beta(df / 2, 0.5, df / (df + t * t));
+  // No degrees of freedom, or no t, is a mistake upstream (Welch's df is
+  // positive by construction): an error, not a p-value.
+  if (!(df > 0) || std::isnan(t))
+    throw std::domain_error("student_t_two_sided_p: t = " +
+                            std::to_string(t) + " with " +
+                            std::to_string(df) +
+                            " degrees of freedom (needs df > 0)");
+  const boost::math::students_t_distribution<> dist(df);
+  return std::min(
+      1.0, 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(t))));
 }
 
 double welch_log_p(const std::vector<double>& a, const std::vector<double>& b) {
@@ -107,9 +91,10 @@ double welch_log_p(const std::vector<double>& a, const std::vector<double>& b) {
   const double se2 = vx / nx + vy / ny;
   if (!(se2 > 0)) return mx == my ? 1 : 0;
   const double t = (my - mx) / std::sqrt(se2);
-  const double df =
-      se2 * se2 /
-      ((vx / nx) * (vx / nx) / (nx - 1) + (vy / ny) * (vy / ny) / (ny - 1));
+  // Welch-Satterthwaite, as shares of se2 so that no square underflows:
+  // between min(nx, ny) - 1 and nx + ny - 2.
+  const double sx = vx / nx / se2, sy = vy / ny / se2;
+  const double df = 1 / (sx * sx / (nx - 1) + sy * sy / (ny - 1));
   return student_t_two_sided_p(t, df);
 }
 

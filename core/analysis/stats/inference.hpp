@@ -1,6 +1,8 @@
 // The parametric and multiple-test pieces of the statistics: the normal
-// and t distributions, Welch's test, Holm's and Bonferroni's corrections,
-// and the precision of a median. Used by compare and tune. Pure.
+// and t distributions and the incomplete beta (Boost.Math's), Welch's test,
+// Holm's and Bonferroni's corrections, and the precision of a median. Used
+// by compare and tune. Pure. An argument outside a distribution's domain
+// throws std::domain_error naming it: a caller's mistake, never a p-value.
 #pragma once
 
 #include <vector>
@@ -8,7 +10,7 @@
 namespace mpiarena {
 
 // z such that a standard normal exceeds |z| with probability `p`
-// (two-sided): 1.96 for 0.05.
+// (two-sided): 1.96 for 0.05. Throws std::domain_error unless 0 < p <= 1.
 double two_sided_z(double p);
 // The relative standard error of a sample median: sqrt(pi / 2) * sigma /
 // (median * sqrt(n)), sigma estimated robustly as IQR / 1.349 (the normal
@@ -23,11 +25,14 @@ double median_relative_se(const std::vector<double>& samples);
 double resolvable_change(const std::vector<double>& a,
                          const std::vector<double>& b, double alpha);
 
-// The regularized incomplete beta function I_x(a, b) (continued fraction).
+// The regularized incomplete beta function I_x(a, b) (boost::math::ibeta).
+// Throws std::domain_error unless a > 0, b > 0 and 0 <= x <= 1.
 double incomplete_beta(double a, double b, double x);
 
 // The two-sided p-value of Student's t distribution with `df` degrees of
-// freedom (df > 0, not necessarily whole): I_{df / (df + t^2)}(df / 2, 1/2).
+// freedom (df > 0, not necessarily whole; infinite: the normal), as
+// I_{df / (df + t^2)}(df / 2, 1/2). Throws std::domain_error for df <= 0
+// or a t that is NaN.
 double student_t_two_sided_p(double t, double df);
 
 // Welch's two-sample t test on the logarithms of `a` and `b` (positive
