@@ -11,9 +11,10 @@ namespace mpiarena {
 const nlohmann::json& results_schema();
 
 // Empty when `doc` is valid; otherwise one line per violation, with its path.
-// Beyond the schema: a record's summaries agree with its samples
-// (record_contradictions), so no reader takes a change from one and its p
-// from the other.
+// Beyond the schema, the cache check (docs/formats.md, "Measured and
+// derived"): a record's summaries, derived figures, agree with its samples,
+// measured ones (record_contradictions), so no reader takes a change from
+// one and its p from the other.
 std::vector<std::string> validate_results(const nlohmann::json& doc);
 
 // A record (already valid against the schema) whose time_s, or a phase's
