@@ -504,20 +504,3 @@ TEST(Percentiles, PhasesAndPartsHaveThemToo) {
   doc["records"][0]["phases_s"][0]["time_s"]["p99"] = 42e-6;
   EXPECT_TRUE(names(validate_results(doc), "[phases_s][0][time_s][p99]: "));
 }
-
-// bandwidth_Bps is derived (docs/formats.md, "Measured and derived"): a
-// reader takes it from payload_bytes and the median, whatever the file's
-// cache says; null still says the method moves no data.
-TEST(Records, BandwidthIsReadFromWhatItDerivesFrom) {
-  json j = mpiarena::to_json(mpiarena_test::sample_document().records[0]);
-  const double median = j.at("time_s").at("median").get<double>();
-  const double bytes = j.at("payload_bytes").get<double>();
-  j["bandwidth_Bps"] = 123.0;
-  mpiarena::Record r = mpiarena::record_from_json(j);
-  EXPECT_TRUE(r.moves_data);
-  EXPECT_DOUBLE_EQ(r.bandwidth, bytes / median);
-  j["bandwidth_Bps"] = nullptr;
-  r = mpiarena::record_from_json(j);
-  EXPECT_FALSE(r.moves_data);
-  EXPECT_EQ(r.bandwidth, 0);
-}

@@ -326,13 +326,9 @@ Record record_from_json(const json& j) {
     r.matrix_row = j.at("matrix").at("row").get<std::string>();
     r.matrix_column = j.at("matrix").at("column").get<std::string>();
   }
-  // bandwidth_Bps is derived (docs/formats.md, "Measured and derived"):
-  // whether it is null says whether the method moves data; its value is
-  // taken from what it derives from, as the engine computed it.
-  r.moves_data = !j.at("bandwidth_Bps").is_null();
-  r.bandwidth = r.moves_data && r.time.median > 0
-                    ? static_cast<double>(r.payload_bytes) / r.time.median
-                    : 0;
+  const json& bw = j.at("bandwidth_Bps");
+  r.moves_data = !bw.is_null();
+  r.bandwidth = bw.is_null() ? 0 : bw.get<double>();
   r.verification = j.at("verification").at("status").get<std::string>();
   r.verification_message =
       j.at("verification").at("message").get<std::string>();
