@@ -46,6 +46,24 @@ TEST(Compare, ClearRegressionExitsOne) {
   EXPECT_TRUE(c.warnings.empty());
 }
 
+// The derived figures are a cache (docs/formats.md, "Measured and
+// derived"): compare's changes come from the samples, not from a record's
+// time_s or bandwidth_Bps.
+TEST(Compare, ChangesComeFromTheSamplesNotTheCache) {
+  mpiarena::Record b = make_record("bcast", around(1e-5));
+  mpiarena::Record n = make_record("bcast", around(1.2e-5));
+  for (mpiarena::Record* r : {&b, &n}) {
+    r->time.median = 1;  // a cache that says nothing changed
+    r->bandwidth = 1;
+  }
+  const auto c = compare_documents(doc_of({b}), doc_of({n}));
+  const auto& p = only_point(c);
+  ASSERT_EQ(p.metrics.size(), 2u);
+  EXPECT_NEAR(p.metrics[0].change, 0.2, 1e-9);
+  EXPECT_NEAR(p.metrics[1].change, 1 / 1.2 - 1, 1e-9);
+  EXPECT_EQ(p.verdict, Outcome::regressed);
+}
+
 TEST(Compare, ImprovementExitsZero) {
   const auto c =
       compare_documents(doc_of({make_record("bcast", around(1e-5))}),
