@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/results/point_key.hpp"
+#include "core/results/printable.hpp"
 
 namespace mpiarena {
 
@@ -73,7 +74,7 @@ std::string to_csv(const Document& doc) {
         pairs_of(r.parts),
         metrics_of(r)};
     for (std::size_t i = 0; i < cells.size(); ++i)
-      out << (i ? "," : "") << csv_field(cells[i]);
+      out << (i ? "," : "") << csv_field(printable(cells[i]));
     for (const auto& p : r.time.percentiles) out << "," << (p ? exact(*p) : "");
     out << "\n";
   }

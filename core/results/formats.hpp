@@ -37,7 +37,8 @@ inline const std::vector<std::string>& csv_columns() {
 // empty when the record has none. p50_s, p95_s, p99_s: the percentiles of
 // the samples (stats.hpp), empty where the samples were too few for one.
 // Times are seconds over samples_s.max; bandwidth_Bps is empty for methods
-// that move no payload. Numbers are written so that they read back exactly.
+// that move no payload. Numbers are written so that they read back exactly;
+// text is made printable (printable.hpp).
 std::string to_csv(const Document& doc);
 
 // "transfer/bcast/2d/1100000/np4": suite/method/payload/bytes/np<ranks>.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/analysis/svg/svg_scale.hpp"
+#include "core/results/printable.hpp"
 
 namespace mpiarena::svg {
 
@@ -117,7 +118,10 @@ void legend(std::ostringstream& o, int w, const std::vector<Entry>& entries) {
 Point::Point() : lo(kNaN), hi(kNaN) {}
 Point::Point(double x_, double y_) : x(x_), y(y_), lo(kNaN), hi(kNaN) {}
 
-std::string escape(const std::string& text) {
+std::string escape(const std::string& raw) {
+  // Control characters and U+FFFE/U+FFFF are no XML, even escaped: spelt
+  // out first (printable.hpp).
+  const std::string text = printable(raw);
   std::string out;
   out.reserve(text.size());
   for (char c : text) switch (c) {

@@ -18,7 +18,8 @@
 
 namespace mpiarena::svg {
 
-// "&amp;", "&lt;", "&gt;", "&quot;", "&#39;" for the five XML specials.
+// "&amp;", "&lt;", "&gt;", "&quot;", "&#39;" for the five XML specials;
+// what XML may not hold (control characters) spelt out (printable.hpp).
 std::string escape(const std::string& text);
 
 // The colour of series i: ten distinguishable colours (Tableau 10), then

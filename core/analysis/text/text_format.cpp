@@ -7,18 +7,24 @@
 #include <sstream>
 
 #include "core/analysis/svg/svg.hpp"
+#include "core/results/printable.hpp"
 
 namespace mpiarena {
 
 std::string render_grid(const std::vector<std::string>& header,
-                        const std::vector<std::vector<std::string>>& rows,
+                        const std::vector<std::vector<std::string>>& given,
                         Style style) {
   std::vector<std::string> names;
   std::vector<bool> right;
   for (const std::string& h : header) {
     right.push_back(!h.empty() && h[0] == '>');
-    names.push_back(right.back() ? h.substr(1) : h);
+    names.push_back(printable(right.back() ? h.substr(1) : h));
   }
+  // Each cell one line, safe to print: a name or a note from a file or a
+  // plugin may hold a newline, a tab or an escape sequence (printable.hpp).
+  std::vector<std::vector<std::string>> rows = given;
+  for (auto& row : rows)
+    for (std::string& cell : row) cell = printable(cell);
   std::ostringstream out;
   if (style == Style::html) {
     auto cell = [&](const char* tag, std::size_t i, const std::string& c) {
