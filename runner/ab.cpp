@@ -9,6 +9,7 @@
 #include "core/analysis/compare/compare_text.hpp"
 #include "runner/files/files.hpp"
 #include "runner/measure.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -82,23 +83,29 @@ int judge_builds(const Document& doc, const Options& options, bool failed,
   const CompareOptions o = compare_options(options, Procedure::ab_run);
   const Document base = build_part(doc, "base"), now = build_part(doc, "new");
   const Comparison c = compare_documents(base, now, o);
-  if (options.format == "json") {
+  Printout out;
+  out.json = [&] {
     nlohmann::json j = to_json(c);
     j["base"] = "base build";
     j["new"] = "new build";
     j["results"] = options.output.empty() ? nlohmann::json()
                                           : nlohmann::json(options.output);
-    std::cout << j.dump(1) << "\n";
+    return j;
+  };
+  out.tables = [&](Style style) {
+    std::string text =
+        render_comparison(c, "base build", "new build", style);
+    if (!options.output.empty() && final_error.empty())
+      text += "\nresults: " + options.output + " (runner compare " +
+              options.output + " judges it again)\n";
+    return text;
+  };
+  const Reporter& format = reporter(options.format);
+  std::cout << format.render(out);
+  // The tables show the warnings; beside data they go to stderr.
+  if (format.machine_read())
     for (const std::string& w : c.warnings)
       std::cerr << "runner: warning: " << w << "\n";
-  } else {
-    std::cout << render_comparison(
-        c, "base build", "new build",
-        options.format == "markdown" ? Style::markdown : Style::text);
-    if (!options.output.empty() && final_error.empty())
-      std::cout << "\nresults: " << options.output << " (runner compare "
-                << options.output << " judges it again)\n";
-  }
   if (failed)
     std::cerr << "runner: some points failed verification or could not run\n";
   if (!final_error.empty())

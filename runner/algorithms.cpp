@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <iostream>
 #include <set>
+#include <sstream>
 
 #include "core/engine/library_algorithms.hpp"
 #include "core/engine/selection_table.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -276,29 +278,38 @@ nlohmann::json algorithms_context() {
   return out;
 }
 
+namespace {
+
+// The library's algorithms of each collective, as a table reads them.
+std::string algorithms_text() {
+  std::ostringstream os;
+  os << found().library << ": each collective's algorithms (runner "
+     << "--algorithms NAME,...; 'library': its own choice)\n";
+  for (const CollectiveAlgorithms& c : found().collectives) {
+    os << "\n"
+       << c.collective << " (" << c.variable << ", read "
+       << (c.at_creation ? "when a communicator is created" : "at each call")
+       << "; this launch: " << c.launch_name << ")\n";
+    if (!c.why_none.empty()) os << "  none: " << c.why_none << "\n";
+    for (const LibraryAlgorithm& a : c.algorithms)
+      os << "  " << a.value << "  " << a.name << "\n";
+    if (!c.why_fixed.empty())
+      os << "  fixed in this launch: " << c.why_fixed << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace
+
 int command_algorithms(const Options& options) {
   found() = {mpi_library_name(), discover_algorithms()};
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;
-  if (options.format == "json") {
-    std::cout << algorithms_context().dump(1) << "\n";
-    return 0;
-  }
-  std::cout << found().library << ": each collective's algorithms (runner "
-            << "--algorithms NAME,...; 'library': its own choice)\n";
-  for (const CollectiveAlgorithms& c : found().collectives) {
-    std::cout << "\n"
-              << c.collective << " (" << c.variable << ", read "
-              << (c.at_creation ? "when a communicator is created"
-                                : "at each call")
-              << "; this launch: " << c.launch_name << ")\n";
-    if (!c.why_none.empty()) std::cout << "  none: " << c.why_none << "\n";
-    for (const LibraryAlgorithm& a : c.algorithms)
-      std::cout << "  " << a.value << "  " << a.name << "\n";
-    if (!c.why_fixed.empty())
-      std::cout << "  fixed in this launch: " << c.why_fixed << "\n";
-  }
+  Printout out;
+  out.json = [] { return algorithms_context(); };
+  out.tables = [](Style) { return algorithms_text(); };
+  std::cout << reporter(options.format).render(out);
   return 0;
 }
 

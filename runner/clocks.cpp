@@ -9,6 +9,7 @@
 #include <iostream>
 #include <mpiarena/mpi_check.hpp>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "core/engine/clock_sync.hpp"
@@ -16,6 +17,7 @@
 #include "core/engine/watchdog.hpp"
 #include "core/results/units.hpp"
 #include "runner/commands.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -115,24 +117,25 @@ nlohmann::json to_json(const std::vector<Measured>& all, int ranks) {
   return out;
 }
 
-void print_table(const std::vector<Measured>& all, int ranks) {
-  std::cout << "clock synchronization over " << ranks
-            << " ranks (MPI_Wtime, rank 0 the reference): each rank's "
-               "offset left on the global clock, measured by ping-pongs "
-               "right after the synchronization and "
-            << kLater << " s later\n\n";
-  std::cout << "   algorithm   sync time   max |residual|   " << kLater
-            << " s later   model (offset, slope) per rank\n";
+std::string table_text(const std::vector<Measured>& all, int ranks) {
+  std::ostringstream os;
+  os << "clock synchronization over " << ranks
+     << " ranks (MPI_Wtime, rank 0 the reference): each rank's "
+        "offset left on the global clock, measured by ping-pongs "
+        "right after the synchronization and "
+     << kLater << " s later\n\n";
+  os << "   algorithm   sync time   max |residual|   " << kLater
+     << " s later   model (offset, slope) per rank\n";
   for (const Measured& m : all) {
-    std::cout << "   " << m.algorithm
-              << std::string(12 - m.algorithm.size(), ' ')
-              << format_seconds(m.sync_s) << "   " << worst(m.residual, m.rtt)
-              << "   " << worst(m.later, m.later_rtt) << "   ";
+    os << "   " << m.algorithm << std::string(12 - m.algorithm.size(), ' ')
+       << format_seconds(m.sync_s) << "   " << worst(m.residual, m.rtt)
+       << "   " << worst(m.later, m.later_rtt) << "   ";
     for (std::size_t r = 1; r < m.offset.size(); ++r)
-      std::cout << (r > 1 ? ", " : "") << r << ": ("
-                << format_seconds(m.offset[r]) << ", " << m.slope[r] << ")";
-    std::cout << "\n";
+      os << (r > 1 ? ", " : "") << r << ": (" << format_seconds(m.offset[r])
+         << ", " << m.slope[r] << ")";
+    os << "\n";
   }
+  return os.str();
 }
 
 }  // namespace
@@ -153,10 +156,10 @@ int command_clocks(const Options& options) {
   }
   MPI_Comm_free(&comm);
   if (rank != 0) return 0;
-  if (options.format == "json")
-    std::cout << to_json(all, size).dump(1) << "\n";
-  else
-    print_table(all, size);
+  Printout out;
+  out.json = [&] { return to_json(all, size); };
+  out.tables = [&](Style) { return table_text(all, size); };
+  std::cout << reporter(options.format).render(out);
   return 0;
 }
 

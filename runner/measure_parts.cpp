@@ -6,8 +6,8 @@
 #include "core/analysis/report/report.hpp"
 #include "core/analysis/report/summary.hpp"
 #include "core/engine/interrupt.hpp"
-#include "core/results/printable.hpp"
 #include "core/results/units.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -90,18 +90,20 @@ void note_held_memory(double held, double planned, std::size_t first_record,
 
 void update_interrupt_summary(const Document& doc, const Options& o,
                               int rank) {
-  if (rank != 0 || doc.records.empty() ||
-      (o.format != "table" && o.format != "markdown"))
-    return;
-  nlohmann::json shown_json = to_json(doc);
-  const Document shown = make_printable(shown_json) > 0
-                             ? document_from_json(shown_json)
-                             : Document{};
-  const Document& d = shown.records.empty() ? doc : shown;
-  std::string text = render_report(
-      d, compute_summary(d),
-      o.format == "markdown" ? Style::markdown : Style::text, o.per_rank,
-      o.percentiles);
+  // Data formats (JSON, CSV) print nothing on a stop: half a document is
+  // none. The others print the points so far, in that format, whose
+  // reporter makes their strings safe (reporters.hpp).
+  const Reporter& format = reporter(o.format);
+  if (rank != 0 || doc.records.empty() || format.machine_read()) return;
+  const nlohmann::json summary = compute_summary(doc);
+  Printout out;
+  out.tables = [&](Style style) {
+    return render_report(doc, summary, style, o.per_rank, o.percentiles);
+  };
+  out.document = &doc;
+  out.summary = &summary;
+  out.source = o.output;
+  std::string text = format.render(out);
   text += o.output.empty()
               ? "\nthe points measured before the stop (no -o file keeps "
                 "them)\n"

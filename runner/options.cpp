@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "runner/options_parse.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -221,6 +222,7 @@ void describe_suites(po::options_description& desc, Options& o,
 // compare and trend.
 void describe_output(po::options_description& desc, Options& o,
                      RawOptions& raw) {
+  const std::string formats = format_help();  // reporters.hpp
   // clang-format off
   desc.add_options()
     ("iterations,i", po::value<std::int64_t>(&o.iterations),
@@ -232,13 +234,7 @@ void describe_output(po::options_description& desc, Options& o,
      "'trend': write what they print to this file instead of stdout; with "
      "'tune': the library's tuning file (and its table as FILE.md)")
     ("format,f", po::value<std::string>(&o.format)->default_value("table"),
-     "what rank 0 prints on stdout at the end: table, summary (the fastest "
-     "method per size and where it changes, in a few lines), markdown, json "
-     "(the "
-     "whole document; with 'report': the summary), csv (one row per record) "
-     "or gbench (Google Benchmark JSON, for its tools/compare.py); with "
-     "'compare': table, markdown or json; with 'report' and 'trend' also "
-     "html (one self-contained page of SVG charts and tables)")
+     formats.c_str())
     ("threshold", po::value<std::string>(&raw.threshold),
      "compare, trend, tune and history: how far apart two medians must be to count, in percent, as "
      "a factor between the better and the worse (5%: slower or faster by "

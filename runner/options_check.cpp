@@ -7,6 +7,7 @@
 
 #include "core/results/log.hpp"
 #include "runner/options_parse.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -116,8 +117,8 @@ void parse_command(const po::variables_map& vm, Options& o) {
       if (o.files.size() != 1)
         throw UsageError(
             "'report' takes exactly one result file: runner report FILE "
-            "[--format table|summary|markdown|json|csv|gbench|html] [-o "
-            "FILE]");
+            "[--format " +
+            format_choices(Command::report) + "] [-o FILE]");
     } else if (args[0] == "compare") {
       o.command = Command::compare;
       compare_files(args, o);
@@ -132,8 +133,9 @@ void parse_command(const po::variables_map& vm, Options& o) {
       if (o.files.empty() && !vm.count("db"))
         throw UsageError(
             "'trend' needs at least one result file or a store: runner "
-            "trend FILE... | --db STORE [--format table|markdown|json|html] "
-            "[-o FILE] [--threshold 5%] [--alpha 0.05]");
+            "trend FILE... | --db STORE [--format " +
+            format_choices(Command::trend) +
+            "] [-o FILE] [--threshold 5%] [--alpha 0.05]");
       if (!o.files.empty() && vm.count("db"))
         throw UsageError(
             "'trend' takes result files or --db STORE, not both (add the "
@@ -145,8 +147,9 @@ void parse_command(const po::variables_map& vm, Options& o) {
       if (o.files.empty())
         throw UsageError(
             "'tune' needs at least one result file of runner --algorithms: "
-            "runner tune FILE... [-o FILE] [--format table|markdown|json] "
-            "[--threshold 5%] [--alpha 0.05]");
+            "runner tune FILE... [-o FILE] [--format " +
+            format_choices(Command::tune) +
+            "] [--threshold 5%] [--alpha 0.05]");
     } else if (args[0] == "list") {
       o.command = Command::list;
     } else if (args[0] == "algorithms" && args.size() == 1) {
@@ -339,35 +342,8 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
   if (o.relative && o.command != Command::compare &&
       o.command != Command::trend)
     throw UsageError("--relative applies to 'compare' and 'trend' only");
-  const bool tabular =
-      o.format == "table" || o.format == "json" || o.format == "markdown";
-  if ((o.command == Command::compare || o.command == Command::ab) && !tabular)
-    throw UsageError("--format '" + o.format +
-                     "' is not supported by compare and ab; accepted: table, "
-                     "markdown, json");
-  if (o.command == Command::tune && !tabular)
-    throw UsageError("--format '" + o.format +
-                     "' is not supported by tune; accepted: table, markdown, "
-                     "json (-o FILE writes the library's file)");
-  if ((o.command == Command::algorithms || o.command == Command::clocks) &&
-      o.format != "table" && o.format != "json")
-    throw UsageError("--format '" + o.format +
-                     "' is not supported by algorithms and clocks; accepted: "
-                     "table, json");
-  if (o.command == Command::trend && !tabular && o.format != "html")
-    throw UsageError("--format '" + o.format +
-                     "' is not supported by trend; accepted: table, "
-                     "markdown, json, html");
-  if (o.format == "html" && o.command != Command::report &&
-      o.command != Command::trend)
-    throw UsageError(
-        "--format html is for 'report FILE' and 'trend FILE...' (a run "
-        "writes JSON: runner report FILE --format html -o report.html)");
-  if (!tabular && o.format != "csv" && o.format != "gbench" &&
-      o.format != "html" && o.format != "summary")
-    throw UsageError("--format '" + o.format +
-                     "' is not supported; accepted: table, summary, markdown, "
-                     "json, csv, gbench, html (report and trend)");
+  // Each command's formats: the registry's (reporters.hpp).
+  check_format(o.format, o.command);
   check_views(vm, o);
 }
 

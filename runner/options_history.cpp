@@ -65,11 +65,6 @@ void check_history(const po::variables_map& vm, const Options& o) {
         "--since '' is empty; give a run id (#12), a git revision (7 to 40 "
         "hex digits) or a date (YYYY-MM-DD, YYYY-MM-DDThh:mm[:ss]Z), or "
         "leave --since out for any change");
-  if (o.command == Command::history && o.format != "table" &&
-      o.format != "markdown" && o.format != "json")
-    throw UsageError("--format '" + o.format +
-                     "' is not supported by history; accepted: table, "
-                     "markdown, json");
 }
 
 }  // namespace mpiarena

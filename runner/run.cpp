@@ -19,7 +19,6 @@
 >>>>>>> theirs
 #include "core/results/log.hpp"
 #include "core/results/output.hpp"
-#include "core/results/printable.hpp"
 #include "core/results/units.hpp"
 #include "runner/ab.hpp"
 #include "runner/algorithms.hpp"
@@ -27,6 +26,7 @@
 #include "runner/context.hpp"
 #include "runner/measure.hpp"
 #include "runner/plan.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -126,28 +126,23 @@ bool make_plan(const Options& options, const World& world, spdlog::logger& log,
 
 // Rank 0's stdout at the end: the document in the --format asked for, then
 // what failed, on stderr.
-void report(Document& doc, const Options& options, bool failed,
+void report(const Document& doc, const Options& options, bool failed,
             const std::string& final_error, const ResultFile& output) {
-  // What the terminal gets: control characters in a note, an option value
-  // or a plugin's text spelt out (printable.hpp); the file keeps them.
-  nlohmann::json shown_json = to_json(doc);
-  if (make_printable(shown_json) > 0) doc = document_from_json(shown_json);
-  const std::string exported = export_document(doc, options.format);
-  if (!exported.empty()) {
-    std::cout << exported;
-  } else if (options.format == "json") {
-    std::cout << to_json(doc).dump(1) << "\n";
-  } else if (options.format == "summary") {
-    std::cout << render_brief(doc, doc.summary,
-                              final_error.empty() ? options.output : "");
-  } else {
-    const Style style =
-        options.format == "markdown" ? Style::markdown : Style::text;
-    std::cout << render_report(doc, doc.summary, style, options.per_rank,
-                               options.percentiles);
-    if (!options.output.empty() && final_error.empty())
-      std::cout << "\nresults: " << options.output << "\n";
-  }
+  // The format's reporter writes it, and makes the strings of a note, an
+  // option value or a plugin's text safe as it writes them (reporters.hpp);
+  // the file keeps them as they are.
+  const std::string kept = final_error.empty() ? options.output : "";
+  Printout out;
+  out.json = [&] { return to_json(doc); };
+  out.tables = [&](Style style) {
+    return render_report(doc, doc.summary, style, options.per_rank,
+                         options.percentiles) +
+           (kept.empty() ? "" : "\nresults: " + kept + "\n");
+  };
+  out.document = &doc;
+  out.summary = &doc.summary;
+  out.source = kept;
+  std::cout << reporter(options.format).render(out);
   if (failed)
     std::cerr << "runner: some points failed verification or could not run; "
                  "exit 1\n";

@@ -10,6 +10,7 @@
 #include "core/analysis/compare/compare_text.hpp"
 #include "core/results/formats.hpp"
 #include "runner/files/files.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -103,18 +104,22 @@ int print(const Comparison& c, const Document& base, const Document& now,
           const std::string& base_name, const std::string& new_name,
           const Options& options) {
   const int code = c.exit_code();
-  if (options.format == "json") {
+  Printout out;
+  out.json = [&] {
     nlohmann::json j = to_json(c);
     j["base"] = base_name;
     j["new"] = new_name;
-    std::cout << j.dump(1) << "\n";
+    return j;
+  };
+  out.tables = [&](Style style) {
+    return render_comparison(c, base_name, new_name, style);
+  };
+  const Reporter& format = reporter(options.format);
+  std::cout << format.render(out);
+  // The tables show the warnings; beside data they go to stderr.
+  if (format.machine_read())
     for (const std::string& w : c.warnings)
       std::cerr << program_name() << ": warning: " << w << "\n";
-  } else {
-    std::cout << render_comparison(
-        c, base_name, new_name,
-        options.format == "markdown" ? Style::markdown : Style::text);
-  }
   // A gate that compared nothing must not pass (exit 2): the files measured
   // other methods, sizes or rank counts, or one has no record at all.
   if (c.points.empty())

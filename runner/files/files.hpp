@@ -43,10 +43,6 @@ void show_all_validation_errors(bool all);
 std::vector<std::string> distinct_files(const std::vector<std::string>& files,
                                         const std::string& pool);
 
-// What `run` and `report` print for --format csv or gbench; empty for the
-// other formats.
-std::string export_document(const Document& doc, const std::string& format);
-
 // Whether report's or trend's -o may be written: not a directory, not one
 // of the input files. Says why on stderr when not.
 bool output_usable(const Options& options);

@@ -19,6 +19,7 @@
 #include "core/results/output.hpp"
 #include "core/results/printable.hpp"
 #include "runner/files/files.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -295,10 +296,6 @@ int history_add(const Options& options) {
   return 0;
 }
 
-Style style_of(const Options& options) {
-  return options.format == "markdown" ? Style::markdown : Style::text;
-}
-
 int history_changes(const Options& options) {
   std::unique_ptr<Store> store = open_store(options, false);
   if (!store) return 2;
@@ -311,10 +308,12 @@ int history_changes(const Options& options) {
       std::cerr << program_name() << ": error: " << e.what() << "\n";
       return 2;
     }
-    if (options.format == "json")
-      std::cout << to_json(h, shown).dump(1) << "\n";
-    else
-      std::cout << render_history(h, shown, style_of(options));
+    Printout out;
+    out.json = [&] { return to_json(h, shown); };
+    out.tables = [&](Style style) {
+      return render_history(h, shown, style);
+    };
+    std::cout << reporter(options.format).render(out);
     return shown.empty() ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << program_name() << ": error: " << options.db << ": " << e.what()
@@ -328,11 +327,10 @@ int history_list(const Options& options) {
   if (!store) return 2;
   try {
     const std::vector<StoredRun> runs = store->runs();
-    if (options.format == "json") {
-      std::cout << runs_json(runs).dump(1) << "\n";
-    } else {
-      std::cout << render_runs(runs, style_of(options));
-    }
+    Printout out;
+    out.json = [&] { return runs_json(runs); };
+    out.tables = [&](Style style) { return render_runs(runs, style); };
+    std::cout << reporter(options.format).render(out);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << program_name() << ": error: " << options.db << ": " << e.what()

@@ -6,17 +6,11 @@
 #include <map>
 
 #include "core/analysis/html/report_html.hpp"
-#include "core/results/formats.hpp"
 #include "core/results/point_key.hpp"
 #include "runner/files/files.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
-
-std::string export_document(const Document& doc, const std::string& format) {
-  if (format == "csv") return to_csv(doc);
-  if (format == "gbench") return to_gbench(doc).dump(1) + "\n";
-  return {};
-}
 
 int command_report(const Options& options) {
   if (!output_usable(options)) return 2;
@@ -42,21 +36,19 @@ int command_report(const Options& options) {
                   << " has " << name << " " << n
                   << " times; the report shows every record of it\n";
   }
-  std::string text = export_document(doc, options.format);
-  if (text.empty()) {
-    const nlohmann::json summary = compute_summary(doc);
-    if (options.format == "json")
-      text = summary.dump(1) + "\n";
-    else if (options.format == "html")
-      text = render_html(doc, summary, options.files.front());
-    else if (options.format == "summary")
-      text = render_brief(doc, summary, options.files.front());
-    else
-      text = render_report(
-          doc, summary,
-          options.format == "markdown" ? Style::markdown : Style::text,
-          options.per_rank, options.percentiles);
-  }
+  const nlohmann::json summary = compute_summary(doc);
+  const std::string& file = options.files.front();
+  Printout out;
+  out.json = [&] { return summary; };
+  out.tables = [&](Style style) {
+    return render_report(doc, summary, style, options.per_rank,
+                         options.percentiles);
+  };
+  out.document = &doc;
+  out.summary = &summary;
+  out.source = file;
+  out.page = [&] { return render_html(doc, summary, file); };
+  const std::string text = reporter(options.format).render(out);
   if (options.output.empty()) {
     std::cout << text;
     return 0;

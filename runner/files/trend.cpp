@@ -9,6 +9,7 @@
 #include "core/results/file_io.hpp"
 #include "core/results/formats.hpp"
 #include "runner/files/files.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -57,14 +58,11 @@ int command_trend(const Options& options) {
 }
 
 int write_trend(const Options& options, const Trend& t) {
-  std::string text;
-  if (options.format == "json")
-    text = to_json(t).dump(1) + "\n";
-  else if (options.format == "html")
-    text = render_trend_html(t);
-  else
-    text = render_trend(
-        t, options.format == "markdown" ? Style::markdown : Style::text);
+  Printout out;
+  out.json = [&] { return to_json(t); };
+  out.tables = [&](Style style) { return render_trend(t, style); };
+  out.page = [&] { return render_trend_html(t); };
+  const std::string text = reporter(options.format).render(out);
   if (options.output.empty()) {
     std::cout << text;
     return 0;

@@ -8,6 +8,7 @@
 #include "core/results/digest.hpp"
 #include "core/results/text_file.hpp"
 #include "runner/files/files.hpp"
+#include "runner/reporters.hpp"
 
 namespace mpiarena {
 
@@ -142,24 +143,26 @@ int command_tune(const Options& options) {
     std::cerr << program_name() << ": error: tune: " << e.what() << "\n";
     return 2;
   }
-  if (options.format == "json")
-    std::cout << tuning_decisions(t, o).dump(1) << "\n";
-  else
-    std::cout << render_tuning(
-        t, options.format == "markdown" ? Style::markdown : Style::text, o);
-  if (options.output.empty()) {
-    if (options.format != "json")
-      std::cout << "\n(no -o FILE: the " << t.library
-                << " tuning file is not written)\n";
-    return 0;
-  }
+  Printout out;
+  out.json = [&] { return tuning_decisions(t, o); };
+  out.tables = [&](Style style) {
+    std::string text = render_tuning(t, style, o);
+    if (options.output.empty())
+      text += "\n(no -o FILE: the " + t.library +
+              " tuning file is not written)\n";
+    return text;
+  };
+  const Reporter& format = reporter(options.format);
+  std::cout << format.render(out);
+  if (options.output.empty()) return 0;
   // Both or neither (a table that could not be written must not leave the
   // file replaced).
   if (!write_outputs(
           {{options.output, file_text},
            {options.output + ".md", render_tuning(t, Style::markdown, o)}}))
     return 2;
-  (options.format == "json" ? std::cerr : std::cout)
+  // Beside data (JSON) on stdout, what was written is said on stderr.
+  (format.machine_read() ? std::cerr : std::cout)
       << "\n"
       << t.library << " tuning file written to " << options.output
       << " (its table: " << options.output << ".md); load it with\n  "

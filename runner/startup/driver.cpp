@@ -26,6 +26,7 @@
 #include "core/results/records.hpp"
 #include "core/results/schema.hpp"
 #include "runner/launcher.hpp"
+#include "runner/reporters.hpp"
 #include "runner/startup/bounded_run.hpp"
 #include "runner/startup/startup.hpp"
 
@@ -207,9 +208,14 @@ StartupOptions parse_startup_options(int argc, char** argv) {
       o.output = value();
     } else if (a == "--format" || a == "-f") {
       o.format = value();
-      if (o.format != "table" && o.format != "json")
+      const std::vector<std::string> taken = accepted_formats(kListing);
+      if (std::find(taken.begin(), taken.end(), o.format) == taken.end()) {
+        std::string list;
+        for (const std::string& name : taken)
+          list += (list.empty() ? "" : ", ") + name;
         throw std::invalid_argument("--format '" + o.format +
-                                    "' is not accepted: table, json");
+                                    "' is not accepted: " + list);
+      }
     } else if (a == "--probe") {
       o.probe = value();
     } else {
@@ -357,10 +363,12 @@ int run_startup(const StartupOptions& o, int argc, char** argv) {
       return 2;
     }
   }
-  if (o.format == "json")
-    std::cout << to_json(doc).dump(1) << "\n";
-  else
-    std::cout << render_report(doc, doc.summary, Style::text, false);
+  Printout out;  // a listing (reporters.hpp)
+  out.json = [&] { return to_json(doc); };
+  out.tables = [&](Style style) {
+    return render_report(doc, doc.summary, style, false);
+  };
+  std::cout << reporter(o.format).render(out);
   if (!problem.empty())
     std::cerr << "mpiarena-startup: " << problem << "; exit 1\n";
   return problem.empty() ? 0 : 1;
