@@ -2,6 +2,7 @@
 // (reporters.hpp).
 #include "runner/reporters.hpp"
 
+#include <cstdio>
 #include <iterator>
 
 #include "core/analysis/report/report.hpp"
@@ -13,10 +14,32 @@ namespace mpiarena {
 namespace {
 
 // JSON as every command prints it: bytes that are not UTF-8 (a plugin's
-// text) become U+FFFD; control characters are JSON's escapes.
+// text) become U+FFFD; control characters are JSON's escapes, the C1
+// controls and U+FFFE, U+FFFF too (raw UTF-8 only occurs in strings, where
+// the escape reads back as the same character).
 std::string json_text(const nlohmann::json& j) {
-  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
-         "\n";
+  const std::string raw =
+      j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(raw.size() + 1);
+  char buf[16];
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const auto b = [&](std::size_t k) {
+      return i + k < raw.size() ? static_cast<unsigned char>(raw[i + k]) : 0;
+    };
+    if (b(0) == 0xC2 && b(1) >= 0x80 && b(1) <= 0x9F) {
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(b(1)));
+      out += buf;
+      ++i;
+    } else if (b(0) == 0xEF && b(1) == 0xBF &&
+               (b(2) == 0xBE || b(2) == 0xBF)) {
+      out += b(2) == 0xBE ? "\\uFFFE" : "\\uFFFF";
+      i += 2;
+    } else {
+      out += raw[i];
+    }
+  }
+  return out + "\n";
 }
 
 class TableReporter : public Reporter {

@@ -110,15 +110,16 @@ TEST(Reporters, TheHelpNamesEveryFormatAndWhoTakesIt) {
   EXPECT_EQ(mpiarena::table_formats(), "table or markdown");
 }
 
-// A hostile method name and note (an escape sequence that would turn the
-// terminal red, retitle it, clear it; a NUL, a tab, a newline, a C1
-// control) printed as a run prints them: no raw control character reaches
+// A hostile method name and note (a skip's reason; an escape sequence
+// that would turn the terminal red, retitle it, clear it; a NUL, a tab, a
+// newline, a C1 control) printed as a run prints them: no raw control character reaches
 // the text, the markdown or the CSV, and each is spelt out.
 TEST(Reporters, HostileStringsPrintSafely) {
   mpiarena::Document doc = mpiarena_test::sample_document();
-  const std::string nasty = std::string("m\x1b[31mred\0nul\t|\n\xc2\x85", 17);
+  const std::string nasty = std::string("m\x1b[31mred\0nul\t|\n\xc2\x85", 18);
   doc.records[0].method = nasty;
   doc.records[0].notes.push_back("a note\x1b]0;title\x07 and \x1b[2J");
+  doc.skipped[0].reason = "a note\x1b]0;title\x07 and \x1b[2J";
   doc.records[3].verification_message = "bad\x1b[1m row";
   doc.context["mpi_library"] = "Open MPI\x1b[2J";
   doc.summary = mpiarena::compute_summary(doc);
@@ -143,7 +144,10 @@ TEST(Reporters, HostileStringsPrintSafely) {
   // The JSON keeps the strings, in JSON's own escapes.
   const std::string json = reporter("json").render(out);
   EXPECT_EQ(raw_controls(json), "");
-  EXPECT_NE(json.find("m\\u001b[31mred\\u0000nul"), std::string::npos);
+  EXPECT_NE(json.find("m\\u001b[31mred\\u0000nul\\t|\\n\\u0085"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(nlohmann::json::parse(json)["records"][0]["method"], nasty);
 }
 
 // Bytes that are not UTF-8 (a plugin's text) do not stop a JSON format.

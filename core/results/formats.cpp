@@ -24,6 +24,17 @@ std::string csv_field(const std::string& text) {
 
 namespace {
 
+// `text` made printable line by line: a quoted field keeps its newlines,
+// as CSV may.
+std::string printable_lines(const std::string& text) {
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t end; (end = text.find('\n', from)) != std::string::npos;
+       from = end + 1)
+    out += printable(text.substr(from, end - from)) + "\n";
+  return out + printable(text.substr(from));
+}
+
 // Shortest text that reads back as the same double ("1.5e-06").
 std::string exact(double v) { return json(v).dump(); }
 
@@ -74,7 +85,7 @@ std::string to_csv(const Document& doc) {
         pairs_of(r.parts),
         metrics_of(r)};
     for (std::size_t i = 0; i < cells.size(); ++i)
-      out << (i ? "," : "") << csv_field(printable(cells[i]));
+      out << (i ? "," : "") << csv_field(printable_lines(cells[i]));
     for (const auto& p : r.time.percentiles) out << "," << (p ? exact(*p) : "");
     out << "\n";
   }

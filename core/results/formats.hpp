@@ -38,7 +38,7 @@ inline const std::vector<std::string>& csv_columns() {
 // the samples (stats.hpp), empty where the samples were too few for one.
 // Times are seconds over samples_s.max; bandwidth_Bps is empty for methods
 // that move no payload. Numbers are written so that they read back exactly;
-// text is made printable (printable.hpp).
+// text is made printable but for its newlines (printable.hpp).
 std::string to_csv(const Document& doc);
 
 // "transfer/bcast/2d/1100000/np4": suite/method/payload/bytes/np<ranks>.

@@ -57,7 +57,7 @@ for room, uses in ROOMS.items():
 # Files that must build without MPI, beside the MPI-free layers.
 MPI_FREE_RUNNER = {"options.cpp", "options.hpp", "options_check.cpp",
                    "options_parse.hpp", "option_values.cpp", "settings.cpp",
-                   "ranks.cpp"}
+                   "ranks.cpp", "reporters.cpp", "reporters.hpp"}
 MPI_FREE_LAYERS = {"core/results", "runner/files"} | ANALYSIS
 # Public headers a MPI-free layer may include: the pure ones.
 PURE_PUBLIC = {"sizes.hpp", "stats.hpp", "payload.hpp"}
