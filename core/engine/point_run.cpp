@@ -94,6 +94,10 @@ PointRun::PointRun(GroupMember& m, const MeasureOptions& opt, MPI_Comm harness)
   if (info_.pairwise) rec_.pairs = ctx_.all_pairs ? ctx_.size / 2 : 1;
   if (info_.windowed) rec_.window = ctx_.window;
   rec_.params = info_.params;
+  rec_.operation = info_.operation.name;
+  if (!rec_.operation.empty())
+    rec_.semantics = point_semantics(
+        info_.operation, ctx_.options ? *ctx_.options : Semantics{});
   rec_.matrix_row = info_.matrix_row;
   rec_.matrix_column = info_.matrix_column;
   rec_.noise.recorded = opt.noise;

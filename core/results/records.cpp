@@ -10,6 +10,19 @@ namespace mpiarena {
 using nlohmann::json;
 
 namespace {
+// {"name": "allreduce", "semantics": {"datatype": "int", "op": "sum"}}.
+json operation_json(const Record& r) {
+  json semantics = json::object();
+  for (const auto& [k, v] : r.semantics) semantics[k] = v;
+  return {{"name", r.operation}, {"semantics", std::move(semantics)}};
+}
+void operation_from(const json& j, Record& r) {
+  r.operation = j.at("name").get<std::string>();
+  const json semantics = j.value("semantics", json::object());
+  for (const auto& [k, v] : semantics.items())
+    r.semantics.emplace_back(k, v.get<std::string>());
+}
+
 json summary_json(const Summary& s) {
   json j = {{"min", s.min}, {"median", s.median}, {"mean", s.mean},
             {"max", s.max}, {"stddev", s.stddev}, {"cv", s.cv}};
@@ -85,6 +98,10 @@ std::string get_method(const json& j) {
 }
 
 }  // namespace
+
+std::string operation_text(const Record& r) {
+  return r.operation.empty() ? "" : operation_text(r.operation, r.semantics);
+}
 
 std::string method_label(
     const std::string& method,
@@ -212,6 +229,7 @@ json to_json(const Record& r) {
   }
   if (!r.matrix_row.empty())
     j["matrix"] = {{"row", r.matrix_row}, {"column", r.matrix_column}};
+  if (!r.operation.empty()) j["operation"] = operation_json(r);
   if (!r.metrics.empty()) j["metrics"] = metrics_json(r.metrics);
   return j;
 }
@@ -322,6 +340,7 @@ Record record_from_json(const json& j) {
   if (j.contains("params"))
     for (const auto& [k, v] : j.at("params").items())
       r.params.emplace_back(k, v.get<std::string>());
+  if (j.contains("operation")) operation_from(j.at("operation"), r);
   if (j.contains("matrix")) {
     r.matrix_row = j.at("matrix").at("row").get<std::string>();
     r.matrix_column = j.at("matrix").at("column").get<std::string>();

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <map>
+#include <mpiarena/operation.hpp>
 #include <mpiarena/stats.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -176,6 +177,12 @@ struct Record {
   // StrategyInfo::params and the matrix axes (report: matrix view).
   std::vector<std::pair<std::string, std::string>> params;
   std::string matrix_row, matrix_column;
+  // What the point computed (StrategyInfo::operation): the operation's
+  // name (empty: its suite's own work) and its semantics, the semantic
+  // options' values among them, sorted by key. Methods of one suite whose
+  // operation_text agrees rank together (report.hpp).
+  std::string operation;
+  std::vector<std::pair<std::string, std::string>> semantics;
   // The value of param `key`, or empty.
   std::string param(const std::string& key) const {
     for (const auto& [k, v] : params)
@@ -200,6 +207,10 @@ struct Document {
   // compute_summary); null while the run is in progress.
   nlohmann::json summary;
 };
+
+// "allreduce(datatype=int, op=sum)": what `r` computed, "" for its
+// suite's own work.
+std::string operation_text(const Record& r);
 
 nlohmann::json to_json(const Record& r);
 nlohmann::json to_json(const Skip& s);

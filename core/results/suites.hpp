@@ -4,6 +4,7 @@
 // reports all read them.
 #pragma once
 
+#include <mpiarena/suite_names.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,26 +12,10 @@
 namespace mpiarena {
 
 // The suites the core knows and the payloads each one knows (the registry
-// refuses a strategy that declares anything else). The rma suite's payload
-// is the kind of window the target exposes the bytes in (rma.hpp). The
-// harness suite holds
-// probes of the measurement itself (null, probe) and takes every payload.
+// refuses a strategy that declares anything else): the public list.
 inline const std::vector<std::pair<std::string, std::vector<std::string>>>&
 known_suites() {
-  static const std::vector<std::pair<std::string, std::vector<std::string>>>
-      suites = {{"transfer", {"1d", "2d"}},
-                {"pingpong", {"bytes"}},
-                {"fanin", {"bytes"}},
-                {"distribution", {"1d"}},
-                {"combination", {"1d"}},
-                {"collective", {"1d"}},
-                {"overlap", {"1d"}},
-                {"stencil", {"1d"}},
-                {"stream", {"bytes"}},
-                {"congestion", {"bytes"}},
-                {"rma", {"allocate", "create", "dynamic"}},
-                {"harness", {"1d", "2d", "bytes"}}};
-  return suites;
+  return suite_names();
 }
 
 // The collectives mpiarena's own methods name in
@@ -64,7 +49,8 @@ inline std::string default_sizes_spec(const std::string& suite) {
 
 // Whether a suite's methods are alternative ways of doing one thing, so that
 // "the fastest" means something: not the everyday collectives (allreduce and
-// alltoall are different operations, shown side by side), nor the overlap
+// alltoall are different operations, shown side by side; those that declare
+// one operation rank together: operation_ranked), nor the overlap
 // suite (each method's computation is sized to its own communication: its
 // figure is the overlap, not the time), nor the rma suite (a put and an
 // accumulate, a latency and a per-message bandwidth time do not compete:
@@ -74,6 +60,18 @@ inline std::string default_sizes_spec(const std::string& suite) {
 inline bool methods_are_alternatives(const std::string& suite) {
   return suite != "collective" && suite != "overlap" && suite != "rma" &&
          suite != "congestion" && suite != "harness" && suite != "startup";
+}
+
+// Whether the methods of `suite` that declare one operation (its text,
+// operation_text) compete, and so rank in one table: in every suite whose
+// methods are alternatives (where "" is the suite's own work and another
+// operation ranks apart), and in the everyday collectives for a declared
+// operation (the library's allreduce and one built of reduce_scatter_block
+// and allgather). Elsewhere each method's figure is its own.
+inline bool operation_ranked(const std::string& suite,
+                             const std::string& operation) {
+  return methods_are_alternatives(suite) ||
+         (suite == "collective" && !operation.empty());
 }
 
 // Suites whose base class rotates its buffers under runner --cache cold and

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <mpiarena/collective_suite.hpp>
 #include <string>
 #include <utility>
@@ -26,7 +27,25 @@ StrategyInfo mockup_info(const std::string& collective,
       collective_info("collective", std::move(name), std::move(summary),
                       payload_copies, payload_copies_per_rank);
   info.params = {{"collective", collective}, {"guideline", guideline}};
+  info.operation = collective_operation(collective);
   return info;
+}
+
+Operation collective_operation(const std::string& collective) {
+  static const std::vector<std::string> reductions{
+      "allreduce", "reduce", "reduce_scatter", "reduce_scatter_block",
+      "scan",      "exscan"};
+  static const std::vector<std::string> rooted{
+      "bcast", "reduce", "gather", "gatherv", "scatter", "scatterv"};
+  auto among = [&](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), collective) != names.end();
+  };
+  Operation op;
+  op.name = collective;
+  op.semantics.emplace_back("datatype", "int");
+  if (among(reductions)) op.semantics.emplace_back("op", "sum");
+  if (among(rooted)) op.semantics.emplace_back("root", "0");
+  return op;
 }
 
 int distribution_value(std::size_t index) {

@@ -237,6 +237,36 @@ std::string check_params(const StrategyInfo& info) {
   return {};
 }
 
+// The operation: its name, its semantics' keys and values, and the
+// semantic options among the method's options.
+std::string check_operation(const StrategyInfo& info) {
+  const Operation& op = info.operation;
+  if (!op.name.empty() && !valid_name(op.name))
+    return "operation '" + op.name +
+           "' is not accepted: 1 to 32 characters of [a-z0-9_]";
+  if (op.name.empty() && !op.semantics.empty())
+    return "operation semantics without an operation: name the operation";
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : op.semantics) {
+    keys.push_back(key);
+    if (!valid_name(value))
+      return "operation semantics '" + key + "' has the value '" + value +
+             "': values are 1 to 32 characters of [a-z0-9_]";
+  }
+  if (std::string e = check_names("operation semantics", keys, 8); !e.empty())
+    return e;
+  if (std::string e = check_names("operation options", op.options, 8);
+      !e.empty())
+    return e;
+  for (const std::string& name : op.options) {
+    bool ok = false;
+    for (const OptionInfo& o : info.options) ok = ok || o.name == name;
+    if (!ok)
+      return "operation option '" + name + "' is not one of its options";
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string check_strategy_info(const StrategyInfo& info) {
@@ -244,7 +274,8 @@ std::string check_strategy_info(const StrategyInfo& info) {
     return "name '" + info.name +
            "' is not accepted: 1 to 32 characters of [a-z0-9_]";
   const std::string who = "method '" + info.name + "': ";
-  for (auto check : {check_suite, check_numbers, check_breakdown, check_params})
+  for (auto check : {check_suite, check_numbers, check_breakdown, check_params,
+                     check_operation})
     if (std::string e = check(info); !e.empty()) return who + e;
   if (info.fixed_bytes > (std::size_t{1} << 30))
     return who + "fixed_bytes " + std::to_string(info.fixed_bytes) +

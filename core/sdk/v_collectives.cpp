@@ -27,6 +27,8 @@ VPoint v_point(const RunContext& ctx, std::size_t count) {
 
 StrategyInfo with_counts(StrategyInfo info) {
   info.options.push_back(counts_option());
+  // Varied and uniform counts are two problems, not two ways of one.
+  info.operation.options.push_back("counts");
   return info;
 }
 

@@ -60,7 +60,8 @@ MPI_FREE_RUNNER = {"options.cpp", "options.hpp", "options_check.cpp",
                    "ranks.cpp", "reporters.cpp", "reporters.hpp"}
 MPI_FREE_LAYERS = {"core/results", "runner/files"} | ANALYSIS
 # Public headers a MPI-free layer may include: the pure ones.
-PURE_PUBLIC = {"sizes.hpp", "stats.hpp", "payload.hpp"}
+PURE_PUBLIC = {"sizes.hpp", "stats.hpp", "payload.hpp", "operation.hpp",
+               "suite_names.hpp"}
 
 CONTROL = re.compile(r"^\s*(if|for|while|switch|catch|else|do|try|return|"
                      r"namespace|struct|class|union|enum)\b")

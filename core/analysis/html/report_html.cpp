@@ -201,12 +201,24 @@ std::string section_notes(const std::vector<const Record*>& recs,
 std::string section_remarks(const std::string& suite,
                             const std::vector<const Record*>& recs) {
   std::string out;
+  std::set<std::string> ops;  // operations two methods or more declare
+  for (const GroupKey& key : group_keys(recs))
+    if (!std::get<4>(key).empty()) ops.insert(std::get<4>(key));
   if (!methods_are_alternatives(suite) && !recs.empty())
     out += para(suite == "overlap"
                     ? "Not ranked: each method's computation is its own; "
                       "compare the overlap."
-                    : "Different operations: shown side by side, not "
-                      "ranked.");
+                    : ops.empty() ? "Different operations: shown side by "
+                                    "side, not ranked."
+                                  : "Different operations: shown side by "
+                                    "side; the methods that declare one "
+                                    "operation are ranked together "
+                                    "(Fastest method per size).");
+  if (!ops.empty()) {
+    std::string list;
+    for (const std::string& op : ops) list += (list.empty() ? "" : "; ") + op;
+    out += para("Ranked apart by the operation they declare: " + list + ".");
+  }
   if (std::any_of(recs.begin(), recs.end(),
                   [](const Record* r) { return r->time_scale != 1.0; }))
     out += para(

@@ -109,17 +109,20 @@ std::string group_note(const std::vector<const Record*>& recs) {
   return note.empty() ? "" : " (" + note + ")";
 }
 
-std::string group_title(const std::string& suite, const std::string& payload,
-                        const std::string& size, int ranks,
+// "collective / 1d / 1 KiB per rank / 4 ranks / allreduce(datatype=int,
+// op=sum)": a group's operation (GroupKey) ends its title.
+std::string group_title(const GroupKey& key, const std::string& size,
                         const std::vector<const Record*>& recs) {
+  const auto& [suite, payload, ranks, bytes, op] = key;
   const bool total = !recs.empty() && recs.front()->size_total;
   const std::string per_rank = !size.empty() && size_is_per_rank(suite)
                                    ? (total ? " in total" : " per rank")
                                    : "";
   return suite + " / " + payload + (size.empty() ? "" : " / " + size) +
          per_rank + " / " + std::to_string(ranks) +
-         (ranks == 1 ? " rank" : " ranks") + group_note(recs) +
-         (methods_are_alternatives(suite) ? ""
+         (ranks == 1 ? " rank" : " ranks") + (op.empty() ? "" : " / " + op) +
+         group_note(recs) +
+         (group_ranked(key) ? ""
           : suite == "overlap"
               ? " (not ranked: each method's computation is its own; "
                 "compare the overlap)"
@@ -221,7 +224,12 @@ void ranked_table(std::ostream& out, const std::vector<const Record*>& recs,
   render_state(out, recs, style);
 }
 
-using SeriesKey = std::tuple<std::string, std::string, int>;
+// (suite, payload, ranks, operation).
+using SeriesKey = std::tuple<std::string, std::string, int, std::string>;
+
+SeriesKey series_of(const GroupKey& k) {
+  return {std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<4>(k)};
+}
 
 // The series (suite, payload, ranks) of 3 or more sizes that measured one
 // method and skipped nothing: one table with a row per size, not a one-row
@@ -233,7 +241,7 @@ std::set<SeriesKey> single_method_series(
   std::map<SeriesKey, int> sizes;
   std::set<SeriesKey> has_skips;
   for (const auto& [key, recs] : groups) {
-    const SeriesKey sk{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
+    const SeriesKey sk = series_of(key);
     for (const Record* r : recs) methods[sk].insert(r->method);
     ++sizes[sk];
     if (!skips[key].empty() || recs.size() != 1) has_skips.insert(sk);
@@ -253,7 +261,7 @@ std::string render_table(const Document& doc, Style style, bool pct) {
   std::map<GroupKey, std::string> labels;
   for (const auto& [key, recs] : groups) labels[key] = recs.front()->size_label;
   for (const Skip& s : doc.skipped) {
-    GroupKey k{s.suite, s.payload, s.ranks, s.bytes};
+    GroupKey k{s.suite, s.payload, s.ranks, s.bytes, ""};
     skips[k].push_back(&s);
     labels[k] = s.size_label;
     groups[k];  // a group may hold only skips
@@ -262,22 +270,21 @@ std::string render_table(const Document& doc, Style style, bool pct) {
   std::ostringstream out;
   std::set<SeriesKey> done;
   for (const auto& [key, recs] : groups) {
-    const auto& [suite, payload, ranks, bytes] = key;
-    const SeriesKey sk{suite, payload, ranks};
+    const SeriesKey sk = series_of(key);
     if (single.count(sk)) {
       if (!done.insert(sk).second) continue;
       std::vector<const Record*> series;
       for (const auto& [k, rs] : groups)
-        if (SeriesKey{std::get<0>(k), std::get<1>(k), std::get<2>(k)} == sk)
+        if (series_of(k) == sk)
           series.insert(series.end(), rs.begin(), rs.end());
-      out << heading(group_title(suite, payload, "", ranks, series), style);
+      out << heading(group_title(key, "", series), style);
       series_table(out, series, style, pct);
       continue;
     }
     out << heading(
-        group_title(suite, payload, size_text(labels[key], bytes), ranks, recs),
+        group_title(key, size_text(labels[key], std::get<3>(key)), recs),
         style);
-    if (!methods_are_alternatives(suite))
+    if (!group_ranked(key))
       unranked_table(out, recs, style, pct);
     else
       ranked_table(out, recs, style, pct);

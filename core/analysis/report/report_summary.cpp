@@ -33,6 +33,15 @@ std::string prose(const std::string& text, Style style) {
   return (style == Style::markdown ? "- " : "  ") + text + "\n";
 }
 
+// A summary entry's suite, and its operation when it has one: "collective
+// / allreduce(datatype=int, op=sum)".
+std::string suite_cell(const json& b) {
+  const std::string suite = b["suite"].get<std::string>();
+  return b.contains("operation")
+             ? suite + " / " + b["operation"].get<std::string>()
+             : suite;
+}
+
 }  // namespace
 
 std::string render_best(const json& summary, Style style) {
@@ -48,7 +57,7 @@ std::string render_best(const json& summary, Style style) {
               ">bandwidth", "runner-up", ">x"});
   for (const json& b : all_best)
     best.add(
-        {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
+        {suite_cell(b), b["payload"], std::to_string(b["ranks"].get<int>()),
          size_text(b["size_label"], b["bytes"]), b["method"],
          format_seconds(b["median_s"]),
          b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
@@ -61,7 +70,7 @@ std::string render_best(const json& summary, Style style) {
     out << prose("(the same method wins at every size)", style);
   for (const json& c : summary.at("winner_changes"))
     out << prose(
-        c["suite"].get<std::string>() + " " + c["payload"].get<std::string>() +
+        suite_cell(c) + " " + c["payload"].get<std::string>() +
             ", " + std::to_string(c["ranks"].get<int>()) +
             " ranks: " + c["from_method"].get<std::string>() + " up to " +
             size_text(c["from_size_label"], c["from_bytes"]) + ", " +
@@ -208,14 +217,14 @@ Winners winners_of(const Document& doc, const json& all_best) {
                        mann_whitney(a, c).p < kAlpha;
     w.ties += !clear;
     w.best.add(
-        {b["suite"], b["payload"], std::to_string(b["ranks"].get<int>()),
+        {suite_cell(b), b["payload"], std::to_string(b["ranks"].get<int>()),
          size_text(b["size_label"], b["bytes"]),
          (clear ? "" : "tie: ") + b["method"].get<std::string>(),
          format_seconds(b["median_s"]),
          b["bandwidth_Bps"].is_null() ? "-" : format_rate(b["bandwidth_Bps"]),
          b["runner_up"], fixed(x, 2)});
     if (!clear) continue;
-    const std::string line = b["suite"].get<std::string>() + " " +
+    const std::string line = suite_cell(b) + " " +
                              b["payload"].get<std::string>() + ", " +
                              std::to_string(b["ranks"].get<int>()) + " ranks";
     const json*& prev = clear_before[line];

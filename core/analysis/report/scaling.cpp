@@ -96,20 +96,22 @@ std::string winner_tables(const Document& doc, RanksOf& ranks_of, Style style) {
   // Winners: the ranked groups (verified records only), by series and size.
   std::map<Series, std::map<std::size_t, std::map<int, std::string>>> wins;
   std::map<Series, std::map<std::size_t, std::string>> size_names;
+  std::map<Series, Series> base;  // (suite, payload) of each
   for (const auto& [key, recs] : ranked_groups(doc, true)) {
-    const auto& [suite, payload, ranks, bytes] = key;
-    if (ranks_of[{suite, payload}].size() < 2 ||
-        !methods_are_alternatives(suite))
-      continue;
+    const auto& [suite, payload, ranks, bytes, op] = key;
+    if (ranks_of[{suite, payload}].size() < 2 || !group_ranked(key)) continue;
     std::string cell = recs.front()->method;
     if (recs.size() > 1 && recs.front()->time.median > 0)
       cell +=
           " (" + factor(recs[1]->time.median / recs.front()->time.median) + ")";
-    wins[{suite, payload}][bytes][ranks] = cell;
-    size_names[{suite, payload}][bytes] = labelled_size_cell(*recs.front());
+    // An operation of its own is a table of its own ("stencil / ring").
+    const Series series{op.empty() ? suite : suite + " / " + op, payload};
+    wins[series][bytes][ranks] = cell;
+    size_names[series][bytes] = labelled_size_cell(*recs.front());
+    base[series] = {suite, payload};
   }
   for (const auto& [series, by_size] : wins) {
-    const std::set<int>& ranks = ranks_of[series];
+    const std::set<int>& ranks = ranks_of[base[series]];
     std::vector<std::string> header{">size"};
     for (int k : ranks) header.push_back("np " + std::to_string(k));
     std::vector<std::vector<std::string>> table;

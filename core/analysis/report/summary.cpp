@@ -12,13 +12,34 @@ namespace mpiarena {
 
 using nlohmann::json;
 
+bool group_ranked(const GroupKey& key) {
+  return operation_ranked(std::get<0>(key), std::get<4>(key));
+}
+
+std::vector<GroupKey> group_keys(const std::vector<const Record*>& recs) {
+  std::map<GroupKey, int> methods;
+  std::vector<GroupKey> keys;
+  for (const Record* r : recs) {
+    const std::string op = operation_ranked(r->suite, operation_text(*r))
+                               ? operation_text(*r)
+                               : std::string();
+    keys.emplace_back(r->suite, r->payload, r->ranks, r->bytes, op);
+    ++methods[keys.back()];
+  }
+  for (GroupKey& k : keys)
+    if (std::get<0>(k) == "collective" && methods[k] < 2) std::get<4>(k) = "";
+  return keys;
+}
+
 std::map<GroupKey, std::vector<const Record*>> ranked_groups(
     const Document& doc, bool winners_only) {
+  std::vector<const Record*> kept;
+  for (const Record& r : doc.records)
+    if (!winners_only || r.verification != "failed") kept.push_back(&r);
+  const std::vector<GroupKey> keys = group_keys(kept);
   std::map<GroupKey, std::vector<const Record*>> groups;
-  for (const Record& r : doc.records) {
-    if (winners_only && r.verification == "failed") continue;
-    groups[{r.suite, r.payload, r.ranks, r.bytes}].push_back(&r);
-  }
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    groups[keys[i]].push_back(kept[i]);
   // A failed verification ranks after every method that did not fail,
   // however fast it was (a wrong transfer is often a fast one).
   for (auto& [key, recs] : groups)
@@ -103,14 +124,15 @@ void fits(const Document& doc, json& fitted, json& unfitted) {
 
 json compute_summary(const Document& doc) {
   json best = json::array(), changes = json::array(), compare = json::array();
-  std::map<std::tuple<std::string, int, std::size_t>,
+  std::map<std::tuple<std::string, std::string, int, std::size_t>,
            std::map<std::string, json>>
       by_payload;
-  std::map<std::tuple<std::string, std::string, int>, json> previous;
+  std::map<std::tuple<std::string, std::string, int, std::string>, json>
+      previous;
   for (const auto& [key, recs] : ranked_groups(doc, true)) {
-    const auto& [suite, payload, ranks, bytes] = key;
+    const auto& [suite, payload, ranks, bytes, op] = key;
     // "The fastest" of methods that do different things means nothing.
-    if (!methods_are_alternatives(suite)) continue;
+    if (!group_ranked(key)) continue;
     const Record& w = *recs.front();
     json entry = {
         {"suite", suite},
@@ -127,9 +149,10 @@ json compute_summary(const Document& doc) {
       entry["runner_up"] = recs[1]->method;
       entry["runner_up_ratio"] = recs[1]->time.median / w.time.median;
     }
+    if (!op.empty()) entry["operation"] = op;
     best.push_back(entry);
-    json& prev = previous[{suite, payload, ranks}];
-    if (!prev.is_null() && prev["method"] != w.method)
+    json& prev = previous[{suite, payload, ranks, op}];
+    if (!prev.is_null() && prev["method"] != w.method) {
       changes.push_back({{"suite", suite},
                          {"payload", payload},
                          {"ranks", ranks},
@@ -139,8 +162,10 @@ json compute_summary(const Document& doc) {
                          {"to_size_label", w.size_label},
                          {"to_bytes", bytes},
                          {"to_method", w.method}});
+      if (!op.empty()) changes.back()["operation"] = op;
+    }
     prev = entry;
-    by_payload[{suite, ranks, bytes}][payload] = entry;
+    by_payload[{suite, op, ranks, bytes}][payload] = entry;
   }
   for (const auto& [key, payloads] : by_payload) {
     auto one = payloads.find("1d"), two = payloads.find("2d");
@@ -148,8 +173,8 @@ json compute_summary(const Document& doc) {
     const double t1 = one->second["median_s"], t2 = two->second["median_s"];
     compare.push_back(
         {{"suite", std::get<0>(key)},
-         {"ranks", std::get<1>(key)},
-         {"bytes", std::get<2>(key)},
+         {"ranks", std::get<2>(key)},
+         {"bytes", std::get<3>(key)},
          {"size_label", two->second["size_label"]},
          {"best_2d", two->second["method"]},
          {"best_2d_s", t2},

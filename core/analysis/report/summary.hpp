@@ -28,10 +28,24 @@ namespace mpiarena {
 // Failed verifications never win.
 nlohmann::json compute_summary(const Document& doc);
 
-// (suite, payload, ranks, bytes): one point of the tables.
-using GroupKey = std::tuple<std::string, std::string, int, std::size_t>;
+// (suite, payload, ranks, bytes, operation): one table. The operation is
+// operation_text: in a suite whose methods compete, "" is the suite's own
+// work and another operation is a table of its own; in the everyday
+// collectives an operation two methods or more declare is a ranked table
+// and the rest, "", the different operations side by side; elsewhere ""
+// (suites.hpp, operation_ranked).
+using GroupKey =
+    std::tuple<std::string, std::string, int, std::size_t, std::string>;
 
-// The records per point, fastest first; with `winners_only`, without those
+// Whether the methods of a group compete (a ranked table, a winner).
+bool group_ranked(const GroupKey& key);
+
+// The group of each of `recs`: its operation where its suite ranks by
+// it, and in the everyday collectives where another method of its point
+// declares the same.
+std::vector<GroupKey> group_keys(const std::vector<const Record*>& recs);
+
+// The records per group, fastest first; with `winners_only`, without those
 // that failed verification.
 std::map<GroupKey, std::vector<const Record*>> ranked_groups(
     const Document& doc, bool winners_only);

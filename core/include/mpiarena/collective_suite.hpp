@@ -49,13 +49,26 @@ StrategyInfo collective_info(std::string suite, std::string name,
                              int payload_copies_per_rank = 0,
                              int min_ranks = 2);
 
+// What the MPI collective `collective` computes on this family's ints
+// (StrategyInfo::operation): the operation `collective` with the datatype
+// "int", the reduction op "sum" for a reduction (allreduce, reduce,
+// reduce_scatter(_block), scan, exscan) and the root "0" for a rooted one
+// (bcast, reduce, gather(v), scatter(v)). A method doing the same with
+// other calls declares the same and ranks with the library's method.
+Operation collective_operation(const std::string& collective);
+
 // `info` of a method whose execute() is one call of the MPI collective
 // `collective`, whose algorithm the MPI library chooses
 // (StrategyInfo::library_collective: runner --algorithms); recorded as the
-// param "collective", which the report's guideline view reads.
+// param "collective", which the report's guideline view reads, and
+// declared as its operation (collective_operation; info's semantic
+// options kept).
 inline StrategyInfo chosen_by_library(std::string collective,
                                       StrategyInfo info) {
   info.params.emplace_back("collective", collective);
+  const Operation op = collective_operation(collective);
+  info.operation.name = op.name;
+  info.operation.semantics = op.semantics;
   info.library_collective = std::move(collective);
   return info;
 }
@@ -64,7 +77,10 @@ inline StrategyInfo chosen_by_library(std::string collective,
 // method `name` does what `collective` does with other collectives
 // (`guideline`, e.g. "reduce_bcast"), and should never beat the library's
 // own `collective`; the report lists where it does (Guideline
-// violations). Params "collective" and "guideline".
+// violations). Params "collective" and "guideline"; the operation of
+// `collective` (collective_operation): it ranks with the library's method.
+// A method whose option changes what it computes (op=max) names the option
+// in info.operation.options and ranks apart at each value that differs.
 StrategyInfo mockup_info(const std::string& collective,
                          const std::string& guideline, std::string name,
                          std::string summary, int payload_copies = 2,

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "operation.hpp"
 #include "option_value.hpp"
 #include "phase_timer.hpp"
 
@@ -43,9 +44,9 @@ namespace mpiarena {
 // option values read with the runner's own parser (option_value.hpp),
 // library_collective open to any collective. 11: StrategyInfo::thread_level.
 // 12: RmaStrategy's bidirectional mode. 13: payload_copies_per_rank.
-inline constexpr std::uint32_t kAbiVersion = 13;
+// 14: StrategyInfo::operation (operation.hpp).
+inline constexpr std::uint32_t kAbiVersion = 14;
 
-// ---------------------------------------------------------------- metrics
 // What a metric formula sees: per-operation times in seconds of every part
 // (by part name) and phase (by phase name for the headline part, and by
 // "part/phase" for every part), plus the point's size and ranks. The core
@@ -97,7 +98,6 @@ struct MetricInfo {
   std::function<double(const MetricInput&)> compute;
 };
 
-// ---------------------------------------------------------------- options
 // A knob of one method (a segment size, requests in flight, an algorithm),
 // declared in StrategyInfo::options and set on the command line with `runner
 // --set METHOD.NAME=VALUE[,VALUE...]`: a list of values is an axis, one point
@@ -142,7 +142,6 @@ struct OptionInfo {
   }
 };
 
-// ------------------------------------------------------------ the strategy
 // What the registry and `runner --list` know about a strategy without
 // running it. Pure data: building it makes no MPI call. The registry checks
 // it at load (name, suite, payloads, time_scale, min_ranks, phases, parts,
@@ -204,8 +203,7 @@ struct StrategyInfo {
   // OSU's osu_fop_latency and osu_cas_latency): it runs at this size once
   // per rank count and payload, whatever --sizes says. 0: the ladder.
   std::size_t fixed_bytes = 0;
-  // Contract v8 --------------------------------------------------------
-  // The method's own options (OptionInfo above); at most 8.
+  // Contract v8: the method's own options (OptionInfo above); at most 8.
   std::vector<OptionInfo> options;
   // Contract v9 --------------------------------------------------------
   // The MPI collective whose algorithm the MPI library chooses inside one
@@ -223,6 +221,9 @@ struct StrategyInfo {
   // Contract v13: payload-sized buffers one rank holds per rank of the
   // point, on top of payload_copies (writing-a-plugin.md, "Memory").
   int payload_copies_per_rank = 0;
+  // Contract v14: what one execute() computes, and so which methods of its
+  // suite it ranks with (operation.hpp; empty: the suite's own work).
+  Operation operation;
 };
 
 // Thrown by prepare() (or setup()) on EVERY rank alike when a point cannot
@@ -291,10 +292,9 @@ struct RunContext {
   // rows of the previous operation are reused, as an application that transfers
   // repeatedly does (methods.md, "What a transfer's time includes").
   bool receive_fresh = false;
-  // Contract v8 ---------------------------------------------------------
-  // The point's value of each of the method's options (StrategyInfo::
-  // options, in their order), checked by the runner; null for a method
-  // that declares none.
+  // Contract v8: the point's value of each of the method's options
+  // (StrategyInfo::options, in their order), checked by the runner; null
+  // for a method that declares none.
   const std::vector<std::pair<std::string, std::string>>* options = nullptr;
   // The value of option `name` as written; throws std::out_of_range naming
   // the options that exist when the method did not declare `name`.
