@@ -241,6 +241,9 @@ std::string check_params(const StrategyInfo& info) {
 // semantic options among the method's options.
 std::string check_operation(const StrategyInfo& info) {
   const Operation& op = info.operation;
+  if (info.suite == "exchange" && op.name.empty())
+    return "the exchange suite ranks a method with those of its pattern: "
+           "name it in operation.name (\"ring\"...)";
   if (!op.name.empty() && !valid_name(op.name))
     return "operation '" + op.name +
            "' is not accepted: 1 to 32 characters of [a-z0-9_]";
