@@ -184,6 +184,13 @@ int command_help_method(const Options& options) {
               << thread_level_name(i.thread_level) << "; else skipped)\n";
   for (const auto& [k, v] : i.params)
     std::cout << "  " << k << ": " << v << "\n";
+  if (!i.operation.name.empty()) {
+    std::cout << "  operation "
+              << operation_text(i.operation.name, i.operation.semantics);
+    for (const std::string& o : i.operation.options)
+      std::cout << ", option " << o << " enters it";
+    std::cout << " (ranked with the methods that declare the same)\n";
+  }
   if (i.options.empty()) {
     std::cout << "options: none\n";
     return 0;

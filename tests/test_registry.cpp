@@ -396,7 +396,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInfoCase{16, "a choice needs its choices"},
         BadInfoCase{17, "option 'op' is also a key of params"},
         BadInfoCase{18, "library_collective 'All-Reduce!' is not accepted"},
-        BadInfoCase{19, "payload_copies_per_rank -1 is not accepted"}));
+        BadInfoCase{19, "payload_copies_per_rank -1 is not accepted"},
+        BadInfoCase{20, "the exchange suite ranks a method with those of "
+                        "its pattern"},
+        BadInfoCase{21, "operation option 'op' is not one of its options"},
+        BadInfoCase{22, "operation semantics without an operation"}));
 
 TEST(Registry, ProbeWithPhasesPartsAndMetricsLoads) {
   Registry reg;

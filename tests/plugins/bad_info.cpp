@@ -70,6 +70,14 @@ mpiarena::StrategyInfo good() {
   i.library_collective = "All-Reduce!";
 #elif BAD_FIELD == 19  // a negative count of copies per rank
   i.payload_copies_per_rank = -1;
+#elif BAD_FIELD == 20  // the exchange suite without a pattern
+  i.suite = "exchange";
+  i.payloads = {"bytes"};
+#elif BAD_FIELD == 21  // a semantic option the method does not declare
+  i.operation.name = "allreduce";
+  i.operation.options = {"op"};
+#elif BAD_FIELD == 22  // semantics without an operation
+  i.operation.semantics = {{"op", "sum"}};
 #elif BAD_FIELD == 17  // an option named as a param
   i.params = {{"op", "put"}};
   i.options = {
