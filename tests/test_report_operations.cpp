@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/html/report_html.hpp"
 #include "core/analysis/report/report.hpp"
 #include "core/analysis/report/summary.hpp"
 #include "core/results/records.hpp"
@@ -127,6 +128,15 @@ TEST(Operations, CollectivesOfOneOperationFormARankedGroup) {
   EXPECT_NE(best.find("collective / allreduce(datatype=int, op=sum)"),
             std::string::npos)
       << best;
+
+  // The page says which methods it ranked, and shows their winner.
+  const std::string page = mpiarena::render_html(doc, s, "r.json");
+  EXPECT_NE(page.find("Ranked apart by the operation they declare: "
+                      "allreduce(datatype=int, op=sum)."),
+            std::string::npos);
+  EXPECT_NE(page.find("collective / allreduce(datatype=int, op=sum)"),
+            std::string::npos);
+  EXPECT_EQ(page.find("op=max)"), std::string::npos);
 }
 
 // A suite whose methods compete (the stencil): a method that declares
