@@ -247,33 +247,30 @@ void describe_algorithm(Record& rec, const Point& p) {
                    value == 0 ? c->own_choice : choice, value};
 }
 
-nlohmann::json algorithms_context() {
-  if (found().collectives.empty()) return nullptr;
-  nlohmann::json list = nlohmann::json::array();
+std::optional<LibraryAlgorithmsContext> algorithms_context() {
+  if (found().collectives.empty()) return std::nullopt;
+  LibraryAlgorithmsContext out;
+  out.library = found().library;
   for (const CollectiveAlgorithms& c : found().collectives) {
-    nlohmann::json algorithms = nlohmann::json::array();
+    CollectiveContext& x = out.collectives.emplace_back();
+    x.collective = c.collective;
+    x.variable = c.variable;
     for (const LibraryAlgorithm& a : c.algorithms)
-      algorithms.push_back({{"value", a.value}, {"name", a.name}});
-    nlohmann::json j = {
-        {"collective", c.collective},
-        {"variable", c.variable},
-        {"algorithms", algorithms},
-        {"own_choice", c.own_choice},
-        {"launch", {{"value", c.launch_value}, {"name", c.launch_name}}},
-        {"switchable", c.writable},
-        {"bound", c.at_creation ? "at communicator creation" : "at each call"}};
-    if (!c.why_none.empty()) j["why_none"] = c.why_none;
-    if (!c.why_fixed.empty()) j["why_fixed"] = c.why_fixed;
-    list.push_back(j);
+      x.algorithms.push_back({a.value, a.name});
+    x.own_choice = c.own_choice;
+    x.launch = {c.launch_value, c.launch_name};
+    x.switchable = c.writable;
+    x.bound = c.at_creation ? "at communicator creation" : "at each call";
+    if (!c.why_none.empty()) x.why_none = c.why_none;
+    if (!c.why_fixed.empty()) x.why_fixed = c.why_fixed;
   }
-  nlohmann::json out = {{"library", found().library}, {"collectives", list}};
   if (found().library == "MPICH") {
     // runner tune writes MPICH's winners into a copy of this table.
     static const SelectionTable table = mpich_selection_table();
     if (table.text.empty())
-      out["selection_table_missing"] = table.why_none;
+      out.selection_table_missing = table.why_none;
     else
-      out["selection_table"] = {{"source", table.source}, {"text", table.text}};
+      out.selection_table = SelectionTableContext{table.source, table.text};
   }
   return out;
 }
@@ -307,7 +304,10 @@ int command_algorithms(const Options& options) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;
   Printout out;
-  out.json = [] { return algorithms_context(); };
+  out.json = [] {
+    const auto listed = algorithms_context();
+    return listed ? nlohmann::json(*listed) : nlohmann::json();
+  };
   out.tables = [](Style) { return algorithms_text(); };
   std::cout << reporter(options.format).render(out);
   return 0;

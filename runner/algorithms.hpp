@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,8 +67,8 @@ void describe_algorithm(Record& rec, const Point& p);
 // called). Exit 0.
 int command_algorithms(const Options& options);
 
-// The context's "library_algorithms" under --algorithms: what discovery
-// found, per collective (null without --algorithms).
-nlohmann::json algorithms_context();
+// The context's library_algorithms under --algorithms: what discovery
+// found, per collective (none when it found none).
+std::optional<LibraryAlgorithmsContext> algorithms_context();
 
 }  // namespace mpiarena

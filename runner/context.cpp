@@ -28,7 +28,7 @@ namespace {
 // What a reader needs to rebuild this runner (Google Benchmark's context):
 // the compiler, the build type and the git revision the build came from
 // (empty when it was not built from a git checkout).
-nlohmann::json build_context() {
+BuildContext build_context() {
 #if defined(__clang__)
   const std::string compiler = std::string("Clang ") + __clang_version__;
 #elif defined(__GNUC__)
@@ -36,9 +36,7 @@ nlohmann::json build_context() {
 #else
   const std::string compiler = "unknown";
 #endif
-  return {{"compiler", compiler},
-          {"build_type", MPIARENA_BUILD_TYPE},
-          {"git_revision", MPIARENA_GIT_REVISION}};
+  return {compiler, MPIARENA_BUILD_TYPE, MPIARENA_GIT_REVISION};
 }
 
 std::string first_line(const std::string& path) {
@@ -62,7 +60,7 @@ std::vector<std::string> set_specs(const std::vector<OptionSetting>& settings) {
 
 // The machine of rank 0: kernel, CPU model and frequency governor ("" when
 // the system does not expose one, as in many VMs).
-nlohmann::json system_context() {
+SystemContext system_context() {
   struct utsname u;
   std::string kernel;
   if (::uname(&u) == 0) kernel = std::string(u.sysname) + " " + u.release;
@@ -71,15 +69,49 @@ nlohmann::json system_context() {
   for (std::string line; model.empty() && std::getline(cpuinfo, line);)
     if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
       model = line.substr(line.find(':') + 2);
-  return {
-      {"kernel", kernel},
-      {"cpu_model", model},
-      {"governor",
-       first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")}};
+  return {kernel, model,
+          first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")};
 }
 
-nlohmann::json make_context(const World& world, const Options& options,
-                            const Machine& machine, int argc, char** argv) {
+// Every option of the run as it took them.
+OptionsContext options_context(const Options& options) {
+  OptionsContext o;
+  o.methods = options.methods;
+  o.payloads = options.payloads;
+  o.sizes.emplace();
+  for (const SizePoint& s : options.sizes) o.sizes->push_back(s.label);
+  o.min_time_s = options.min_time;
+  o.repetitions = options.repetitions;
+  o.warmup = options.warmup;
+  o.point_timeout_s = options.point_timeout;
+  o.max_memory = options.max_memory;
+  o.verify = options.verify;
+  o.pairs = pairs_setting(options);
+  o.ranks = options.ranks_spec.empty() ? "launch" : options.ranks_spec;
+  o.set = set_specs(options.settings);
+  o.algorithms = options.algorithms;
+  o.size_basis = options.size_total ? "total" : "per-rank";
+  o.test_every = options.test_every;
+  o.exchanges = options.exchanges;
+  o.window = options.window;
+  o.receive = options.receive_fresh ? "fresh" : "reuse";
+  o.stride = options.stride;
+  o.wait = options.wait;
+  o.sync = options.sync;
+  o.clock_sync.emplace();
+  if (sync_uses_global_clock(options.sync))
+    *o.clock_sync = options.clock_sync.front();
+  o.sync_window_s = options.sync_window;
+  o.plugin_dirs = options.plugin_dirs;
+  o.builds.emplace();
+  if (options.command == Command::ab)
+    *o.builds = BuildsContext{options.base_plugin_dirs,
+                              options.new_plugin_dirs};
+  return o;
+}
+
+Context make_context(const World& world, const Options& options,
+                     const Machine& machine, int argc, char** argv) {
   char name[MPI_MAX_PROCESSOR_NAME] = {0};
   int len = 0;
   MPIARENA_CHECK(MPI_Get_processor_name(name, &len));
@@ -93,118 +125,100 @@ nlohmann::json make_context(const World& world, const Options& options,
     library.pop_back();
   int major = 0, minor = 0;
   MPIARENA_CHECK(MPI_Get_version(&major, &minor));
-  std::vector<std::string> command(argv, argv + argc);
-  std::vector<std::string> sizes;
-  for (const SizePoint& s : options.sizes) sizes.push_back(s.label);
-  return {
-      {"start_time", iso_now()},
-      {"hosts", std::vector<std::string>(distinct.begin(), distinct.end())},
-      {"ranks", world.size()},
-      {"nodes", static_cast<int>(distinct.size())},
-      {"machines", machine.machines},
-      {"mpi_library", library},
-      {"mpi_version", std::to_string(major) + "." + std::to_string(minor)},
-      {"runner_version", MPIARENA_VERSION},
-      {"plugin_abi", kAbiVersion},
-      {"command_line", command},
-      {"timer_resolution_s", MPI_Wtick()},
-      {"build", build_context()},
-      {"system", system_context()},
-      {"cpus_per_node", machine.min_cpus},
-      {"oversubscribed", machine.oversubscribed},
-      {"memory",
-       {{"available_bytes", machine.min_available},
-        {"source", machine.memory_source}}},
-      {"waiting", sleep_when_waiting(options, machine) ? "sleep" : "poll"},
-      {"options",
-       {{"methods", options.methods},
-        {"payloads", options.payloads},
-        {"sizes", sizes},
-        {"min_time_s", options.min_time},
-        {"repetitions", options.repetitions},
-        {"warmup", options.warmup},
-        {"point_timeout_s", options.point_timeout},
-        {"max_memory", options.max_memory},
-        {"verify", options.verify},
-        {"pairs", pairs_setting(options)},
-        {"ranks", options.ranks_spec.empty() ? "launch" : options.ranks_spec},
-        {"set", set_specs(options.settings)},
-        {"algorithms", options.algorithms},
-        {"size_basis", options.size_total ? "total" : "per-rank"},
-        {"test_every", options.test_every},
-        {"exchanges", options.exchanges},
-        {"window", options.window},
-        {"receive", options.receive_fresh ? "fresh" : "reuse"},
-        {"stride", options.stride},
-        {"wait", options.wait},
-        {"sync", options.sync},
-        {"clock_sync", sync_uses_global_clock(options.sync)
-                           ? nlohmann::json(options.clock_sync.front())
-                           : nlohmann::json()},
-        {"sync_window_s", options.sync_window},
-        {"plugin_dirs", options.plugin_dirs},
-        {"builds", options.command == Command::ab
-                       ? nlohmann::json{{"base", options.base_plugin_dirs},
-                                        {"new", options.new_plugin_dirs}}
-                       : nlohmann::json()}}}};
+  Context c;
+  c.start_time = iso_now();
+  c.hosts.assign(distinct.begin(), distinct.end());
+  c.ranks = world.size();
+  c.nodes = static_cast<int>(distinct.size());
+  c.machines = machine.machines;
+  c.mpi_library = library;
+  c.mpi_version = std::to_string(major) + "." + std::to_string(minor);
+  c.runner_version = MPIARENA_VERSION;
+  c.plugin_abi = kAbiVersion;
+  c.command_line.assign(argv, argv + argc);
+  c.timer_resolution_s = MPI_Wtick();
+  c.build = build_context();
+  c.system = system_context();
+  c.cpus_per_node = machine.min_cpus;
+  c.oversubscribed = machine.oversubscribed;
+  c.memory = MemoryContext{};
+  c.memory->available_bytes = machine.min_available;
+  c.memory->source = machine.memory_source;
+  c.waiting = sleep_when_waiting(options, machine) ? "sleep" : "poll";
+  c.options = options_context(options);
+  return c;
 }
 
 // What the noise record holds and how it judges a sample (runner --noise).
-nlohmann::json noise_context(const Options& options, const Machine& machine) {
-  return {{"recorded", options.noise},
-          {"retry_noisy", options.retry_noisy},
-          {"noisy_steal_fraction", kNoisySteal},
-          {"noisy_preemptions_per_s", kNoisyPreemptions},
-          {"preemption_counts", !machine.oversubscribed},
-          {"cpu_frequency",
-           cpu_frequency_exposed() ? "scaling_cur_freq" : "not exposed"},
-          {"core_to_core",
-           !options.noise ? "not probed: --noise off"
-           : machine.oversubscribed
-               ? "not probed: oversubscribed (a spinning partner would wait "
-                 "for a CPU)"
-               : "probed between node ranks 0 and 1 of each node with two "
-                 "ranks or more, at most every 2 ms"}};
+NoiseContext noise_context(const Options& options, const Machine& machine) {
+  NoiseContext n;
+  n.recorded = options.noise;
+  n.retry_noisy = options.retry_noisy;
+  n.noisy_steal_fraction = kNoisySteal;
+  n.noisy_preemptions_per_s = kNoisyPreemptions;
+  n.preemption_counts = !machine.oversubscribed;
+  n.cpu_frequency =
+      cpu_frequency_exposed() ? "scaling_cur_freq" : "not exposed";
+  n.core_to_core =
+      !options.noise ? "not probed: --noise off"
+      : machine.oversubscribed
+          ? "not probed: oversubscribed (a spinning partner would wait "
+            "for a CPU)"
+          : "probed between node ranks 0 and 1 of each node with two "
+            "ranks or more, at most every 2 ms";
+  return n;
+}
+
+// Each plugin file the points load once, in the points' order, with the
+// version its methods declare (StrategyInfo::version).
+std::vector<PluginContext> plugins_context(const std::vector<Point>& points) {
+  std::vector<PluginContext> out;
+  for (const Point& p : points) {
+    const LoadedStrategy& s = *p.strategy;
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const auto& x) {
+      return x.file == s.file;
+    });
+    if (!seen) out.push_back({s.file, s.entry.info.version, s.abi});
+  }
+  return out;
 }
 
 }  // namespace
 
-nlohmann::json run_context(const World& world, const Options& options,
-                           const Machine& machine,
-                           const std::vector<Point>& points, std::uint64_t seed,
-                           int argc, char** argv) {
-  nlohmann::json context = make_context(world, options, machine, argc, argv);
-  context["interleave"] = {{"enabled", options.interleave},
-                           {"seed", seed},
-                           {"seed_given", options.seed_given}};
-  context["noise"] = noise_context(options, machine);
-  context["cache"] = {{"mode", options.cache_cold ? "cold" : "hot"},
-                      {"llc_bytes", machine.llc_bytes},
-                      {"llc_source", machine.llc_source},
-                      {"cold_set_bytes", cold_set_bytes(machine.llc_bytes)}};
-  context["stopping"] = {{"target_rse", options.target_rse},
-                         {"max_time_s", options.max_time},
-                         {"iterations", options.iterations}};
-  context["buffers"] = options.separate_buffers ? "separate" : "shared";
-  context["mpi_thread_level"] = {
-      {"requested",
-       options.thread_level.empty() ? "none (MPI_Init)" : options.thread_level},
-      {"provided", thread_level_name(machine.thread_level)}};
-  const nlohmann::json where = placement(world);  // collective
-  if (world.rank() == 0) context["placement"] = where;
-  std::vector<int> counts;
+Context run_context(const World& world, const Options& options,
+                    const Machine& machine, const std::vector<Point>& points,
+                    std::uint64_t seed, int argc, char** argv) {
+  Context c = make_context(world, options, machine, argc, argv);
+  c.interleave = InterleaveContext{};
+  c.interleave->enabled = options.interleave;
+  c.interleave->seed = seed;
+  c.interleave->seed_given = options.seed_given;
+  c.noise = noise_context(options, machine);
+  c.cache = CacheContext{options.cache_cold ? "cold" : "hot",
+                         machine.llc_source, machine.llc_bytes,
+                         cold_set_bytes(machine.llc_bytes)};
+  c.stopping =
+      StoppingContext{options.target_rse, options.max_time, options.iterations};
+  c.buffers = options.separate_buffers ? "separate" : "shared";
+  c.mpi_thread_level = ThreadLevelContext{
+      options.thread_level.empty() ? "none (MPI_Init)" : options.thread_level,
+      thread_level_name(machine.thread_level)};
+  PlacementContext where = placement(world);  // collective
+  if (world.rank() == 0) c.placement = std::move(where);
+  c.rank_counts.emplace();
   for (const Point& p : points)
-    if (counts.empty() || counts.back() != p.ranks) counts.push_back(p.ranks);
-  context["rank_counts"] = counts;
+    if (c.rank_counts->empty() || c.rank_counts->back() != p.ranks)
+      c.rank_counts->push_back(p.ranks);
   // The sizes the points run (each suite's default without --sizes).
-  std::vector<std::string> labels;
+  std::vector<std::string>& labels = *c.options.sizes;
+  labels.clear();
   for (const Point& p : points)
     if (std::find(labels.begin(), labels.end(), p.size.label) == labels.end())
       labels.push_back(p.size.label);
-  context["options"]["sizes"] = labels;
-  context["sub_communicator"] = "first_ranks_of_world";
-  context["tuning_file"] = loaded_tuning_file(mpi_library_name());
-  return context;
+  c.sub_communicator = "first_ranks_of_world";
+  c.tuning_file = loaded_tuning_file(mpi_library_name());
+  c.plugins = plugins_context(points);
+  return c;
 }
 
 }  // namespace mpiarena

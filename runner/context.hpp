@@ -4,11 +4,11 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "core/engine/mpi_session.hpp"
+#include "core/results/doc_context.hpp"
 #include "runner/launcher.hpp"
 #include "runner/options.hpp"
 #include "runner/plan.hpp"
@@ -18,9 +18,8 @@ namespace mpiarena {
 // The context of a run about to measure `points`, with the seed of its
 // interleaved order. Collective over `world` (the hosts and the placement
 // are gathered to rank 0, whose context is the one written).
-nlohmann::json run_context(const World& world, const Options& options,
-                           const Machine& machine,
-                           const std::vector<Point>& points, std::uint64_t seed,
-                           int argc, char** argv);
+Context run_context(const World& world, const Options& options,
+                    const Machine& machine, const std::vector<Point>& points,
+                    std::uint64_t seed, int argc, char** argv);
 
 }  // namespace mpiarena

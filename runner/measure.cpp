@@ -351,7 +351,8 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
     if (members.front()->ranks < world.size()) comms.rejoin();
   }
   if (!fallbacks.empty()) {
-    doc.context["interleave"]["fallbacks"] = fallbacks;
+    if (!doc.context.interleave) doc.context.interleave.emplace();
+    doc.context.interleave->fallbacks = fallbacks;
     writer.save();
   }
   // What each rank held at most, against what the run planned.
@@ -361,9 +362,10 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
   double planned = s.planned_peak;
   MPIARENA_CHECK(
       MPI_Allreduce(MPI_IN_PLACE, &planned, 1, MPI_DOUBLE, MPI_MAX, world));
-  doc.context["memory"]["peak_rss_bytes"] = most;
-  doc.context["memory"]["planned_per_rank_bytes"] =
-      static_cast<unsigned long long>(planned);
+  if (!doc.context.memory) doc.context.memory.emplace();
+  doc.context.memory->peak_rss_bytes = most;
+  doc.context.memory->planned_per_rank_bytes =
+      static_cast<std::uint64_t>(planned);
   // Rank 0 ran every group (the first ranks of the world).
   if (usage_error) *usage_error = bcast_string(s.usage_error, 0, world);
   // A rank outside a sub-communicator saw none of its failures.

@@ -65,20 +65,26 @@ std::string cache_leaf(int cpu, int level) {
   return {};
 }
 
-nlohmann::json mine(const std::string& host) {
-  std::vector<int> cpus;
+// This rank's placement, and the ids of its CPUs (what ranks 0 and 1
+// share is found from them).
+struct Mine {
+  RankPlacement where;
+  std::vector<int> cpu_ids;
+};
+
+Mine mine(const std::string& host) {
+  Mine m;
+  std::vector<int>& cpus = m.cpu_ids;
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) == 0)
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &set)) cpus.push_back(c);
   const long online = sysconf(_SC_NPROCESSORS_ONLN);
-  nlohmann::json j = {
-      {"host", host},
-      {"cpus", cpu_list(cpus)},
-      {"cpu_ids", cpus},
-      {"bound", online > 0 && static_cast<long>(cpus.size()) < online}};
-  if (cpus.empty()) return j;
+  m.where.host = host;
+  m.where.cpus = cpu_list(cpus);
+  m.where.bound = online > 0 && static_cast<long>(cpus.size()) < online;
+  if (cpus.empty()) return m;
   // A core is named by its package and core ids.
   std::set<std::string> cores;
   for (int c : cpus) {
@@ -88,57 +94,59 @@ nlohmann::json mine(const std::string& host) {
     if (!core.empty())
       cores.insert(read_line(base + "physical_package_id") + ":" + core);
   }
-  if (!cores.empty())
-    j["cores"] = std::vector<std::string>(cores.begin(), cores.end());
+  if (!cores.empty()) m.where.cores.emplace(cores.begin(), cores.end());
   const auto packages = distinct(cpus, "topology/physical_package_id");
-  if (!packages.empty()) j["packages"] = packages;
+  if (!packages.empty()) m.where.packages = packages;
   for (int level : {2, 3}) {
     const std::string leaf = cache_leaf(cpus.front(), level);
     if (leaf.empty()) continue;
     const auto caches = distinct(cpus, leaf);
-    if (!caches.empty()) j["l" + std::to_string(level)] = caches;
+    if (!caches.empty()) (level == 2 ? m.where.l2 : m.where.l3) = caches;
   }
-  return j;
+  return m;
 }
 
-bool overlap(const nlohmann::json& a, const nlohmann::json& b,
-             const char* key) {
-  if (!a.contains(key) || !b.contains(key)) return false;
-  for (const auto& x : a[key])
-    for (const auto& y : b[key])
-      if (x == y) return true;
+template <class T>
+bool overlap(const std::optional<std::vector<T>>& a,
+             const std::optional<std::vector<T>>& b) {
+  if (!a || !b) return false;
+  for (const T& x : *a)
+    if (std::find(b->begin(), b->end(), x) != b->end()) return true;
   return false;
 }
 
 }  // namespace
 
-nlohmann::json placement(MPI_Comm world) {
+PlacementContext placement(MPI_Comm world) {
   char name[256] = {0};
   gethostname(name, sizeof name - 1);
+  const Mine me = mine(name);
+  // Sent to rank 0 as the context's JSON of it, and the CPU ids.
+  const nlohmann::json sent = {nlohmann::json(me.where), me.cpu_ids};
   const std::vector<std::string> all =
-      gather_strings(mine(name).dump(), 0, world);
+      gather_strings(sent.dump(), 0, world);
   int rank = 0;
   MPIARENA_CHECK(MPI_Comm_rank(world, &rank));
-  if (rank != 0) return {};
-  nlohmann::json ranks = nlohmann::json::array();
+  PlacementContext out;
+  if (rank != 0) return out;
+  std::vector<std::optional<std::vector<int>>> ids;
   for (std::size_t r = 0; r < all.size(); ++r) {
-    nlohmann::json j = nlohmann::json::parse(all[r]);
-    j["rank"] = static_cast<int>(r);
-    ranks.push_back(std::move(j));
+    const nlohmann::json got = nlohmann::json::parse(all[r]);
+    out.ranks.push_back(got.at(0).get<RankPlacement>());
+    out.ranks.back().rank = static_cast<int>(r);
+    ids.push_back(got.at(1).get<std::vector<int>>());
   }
-  nlohmann::json out = {{"ranks", ranks}};
-  if (ranks.size() >= 2) {
-    const nlohmann::json &a = ranks[0], &b = ranks[1];
-    const bool same = a["host"] == b["host"];
-    nlohmann::json pair = {{"same_host", same}};
-    pair["share_cpu"] = same && overlap(a, b, "cpu_ids");
-    pair["share_core"] = same && overlap(a, b, "cores");
-    pair["share_l2"] = same && overlap(a, b, "l2");
-    pair["share_l3"] = same && overlap(a, b, "l3");
-    pair["share_package"] = same && overlap(a, b, "packages");
-    out["ranks_0_1"] = pair;
+  if (out.ranks.size() >= 2) {
+    const RankPlacement &a = out.ranks[0], &b = out.ranks[1];
+    const bool same = a.host == b.host;
+    PairPlacement& pair = out.ranks_0_1.emplace();
+    pair.same_host = same;
+    pair.share_cpu = same && overlap(ids[0], ids[1]);
+    pair.share_core = same && overlap(a.cores, b.cores);
+    pair.share_l2 = same && overlap(a.l2, b.l2);
+    pair.share_l3 = same && overlap(a.l3, b.l3);
+    pair.share_package = same && overlap(a.packages, b.packages);
   }
-  for (auto& r : out["ranks"]) r.erase("cpu_ids");
   return out;
 }
 

@@ -5,17 +5,14 @@
 
 #include <mpi.h>
 
-#include <nlohmann/json.hpp>
+#include "core/results/doc_context_parts.hpp"
 
 namespace mpiarena {
 
-// Collective over `world`; the result is meaningful on rank 0:
-// {"ranks": [{"rank", "host", "cpus", "bound", "cores", "packages",
-//             "l2", "l3"}...],
-//  "ranks_0_1": {"same_host", "share_cpu", "share_core", "share_l2",
-//                "share_l3", "share_package"}}
-// from sched_getaffinity and /sys/devices/system/cpu (a field the machine
-// does not expose is absent).
-nlohmann::json placement(MPI_Comm world);
+// Collective over `world`; the result is meaningful on rank 0: per rank
+// its host, CPUs, whether it is bound, its cores, packages and L2 and L3
+// caches, and what ranks 0 and 1 share, from sched_getaffinity and
+// /sys/devices/system/cpu (a field the machine does not expose is absent).
+PlacementContext placement(MPI_Comm world);
 
 }  // namespace mpiarena

@@ -12,11 +12,7 @@
 #include "core/engine/interrupt.hpp"
 #include "core/engine/library_algorithms.hpp"
 #include "core/engine/mpi_session.hpp"
-<<<<<<< ours
 #include "core/engine/synchronizer.hpp"
-=======
-#include "core/results/dates.hpp"
->>>>>>> theirs
 #include "core/results/log.hpp"
 #include "core/results/output.hpp"
 #include "core/results/units.hpp"
@@ -182,7 +178,7 @@ int command_run(const Options& options, int argc, char** argv) {
   doc.context = run_context(world, options, plan.machine, plan.points,
                             plan.seed, argc, argv);
   if (!options.algorithms.empty())
-    doc.context["library_algorithms"] = algorithms_context();
+    doc.context.library_algorithms = algorithms_context();
   // The progress lines (stderr) open with what the run is, so that a log
   // of stdout and stderr together starts with it, not with points.
   if (world.rank() == 0) {
@@ -208,7 +204,7 @@ int command_run(const Options& options, int argc, char** argv) {
   sync->stop(doc.context);
 
   doc.complete = plan_error.empty();
-  doc.context["end_time"] = iso_now();
+  doc.context.end_time = iso_now();
   doc.summary = compute_summary(doc);
   std::string final_error = bcast_string(writer.save(true), 0, world);
   if (final_error.empty()) final_error = plan_error;

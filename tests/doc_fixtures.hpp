@@ -10,19 +10,22 @@
 
 namespace mpiarena_test {
 
-inline nlohmann::json sample_context() {
-  return {{"start_time", "2024-01-02T03:04:05Z"},
-          {"end_time", "2024-01-02T03:05:00Z"},
-          {"hosts", {"node1"}},
-          {"ranks", 2},
-          {"nodes", 1},
-          {"mpi_library", "Open MPI v4.1.4"},
-          {"mpi_version", "3.1"},
-          {"runner_version", "0.1.0"},
-          {"plugin_abi", mpiarena::kAbiVersion},
-          {"command_line", {"mpiarena", "--sizes", "small"}},
-          {"options", {{"min_time", 0.005}, {"repetitions", 3}}},
-          {"timer_resolution_s", 1e-9}};
+inline mpiarena::Context sample_context() {
+  mpiarena::Context c;
+  c.start_time = "2024-01-02T03:04:05Z";
+  c.end_time = "2024-01-02T03:05:00Z";
+  c.hosts = {"node1"};
+  c.ranks = 2;
+  c.nodes = 1;
+  c.mpi_library = "Open MPI v4.1.4";
+  c.mpi_version = "3.1";
+  c.runner_version = "0.1.0";
+  c.plugin_abi = mpiarena::kAbiVersion;
+  c.command_line = {"mpiarena", "--sizes", "small"};
+  c.options.min_time_s = 0.005;
+  c.options.repetitions = 3;
+  c.timer_resolution_s = 1e-9;
+  return c;
 }
 
 // A measured record whose per-operation samples (max over ranks) are given;

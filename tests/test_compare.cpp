@@ -218,10 +218,11 @@ TEST(Compare, MissingPointsAreListedWithTheOtherSidesReason) {
 TEST(Compare, DifferentContextWarns) {
   auto base = doc_of({make_record("bcast", around(1e-5))});
   auto now = doc_of({make_record("bcast", around(1e-5))});
-  now.context["mpi_library"] = "MPICH Version: 4.0.2";
-  now.context["hosts"] = {"node1", "node2"};
-  now.context["options"]["repetitions"] = 7;
-  now.context["options"]["sizes"] = {"large"};  // selects points: no warning
+  now.context.mpi_library = "MPICH Version: 4.0.2";
+  now.context.hosts = {"node1", "node2"};
+  now.context.options.repetitions = 7;
+  // The sizes select points: no warning.
+  now.context.options.sizes = std::vector<std::string>{"large"};
   const auto c = compare_documents(base, now);
   ASSERT_EQ(c.warnings.size(), 3u);
   EXPECT_EQ(c.warnings[0],

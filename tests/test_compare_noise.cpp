@@ -135,7 +135,8 @@ TEST(CompareNoise, PreemptionsAndTheClockCountEach) {
       << c.noise.warning;
   // Not judged where preemptions are not counted (oversubscribed).
   auto over = noise_doc(0, 60, 2400, 0);
-  over.context["noise"] = {{"preemption_counts", false}};
+  over.context.noise.emplace();
+  over.context.noise->preemption_counts = false;
   EXPECT_TRUE(
       compare_documents(noise_doc(0, 5, 2400, 0), over).noise.warning.empty());
   // The median clocks 2400 and 2200 MHz are 9.1% apart (a factor 1.091).
@@ -159,7 +160,7 @@ TEST(CompareNoise, PreemptionsAndTheClockCountEach) {
 TEST(CompareNoise, StealIsOverTheCpuTimeOfTheSamples) {
   // 4% of the wall time stolen on a node of 4 CPUs is 1% of its CPU time.
   auto base = noise_doc(0.04, 2, 0, 0);
-  base.context["cpus_per_node"] = 4;
+  base.context.cpus_per_node = 4;
   const auto c = compare_documents(base, base);
   EXPECT_EQ(c.noise.base.cpus, 4);
   EXPECT_NEAR(c.noise.base.steal_fraction, 0.01, 1e-12);

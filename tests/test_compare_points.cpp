@@ -140,9 +140,9 @@ TEST(Compare, ColdCacheAndSeparateBuffersAreOtherPoints) {
 TEST(Compare, FieldsAnOlderFileLacksDoNotWarn) {
   auto base = doc_of({make_record("bcast", around(1e-5))});
   auto now = doc_of({make_record("bcast", around(1e-5))});
-  now.context["oversubscribed"] = false;
-  now.context["waiting"] = "poll";
-  now.context["options"]["wait"] = "auto";
+  now.context.oversubscribed = false;
+  now.context.waiting = "poll";
+  now.context.options.wait = "auto";
   EXPECT_TRUE(compare_documents(base, now).warnings.empty())
       << compare_documents(base, now).warnings.front();
 }
@@ -150,10 +150,10 @@ TEST(Compare, FieldsAnOlderFileLacksDoNotWarn) {
 TEST(Compare, OversubscribedAgainstNotWarns) {
   auto base = doc_of({make_record("bcast", around(1e-5))});
   auto now = doc_of({make_record("bcast", around(1e-5))});
-  base.context["oversubscribed"] = false;
-  base.context["waiting"] = "poll";
-  now.context["oversubscribed"] = true;
-  now.context["waiting"] = "sleep";
+  base.context.oversubscribed = false;
+  base.context.waiting = "poll";
+  now.context.oversubscribed = true;
+  now.context.waiting = "sleep";
   const auto c = compare_documents(base, now);
   ASSERT_EQ(c.warnings.size(), 2u);
   EXPECT_EQ(

@@ -406,14 +406,15 @@ TEST(Html, ARunnerAbPageShowsTheGatesVerdictPerPointAndItsExitCode) {
 }
 
 TEST(Trend, ContextKeyIgnoresHostOrderAndTheRestOfTheLibraryString) {
-  const nlohmann::json a = {{"mpi_library", "Open MPI v4.1.4, package: x"},
-                            {"hosts", {"b", "a"}},
-                            {"ranks", 2}};
-  nlohmann::json b = a;
-  b["hosts"] = {"a", "b"};
-  b["mpi_library"] = "Open MPI v4.1.4, package: y";
+  mpiarena::Context a;
+  a.mpi_library = "Open MPI v4.1.4, package: x";
+  a.hosts = {"b", "a"};
+  a.ranks = 2;
+  mpiarena::Context b = a;
+  b.hosts = {"a", "b"};
+  b.mpi_library = "Open MPI v4.1.4, package: y";
   EXPECT_EQ(mpiarena::trend_context(a), mpiarena::trend_context(b));
-  b["ranks"] = 4;
+  b.ranks = 4;
   EXPECT_NE(mpiarena::trend_context(a), mpiarena::trend_context(b));
 }
 

@@ -31,9 +31,9 @@ TEST(Report, HeaderSaysOversubscribedIncompleteAndTheStatistic) {
   EXPECT_NE(h.find("median over 3 samples"), std::string::npos) << h;
   EXPECT_EQ(h.find("oversubscribed"), std::string::npos) << h;
   EXPECT_EQ(h.find("incomplete"), std::string::npos) << h;
-  doc.context["oversubscribed"] = true;
-  doc.context["cpus_per_node"] = 2;
-  doc.context["waiting"] = "sleep";
+  doc.context.oversubscribed = true;
+  doc.context.cpus_per_node = 2;
+  doc.context.waiting = "sleep";
   doc.complete = false;
   h = mpiarena::render_header(doc);
   EXPECT_NE(h.find("oversubscribed: more ranks than the 2 CPUs of a node; "

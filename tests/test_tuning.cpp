@@ -54,21 +54,24 @@ mpiarena::TuneOptions defaults() { return {}; }
 // forced algorithm of their records listed for its variable.
 Tuning tune_listed(std::vector<Document> docs, const TuneOptions& o) {
   for (Document& d : docs) {
-    std::map<std::string, nlohmann::json> by_variable;
+    std::map<std::string, std::vector<mpiarena::AlgorithmChoice>> by_variable;
     for (const Record& r : d.records)
       if (r.algorithm.value != 0) {
-        nlohmann::json& algs = by_variable[r.algorithm.variable];
-        const nlohmann::json a = {{"name", r.algorithm.name},
-                                  {"value", r.algorithm.value}};
-        if (std::find(algs.begin(), algs.end(), a) == algs.end())
-          algs.push_back(a);
+        auto& algs = by_variable[r.algorithm.variable];
+        const bool listed = std::any_of(
+            algs.begin(), algs.end(),
+            [&](const auto& a) { return a.name == r.algorithm.name; });
+        if (!listed) algs.push_back({r.algorithm.value, r.algorithm.name});
       }
-    nlohmann::json collectives = nlohmann::json::array();
-    for (const auto& [variable, algs] : by_variable)
-      collectives.push_back({{"variable", variable}, {"algorithms", algs}});
-    nlohmann::json& listed = d.context["library_algorithms"];
-    if (!listed.contains("collectives") || listed["collectives"].empty())
-      listed["collectives"] = collectives;
+    std::vector<mpiarena::CollectiveContext> collectives;
+    for (const auto& [variable, algs] : by_variable) {
+      collectives.emplace_back();
+      collectives.back().variable = variable;
+      collectives.back().algorithms = algs;
+    }
+    auto& listed = d.context.library_algorithms;
+    if (!listed) listed.emplace();
+    if (listed->collectives.empty()) listed->collectives = collectives;
   }
   return mpiarena::tune(docs, o);
 }
@@ -162,10 +165,9 @@ TEST(Tuning, OpenMpiRulesFromZeroUpwardsPerCommunicatorSize) {
 
 TEST(Tuning, MpichSelectionKeepsTheTableOrderAndGuardsTheWinner) {
   Document d;
-  d.context["library_algorithms"] = {
-      {"library", "MPICH"},
-      {"collectives", nlohmann::json::array()},
-      {"selection_table", {{"source", "test"}, {"text", kTable}}}};
+  d.context.library_algorithms.emplace();
+  d.context.library_algorithms->library = "MPICH";
+  d.context.library_algorithms->selection_table = {"test", kTable};
   d.records.push_back(
       point("MPICH", "reduce_scatter_block", "", 0, 16384, 3, 10e-6));
   d.records.push_back(
@@ -251,10 +253,9 @@ TEST(Tuning, DisagreeingMethodsKeepTheLibrarysChoice) {
 
 TEST(Tuning, MpichTableThatIsNotJsonIsAnErrorNotACrash) {
   Document d;
-  d.context["library_algorithms"] = {
-      {"library", "MPICH"},
-      {"collectives", nlohmann::json::array()},
-      {"selection_table", {{"source", "test"}, {"text", "{\"collective="}}}};
+  d.context.library_algorithms.emplace();
+  d.context.library_algorithms->library = "MPICH";
+  d.context.library_algorithms->selection_table = {"test", "{\"collective="};
   d.records.push_back(point("MPICH", "allreduce", "", 0, 64, 2, 10e-6));
   d.records.push_back(
       point("MPICH", "allreduce", "recursive_doubling", 1, 64, 2, 5e-6));
@@ -417,8 +418,8 @@ std::vector<Document> launches(double at4096, double at65536,
     Document d = launch("allreduce", 4096, 3, at4096 * k);
     d.records.push_back(launch("allreduce", 65536, 3, at65536 * k).records[0]);
     if (!digest.empty())
-      d.context["tuning_file"] = {
-          {"variable", "v"}, {"path", "f"}, {"digest", digest}};
+      d.context.tuning_file =
+          mpiarena::TuningFileContext{"v", "f", digest};
     out.push_back(d);
   }
   return out;
@@ -497,10 +498,11 @@ TEST(Tuning, AnAlgorithmTheLibraryDoesNotListIsRefused) {
   Document d;
   d.records.push_back(point("Open MPI", "allreduce", "", 0, 4096, 3, 10e-6));
   d.records.push_back(point("Open MPI", "allreduce", "ring", 4, 4096, 3, 7e-6));
-  d.context["library_algorithms"] = {
-      {"collectives",
-       {{{"variable", "coll_tuned_allreduce_algorithm"},
-         {"algorithms", {{{"name", "ring"}, {"value", 4}}}}}}}};
+  mpiarena::CollectiveContext allreduce;
+  allreduce.variable = "coll_tuned_allreduce_algorithm";
+  allreduce.algorithms = {{4, "ring"}};
+  d.context.library_algorithms.emplace();
+  d.context.library_algorithms->collectives = {allreduce};
   EXPECT_EQ(mpiarena::tune({d}, {}).points.at(0).winner, "ring");
   d.records[1].algorithm.value = 99;
   try {
@@ -510,7 +512,7 @@ TEST(Tuning, AnAlgorithmTheLibraryDoesNotListIsRefused) {
     EXPECT_NE(std::string(e.what()).find("ring = 4"), std::string::npos)
         << e.what();
   }
-  d.context.erase("library_algorithms");
+  d.context.library_algorithms.reset();
   d.records[1].algorithm.value = 4;
   EXPECT_THROW(mpiarena::tune({d}, {}), std::invalid_argument);
 }

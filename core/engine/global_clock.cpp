@@ -156,28 +156,24 @@ void GlobalClock::check() {
   last_at_ = at;
 }
 
-nlohmann::json GlobalClock::context() const {
-  nlohmann::json first = nlohmann::json::array(), last = first, rtt = first,
-                 drift = first;
+ClockContext GlobalClock::context() const {
+  ClockContext out;
+  out.algorithm = clocks::algorithm_name(algorithm_);
+  out.synchronizations = syncs_;
+  out.sync_s = sync_s_;
+  out.checks = checks_;
+  out.residual_bound_s = bound_s_;
+  out.residual_rtt_s.emplace();
   const double span = last_at_ - first_at_;
   for (std::size_t r = 0; r < first_.size(); ++r) {
-    first.push_back(first_[r].offset);
-    rtt.push_back(first_[r].rtt);
-    last.push_back(last_[r].offset);
-    drift.push_back(span > 0 ? (last_[r].offset - first_[r].offset) / span
-                             : 0.0);
+    out.residual_s.push_back(first_[r].offset);
+    out.residual_rtt_s->push_back(first_[r].rtt);
+    out.last_residual_s.push_back(last_[r].offset);
+    out.drift.push_back(
+        span > 0 ? (last_[r].offset - first_[r].offset) / span : 0.0);
   }
-  nlohmann::json out = {{"algorithm", clocks::algorithm_name(algorithm_)},
-                        {"synchronizations", syncs_},
-                        {"sync_s", sync_s_},
-                        {"checks", checks_},
-                        {"residual_bound_s", bound_s_},
-                        {"residual_s", first},
-                        {"residual_rtt_s", rtt},
-                        {"last_residual_s", last},
-                        {"drift", drift},
-                        {"drift_over_s", span}};
-  if (!oracle_error_.empty()) out["oracle_error_s"] = oracle_error_;
+  out.drift_over_s = span;
+  if (!oracle_error_.empty()) out.oracle_error_s = oracle_error_;
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/engine/clock_sync.hpp"
+#include "core/results/doc_context_parts.hpp"
 
 namespace mpiarena {
 
@@ -47,7 +48,7 @@ class GlobalClock {
   // For the document's context ("clock"): the algorithm, the
   // synchronizations and their time, the first and the last check's
   // residuals per rank, the drift between them, the bound.
-  nlohmann::json context() const;
+  ClockContext context() const;
 
  private:
   void synchronize();

@@ -86,7 +86,8 @@ SelectionTable mpich_selection_table() {
   return t;
 }
 
-nlohmann::json loaded_tuning_file(const std::string& library) {
+std::optional<TuningFileContext> loaded_tuning_file(
+    const std::string& library) {
   const auto env = [](const char* name) {
     const char* v = std::getenv(name);
     return std::string(v ? v : "");
@@ -105,11 +106,10 @@ nlohmann::json loaded_tuning_file(const std::string& library) {
       variable.empty()     ? ""
       : library == "MPICH" ? env(variable.c_str())
                            : env("OMPI_MCA_coll_tuned_dynamic_rules_filename");
-  if (path.empty()) return nullptr;
+  if (path.empty()) return std::nullopt;
   std::string text;
-  return {{"variable", variable},
-          {"path", path},
-          {"digest", read_file(path, text) ? text_digest(text) : ""}};
+  return TuningFileContext{
+      variable, path, read_file(path, text) ? text_digest(text) : ""};
 }
 
 }  // namespace mpiarena

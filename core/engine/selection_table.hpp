@@ -9,7 +9,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+
+#include "core/results/doc_context_parts.hpp"
 
 namespace mpiarena {
 
@@ -23,12 +26,14 @@ struct SelectionTable {
 SelectionTable mpich_selection_table();
 
 // The tuning file the launch makes `library` ("Open MPI", "MPICH") load,
-// as the context's tuning_file: {variable, path, digest (text_digest of
-// its text; "" when it cannot be read)}; null when the launch loads none.
+// as the context's tuning_file: its variable, path and digest
+// (text_digest of its text; "" when it cannot be read); none when the
+// launch loads none.
 // Read from the environment (mpirun --mca sets it too): Open MPI's
 // coll_tuned_dynamic_rules_filename with coll_tuned_use_dynamic_rules on,
 // MPICH's MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE. runner tune confirms
 // a file with launches that loaded it (docs/tuning.md).
-nlohmann::json loaded_tuning_file(const std::string& library);
+std::optional<TuningFileContext> loaded_tuning_file(
+    const std::string& library);
 
 }  // namespace mpiarena

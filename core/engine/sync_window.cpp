@@ -158,9 +158,9 @@ class WindowSync : public Synchronizer {
   void start(MPI_Comm world, spdlog::logger& log) override;
   void before_group() override { clock_->check(); }
   // The residual and the drift at the end.
-  void stop(nlohmann::json& context) override {
+  void stop(Context& context) override {
     clock_->check();
-    context["clock"] = clock_->context();
+    context.clock = clock_->context();
   }
 
   void calibrated(PartRun& pr, double per_op,

@@ -52,8 +52,8 @@ class Synchronizer {
   // before every group of points (window: the clock checked);
   virtual void before_group() {}
   // after the last point, what the document's context gets (window:
-  // "clock", checked once more).
-  virtual void stop(nlohmann::json& /*context*/) {}
+  // its clock, checked once more).
+  virtual void stop(Context& /*context*/) {}
 
   // A point, collective over its harness. The calibration runs after a
   // barrier whatever the method (timing::Runner::run); then, per part:

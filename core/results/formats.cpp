@@ -103,15 +103,13 @@ namespace {
 constexpr double kNs = 1e9;
 
 // Google Benchmark's context, with mpiarena's own under "mpiarena".
-json gbench_context(const json& ctx) {
+json gbench_context(const Context& ctx) {
   std::string hosts;
-  if (ctx.contains("hosts") && ctx["hosts"].is_array())
-    for (const json& h : ctx["hosts"])
-      hosts += (hosts.empty() ? "" : ",") + h.get<std::string>();
-  std::string executable = "runner";
-  if (ctx.contains("command_line") && !ctx["command_line"].empty())
-    executable = ctx["command_line"][0].get<std::string>();
-  return {{"date", ctx.value("start_time", "")},
+  for (const std::string& h : ctx.hosts)
+    hosts += (hosts.empty() ? "" : ",") + h;
+  const std::string executable =
+      ctx.command_line.empty() ? "runner" : ctx.command_line.front();
+  return {{"date", ctx.start_time},
           {"host_name", hosts},
           {"executable", executable},
           {"json_schema_version", 1},

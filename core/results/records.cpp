@@ -362,7 +362,7 @@ Record record_from_json(const json& j) {
 Document document_from_json(const json& j) {
   Document d;
   d.complete = j.at("complete").get<bool>();
-  d.context = j.at("context");
+  d.context = j.at("context").get<Context>();
   if (j.contains("summary")) d.summary = j.at("summary");
   for (const json& r : j.at("records"))
     d.records.push_back(record_from_json(r));

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/results/doc_context.hpp"
+
 namespace mpiarena {
 
 inline constexpr int kSchemaVersion = 1;
@@ -199,7 +201,7 @@ struct Skip {
 };
 
 struct Document {
-  nlohmann::json context = nlohmann::json::object();
+  Context context;  // doc_context.hpp
   std::vector<Record> records;
   std::vector<Skip> skipped;
   bool complete = false;

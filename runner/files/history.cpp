@@ -148,7 +148,7 @@ std::string unfit(const Document& doc, const Options& options) {
     return "an incomplete (interrupted) run: its points may be too few or "
            "cut short; measure again, or give --allow-incomplete to keep it "
            "as it is";
-  const std::string start = doc.context.value("start_time", std::string());
+  const std::string& start = doc.context.start_time;
   if (!is_start_time(start))
     return "start_time '" + printable(start) +
            "' is not a date (YYYY-MM-DDThh:mm:ssZ): the store puts its runs "

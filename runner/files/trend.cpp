@@ -36,7 +36,7 @@ int command_trend(const Options& options) {
       TrendRun run;
       run.file = file;
       run.doc = document_from_json(json);
-      run.started = run.doc.context.value("start_time", std::string());
+      run.started = run.doc.context.start_time;
       if (!is_start_time(run.started))
         std::cerr << program_name() << ": warning: " << file << ": start_time '"
                   << run.started

@@ -32,7 +32,7 @@ void check_libraries(const Tuning& t,
                      const std::vector<const std::vector<Document>*>& groups) {
   for (const auto* group : groups)
     for (const Document& d : *group) {
-      const std::string lib = d.context.value("mpi_library", "");
+      const std::string& lib = d.context.mpi_library;
       if (lib.find(t.library) == std::string::npos)
         throw std::invalid_argument("a launch of " + lib +
                                     " confirms no file of " + t.library);
@@ -69,7 +69,7 @@ bool read_inputs(const std::vector<std::string>& files, TuneInputs& in,
       Document d = document_from_json(json);
       if (!is_plain_launch(d)) {
         in.sweeps.push_back(std::move(d));
-      } else if (d.context.value("tuning_file", nlohmann::json()).is_object()) {
+      } else if (d.context.tuning_file && *d.context.tuning_file) {
         in.loaded.push_back(std::move(d));
         in.loaded_names.push_back(file);
       } else {
@@ -100,10 +100,10 @@ Tuning decide(const TuneInputs& in, const TuneOptions& o) {
   check_libraries(t, {&in.defaults, &in.loaded});
   const std::string want = text_digest(tuning_file_text(t));
   for (std::size_t i = 0; i < in.loaded.size(); ++i) {
-    const nlohmann::json& f = in.loaded[i].context["tuning_file"];
-    if (f.value("digest", "") != want)
+    const TuningFileContext& f = **in.loaded[i].context.tuning_file;
+    if (f.digest != want)
       throw std::invalid_argument(
-          in.loaded_names[i] + " loaded " + f.value("path", "?") +
+          in.loaded_names[i] + " loaded " + f.path +
           ", not the file these runs of --algorithms give (with the same "
           "--alpha and --threshold" +
           (in.previous.is_null() ? std::string() : " and the decisions given") +

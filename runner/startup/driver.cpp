@@ -282,26 +282,26 @@ std::vector<Launch> run_launches(const StartupOptions& o, const char* dir,
   return launches;
 }
 
-nlohmann::json startup_context(const StartupOptions& o,
-                               const std::vector<Launch>& launches,
-                               const std::string& start, int argc,
-                               char** argv) {
+Context startup_context(const StartupOptions& o,
+                        const std::vector<Launch>& launches,
+                        const std::string& start, int argc, char** argv) {
   std::set<std::string> hosts;
   for (const Launch& l : launches) hosts.insert(l.hosts.begin(), l.hosts.end());
-  return {{"start_time", start},
-          {"end_time", iso_now()},
-          {"hosts", std::vector<std::string>(hosts.begin(), hosts.end())},
-          {"ranks", static_cast<int>(launches.front().init.size())},
-          {"nodes", static_cast<int>(hosts.size())},
-          {"mpi_library", launches.front().library},
-          {"mpi_version", launches.front().version},
-          {"runner_version", MPIARENA_VERSION},
-          {"plugin_abi", kAbiVersion},
-          {"command_line", std::vector<std::string>(argv, argv + argc)},
-          {"options",
-           {{"launch", o.launch},
-            {"repetitions", o.launches},
-            {"warmup", o.warmup}}}};
+  Context c;
+  c.start_time = start;
+  c.end_time = iso_now();
+  c.hosts.assign(hosts.begin(), hosts.end());
+  c.ranks = static_cast<int>(launches.front().init.size());
+  c.nodes = static_cast<int>(hosts.size());
+  c.mpi_library = launches.front().library;
+  c.mpi_version = launches.front().version;
+  c.runner_version = MPIARENA_VERSION;
+  c.plugin_abi = kAbiVersion;
+  c.command_line.assign(argv, argv + argc);
+  c.options.launch = o.launch;
+  c.options.repetitions = o.launches;
+  c.options.warmup = o.warmup;
+  return c;
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ std::vector<OnlyIn> only_in(const std::map<Key, const Record*>& mine,
                             const Document& other);
 
 // The contexts' differences that change a measurement, as warnings.
-void context_warnings(const nlohmann::json& b, const nlohmann::json& n,
+void context_warnings(const Context& b, const Context& n,
                       std::vector<std::string>& out);
 // The runs' synchronization (sync_setting()) when it differs, as warnings.
 void sync_warnings(const Document& base, const Document& now,
@@ -69,7 +69,7 @@ std::string fixed(const char* format, double v);
 // What a record's noise record says about its samples.
 PointNoise point_noise(const Record& r);
 // A file's noise figures, from its context and the records compared.
-NoiseFigures noise_figures(const nlohmann::json& context,
+NoiseFigures noise_figures(const Context& context,
                            const std::vector<const Record*>& records);
 // The noise figures that differ markedly between the two files
 // (nc.differences).

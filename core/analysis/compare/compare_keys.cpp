@@ -79,13 +79,12 @@ namespace {
 // --sync-window's value on a command line ("--sync-window 0.001",
 // "--sync-window=0.001", or a prefix of the name, as the parser accepts):
 // "calibrated" when not given; empty without a command line.
-std::string sync_window_given(const nlohmann::json& context) {
-  const nlohmann::json line = context.value("command_line", nlohmann::json());
-  if (!line.is_array()) return "";
+std::string sync_window_given(const Context& context) {
+  const std::vector<std::string>& line = context.command_line;
+  if (line.empty()) return "";
   const std::string name = "--sync-window";
   for (std::size_t i = 0; i < line.size(); ++i) {
-    if (!line[i].is_string()) continue;
-    const std::string arg = line[i].get<std::string>();
+    const std::string& arg = line[i];
     const std::size_t eq = arg.find('=');
     const std::string option = arg.substr(0, eq);
     if (option.size() <= 6 || name.compare(0, option.size(), option) != 0)
@@ -93,8 +92,8 @@ std::string sync_window_given(const nlohmann::json& context) {
     std::string value;
     if (eq != std::string::npos)
       value = arg.substr(eq + 1);
-    else if (i + 1 < line.size() && line[i + 1].is_string())
-      value = line[i + 1].get<std::string>();
+    else if (i + 1 < line.size())
+      value = line[i + 1];
     // As number() writes the recorded value, so that 1e-3 is 0.001.
     char* end = nullptr;
     const double w = std::strtod(value.c_str(), &end);
@@ -108,24 +107,21 @@ std::string sync_window_given(const nlohmann::json& context) {
 
 SyncSetting sync_setting(const Document& d) {
   SyncSetting s;
-  const nlohmann::json& c = d.context;
-  const nlohmann::json none = nlohmann::json::object();
-  const nlohmann::json& o =
-      c.contains("options") && c["options"].is_object() ? c["options"] : none;
-  const nlohmann::json clock = c.value("clock", nlohmann::json());
-  s.window = (o.contains("sync") && o["sync"] == "window") || clock.is_object();
+  const Context& c = d.context;
+  const OptionsContext& o = c.options;
+  s.window = o.sync.value_or("") == "window" || c.clock.has_value();
   for (const Record& r : d.records)
     if (r.sync.windowed) {
       s.window = true;
       if (s.clock.empty()) s.clock = r.sync.clock;
     }
   if (!s.window) return s;
-  if (o.contains("clock_sync") && o["clock_sync"].is_string())
-    s.clock = o["clock_sync"].get<std::string>();
-  else if (clock.is_object() && clock.value("algorithm", "") != "")
-    s.clock = clock.value("algorithm", "");
-  if (o.contains("sync_window_s") && o["sync_window_s"].is_number()) {
-    const double w = o["sync_window_s"].get<double>();
+  if (o.clock_sync && *o.clock_sync)
+    s.clock = **o.clock_sync;
+  else if (c.clock && !c.clock->algorithm.empty())
+    s.clock = c.clock->algorithm;
+  if (o.sync_window_s) {
+    const double w = *o.sync_window_s;
     s.sync_window = w > 0 ? number(w) + " s" : "calibrated";
   } else {
     s.sync_window = sync_window_given(c);
@@ -145,20 +141,25 @@ std::string brief(const json& v) {
 
 }  // namespace
 
-void context_warnings(const json& b, const json& n,
+void context_warnings(const Context& b, const Context& n,
                       std::vector<std::string>& out) {
   auto differs = [&](const std::string& what, const json& x, const json& y) {
     if (x != y)
       out.push_back("context differs: " + what + " is " + brief(x) +
                     " in BASE, " + brief(y) + " in NEW");
   };
-  for (const char* field :
-       {"mpi_library", "mpi_version", "ranks", "nodes", "hosts"})
-    differs(field, b.value(field, json()), n.value(field, json()));
+  differs("mpi_library", b.mpi_library, n.mpi_library);
+  differs("mpi_version", b.mpi_version, n.mpi_version);
+  differs("ranks", b.ranks, n.ranks);
+  differs("nodes", b.nodes, n.nodes);
+  differs("hosts", b.hosts, n.hosts);
   // Fields newer than some files: compared when both files have them.
-  for (const char* field : {"oversubscribed", "waiting", "machines"})
-    if (b.contains(field) && n.contains(field))
-      differs(field, b[field], n[field]);
+  const auto both = [&](const char* what, const auto& x, const auto& y) {
+    if (x && y) differs(what, *x, *y);
+  };
+  both("oversubscribed", b.oversubscribed, n.oversubscribed);
+  both("waiting", b.waiting, n.waiting);
+  both("machines", b.machines, n.machines);
   // Options that only select points (the points missing are listed) do not
   // change how a point is measured; every other option does.
   // --wait is not compared: `waiting`, what it chose, is. Nor is
@@ -168,9 +169,8 @@ void context_warnings(const json& b, const json& n,
   static const std::set<std::string> selection = {
       "methods", "payloads",        "sizes", "plugin_dirs",  "max_memory",
       "wait",    "point_timeout_s", "sync",  "clock_sync",   "sync_window_s"};
-  const json none = json::object();
-  const json& bo = b.contains("options") ? b["options"] : none;
-  const json& no = n.contains("options") ? n["options"] : none;
+  // The options by the names the files give them.
+  const json bo = b.options, no = n.options;
   std::set<std::string> keys;
   for (const json* o : {&bo, &no})
     if (o->is_object())

@@ -109,17 +109,12 @@ double sampled_seconds(const Record& r) {
   return total;
 }
 
-NoiseFigures noise_figures(const nlohmann::json& context,
+NoiseFigures noise_figures(const Context& context,
                            const std::vector<const Record*>& records) {
   NoiseFigures f;
   f.points = records.size();
-  const json& cpus =
-      context.contains("cpus_per_node") ? context["cpus_per_node"] : json();
-  if (cpus.is_number() && cpus.get<double>() >= 1) f.cpus = cpus.get<int>();
-  if (context.contains("noise") && context["noise"].is_object()) {
-    const json& counted = context["noise"].value("preemption_counts", json());
-    if (counted.is_boolean()) f.preemptions_counted = counted.get<bool>();
-  }
+  if (context.cpus_per_node.value_or(0) >= 1) f.cpus = *context.cpus_per_node;
+  if (context.noise) f.preemptions_counted = context.noise->preemption_counts;
   double steal = 0, preemptions = 0;
   std::vector<double> mhz, core_to_core;
   for (const Record* r : records) {

@@ -119,12 +119,18 @@ Document launches_document(const std::vector<Document>& launches,
   if (partial > 0)
     warnings.push_back(std::to_string(partial) + " point(s) of " + side +
                        " were not measured by every launch of it: left out");
-  for (std::size_t i = 1; i < launches.size(); ++i)
-    for (const char* field : {"mpi_library", "mpi_version", "ranks", "hosts"})
-      if (launches[i].context.value(field, nlohmann::json()) !=
-          out.context.value(field, nlohmann::json()))
+  for (std::size_t i = 1; i < launches.size(); ++i) {
+    const Context &a = launches[i].context, &first = out.context;
+    const std::pair<const char*, bool> differ[] = {
+        {"mpi_library", a.mpi_library != first.mpi_library},
+        {"mpi_version", a.mpi_version != first.mpi_version},
+        {"ranks", a.ranks != first.ranks},
+        {"hosts", a.hosts != first.hosts}};
+    for (const auto& [field, different] : differ)
+      if (different)
         warnings.push_back(side + " launch " + std::to_string(i + 1) +
                            " has another " + field + " than launch 1");
+  }
   return out;
 }
 

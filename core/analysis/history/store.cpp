@@ -34,33 +34,26 @@ bool writable(const std::string& path) {
          ::access(dir.c_str(), W_OK) == 0;
 }
 
-std::string machine_of(const nlohmann::json& context) {
-  nlohmann::json hosts = context.value("hosts", nlohmann::json::array());
+std::string machine_of(const Context& context) {
+  std::vector<std::string> names = context.hosts;
+  std::sort(names.begin(), names.end());
   std::string out;
-  if (hosts.is_array()) {
-    std::vector<std::string> names;
-    for (const auto& h : hosts)
-      if (h.is_string()) names.push_back(h.get<std::string>());
-    std::sort(names.begin(), names.end());
-    for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
-  }
+  for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
   return out.empty() ? "(unknown)" : out;
 }
 
-std::string library_of(const nlohmann::json& context) {
-  return context.value("mpi_library", std::string("(none)"));
+std::string library_of(const Context& context) {
+  return context.mpi_library.empty() ? "(none)" : context.mpi_library;
 }
 
-std::string revision_of(const nlohmann::json& context) {
-  const auto b = context.find("build");
-  if (b == context.end() || !b->is_object()) return "";
-  return b->value("git_revision", std::string());
+std::string revision_of(const Context& context) {
+  return context.build ? context.build->git_revision : "";
 }
 
 // The points of run `id` and their samples, each series made when new. A
 // point recorded twice keeps its first record, as compare does.
 void add_points(sqlite3* db, std::int64_t id, const Document& doc) {
-  const nlohmann::json& c = doc.context;
+  const Context& c = doc.context;
   Statement find(db, "SELECT id FROM series WHERE name = ?");
   Statement series(db,
                    "INSERT INTO series (name, point, suite, method, "
@@ -121,7 +114,7 @@ std::string document_digest(const nlohmann::json& doc) {
   return text_digest(doc.dump());
 }
 
-std::string series_name(const Record& r, const nlohmann::json& context) {
+std::string series_name(const Record& r, const Context& context) {
   return match_name(r) + " | " + library_of(context) + " | " +
          machine_of(context);
 }
@@ -197,7 +190,7 @@ std::int64_t Store::run_of(const nlohmann::json& json) {
 std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
                         const Document& doc) {
   const std::string digest = document_digest(json);
-  const nlohmann::json& c = doc.context;
+  const Context& c = doc.context;
   Transaction transaction(db_);
   if (const std::int64_t id = run_of(json))
     throw DuplicateRun("the store already holds this run (run #" +
@@ -210,13 +203,13 @@ std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
   run.bind(1, digest)
       .bind(2, file)
       .bind(3, iso_now())
-      .bind(4, c.value("start_time", std::string()))
+      .bind(4, c.start_time)
       .bind(5, revision_of(c))
       .bind(6, library_of(c))
       .bind(7, machine_of(c))
-      .bind(8, static_cast<std::int64_t>(c.value("ranks", 0)))
-      .bind(9, c.value("options", nlohmann::json::object()).dump())
-      .bind(10, c.dump())
+      .bind(8, static_cast<std::int64_t>(c.ranks))
+      .bind(9, nlohmann::json(c.options).dump())
+      .bind(10, nlohmann::json(c).dump())
       .bind_blob(11, document_blob(json.dump()));
   run.step();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);

@@ -68,7 +68,7 @@ struct StoredSeries {
 std::string document_digest(const nlohmann::json& doc);
 
 // The series name of a record of a run with `context`.
-std::string series_name(const Record& r, const nlohmann::json& context);
+std::string series_name(const Record& r, const Context& context);
 
 class Store {
  public:

@@ -55,30 +55,36 @@ const char* kStyle =
 // clang-format on
 
 std::string context_section(const Document& doc, const std::string& source) {
-  const json& c = doc.context;
+  const Context& c = doc.context;
   std::vector<std::vector<std::string>> rows;
   auto add = [&](const std::string& k, const json& v) {
     if (v.is_null()) return;
     rows.push_back({k, v.is_string() ? v.get<std::string>() : v.dump()});
   };
+  auto maybe = [](const auto& v) { return v ? json(*v) : json(); };
   std::vector<std::vector<std::string>> settings;
   add("file", source);
-  add("runner", c.value("runner_version", json()));
-  add("started", c.value("start_time", json()));
-  add("ended", c.value("end_time", json()));
+  add("runner", c.runner_version);
+  add("started", c.start_time);
+  add("ended", maybe(c.end_time));
   add("complete", doc.complete ? "yes" : "no (interrupted run)");
-  add("ranks", c.value("ranks", json()));
-  add("nodes", c.value("nodes", json()));
-  add("hosts", c.value("hosts", json()));
-  add("MPI library", c.value("mpi_library", json()));
-  add("MPI version", c.value("mpi_version", json()));
-  add("oversubscribed", c.value("oversubscribed", json()));
-  add("waiting", c.value("waiting", json()));
-  if (c.contains("cache")) add("cache", c["cache"].value("mode", json()));
-  if (c.contains("interleave")) add("interleave", c["interleave"]);
-  for (const char* part : {"options", "noise", "stopping"})
-    if (c.contains(part) && c[part].is_object())
-      for (auto it = c[part].begin(); it != c[part].end(); ++it)
+  add("ranks", c.ranks);
+  add("nodes", c.nodes);
+  add("hosts", c.hosts);
+  add("MPI library", c.mpi_library);
+  add("MPI version", c.mpi_version);
+  add("oversubscribed", maybe(c.oversubscribed));
+  add("waiting", maybe(c.waiting));
+  if (c.cache) add("cache", c.cache->mode);
+  add("interleave", maybe(c.interleave));
+  // Every option and setting, by the names the file gives them.
+  const std::pair<const char*, json> parts[] = {
+      {"options", json(c.options)},
+      {"noise", maybe(c.noise)},
+      {"stopping", maybe(c.stopping)}};
+  for (const auto& [part, fields] : parts)
+    if (fields.is_object())
+      for (auto it = fields.begin(); it != fields.end(); ++it)
         settings.push_back({std::string(part) + "." + it.key(),
                             it.value().is_string()
                                 ? it.value().get<std::string>()

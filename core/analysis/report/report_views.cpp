@@ -20,26 +20,25 @@ namespace {
 
 // Placement of the first two ranks (the pair a point-to-point or a 2-rank
 // stencil runs on): what they share; empty when the context lacks it.
-std::string placement_line(const json& c) {
-  if (!c.contains("placement") || !c["placement"].contains("ranks_0_1"))
+std::string placement_line(const Context& c) {
+  if (!c.placement || !c.placement->ranks_0_1 || c.placement->ranks.size() < 2)
     return "";
   std::ostringstream out;
-  const auto& p = c["placement"];
-  const auto& pair = p["ranks_0_1"];
-  const auto& r = p["ranks"];
+  const PairPlacement& pair = *c.placement->ranks_0_1;
+  const std::vector<RankPlacement>& r = c.placement->ranks;
   std::string shared, apart;
-  for (const char* what : {"cpu", "core", "l2", "l3", "package"}) {
-    const std::string key = std::string("share_") + what;
-    if (!pair.contains(key)) continue;
-    std::string& list = pair[key].get<bool>() ? shared : apart;
-    list += (list.empty() ? "" : ", ") +
-            std::string(what[0] == 'l' ? "L" + std::string(what + 1) : what);
+  const std::pair<const char*, bool> what[] = {{"cpu", pair.share_cpu},
+                                               {"core", pair.share_core},
+                                               {"L2", pair.share_l2},
+                                               {"L3", pair.share_l3},
+                                               {"package", pair.share_package}};
+  for (const auto& [name, shares] : what) {
+    std::string& list = shares ? shared : apart;
+    list += (list.empty() ? "" : ", ") + std::string(name);
   }
-  out << "ranks 0 and 1: "
-      << (pair.value("same_host", false) ? "one host" : "two hosts")
-      << ", CPUs " << r[0].value("cpus", std::string("?")) << " and "
-      << r[1].value("cpus", std::string("?"))
-      << (r[0].value("bound", false) ? "" : " (unbound)")
+  out << "ranks 0 and 1: " << (pair.same_host ? "one host" : "two hosts")
+      << ", CPUs " << r[0].cpus << " and " << r[1].cpus
+      << (r[0].bound ? "" : " (unbound)")
       << (shared.empty() ? "" : "; share " + shared)
       << (apart.empty() ? "" : "; not " + apart) << "\n";
   return out.str();
@@ -47,10 +46,10 @@ std::string placement_line(const json& c) {
 
 // --sync window: the global clock and the windows of the records.
 std::string window_lines(const Document& doc) {
-  const nlohmann::json& c = doc.context["clock"];
+  const ClockContext c = doc.context.clock.value_or(ClockContext{});
   double residual = 0;
-  for (const auto& v : c.value("residual_s", nlohmann::json::array()))
-    residual = std::max(residual, std::fabs(v.get<double>()));
+  for (const double v : c.residual_s)
+    residual = std::max(residual, std::fabs(v));
   double w_lo = 0, w_hi = 0, worst = 0;
   std::int64_t windows = 0, invalid = 0;
   for (const Record& r : doc.records) {
@@ -62,8 +61,8 @@ std::string window_lines(const Document& doc) {
     worst = std::max(worst, r.sync.invalid_fraction());
   }
   std::ostringstream out;
-  out << "window timing: clocks synchronized by " << c.value("algorithm", "")
-      << " (" << c.value("synchronizations", 0) << "x, largest residual "
+  out << "window timing: clocks synchronized by " << c.algorithm << " ("
+      << c.synchronizations << "x, largest residual "
       << format_seconds(residual) << "); each operation starts at its "
       << "window on the global clock, W " << format_seconds(w_lo);
   if (w_hi > w_lo) out << " to " << format_seconds(w_hi);
@@ -117,60 +116,60 @@ std::string noise_lines(const Document& doc) {
 }  // namespace
 
 std::string render_header(const Document& doc) {
-  const json& c = doc.context;
-  const int ranks = c.value("ranks", 0), nodes = c.value("nodes", 1);
-  const std::string library = c.value("mpi_library", std::string());
+  const Context& c = doc.context;
+  const int ranks = c.ranks, nodes = c.nodes;
+  const std::string& library = c.mpi_library;
   std::ostringstream out;
-  out << "mpiarena " << c.value("runner_version", std::string("?")) << ": "
-      << ranks << (ranks == 1 ? " rank" : " ranks") << " on " << nodes
-      << (nodes == 1 ? " node, " : " nodes, ")
+  out << "mpiarena "
+      << (c.runner_version.empty() ? std::string("?") : c.runner_version)
+      << ": " << ranks << (ranks == 1 ? " rank" : " ranks") << " on "
+      << nodes << (nodes == 1 ? " node, " : " nodes, ")
       << library.substr(
              0, std::min(library.find_first_of(",\n"), library.find("\\x0A")))
       << "\n";
-  const int machines = c.value("machines", nodes);
+  const int machines = c.machines.value_or(nodes);
   if (machines < nodes)
     out << "emulated nodes: the " << nodes << " nodes run on " << machines
         << (machines == 1 ? " machine" : " machines")
         << " and share its CPUs and memory (scripts/cluster)\n";
-  if (c.value("oversubscribed", false))
-    out << "oversubscribed: more ranks than the " << c.value("cpus_per_node", 0)
+  const std::string waiting = c.waiting.value_or("");
+  if (c.oversubscribed.value_or(false))
+    out << "oversubscribed: more ranks than the " << c.cpus_per_node.value_or(0)
         << " CPUs of a node; ranks waiting between samples "
-        << c.value("waiting", std::string("poll"))
+        << (waiting.empty() ? "poll" : waiting)
         << " (--wait); compare such times only with each other\n";
-  else if (c.value("waiting", std::string()) == "sleep")
+  else if (waiting == "sleep")
     out << "ranks waiting between samples sleep (--wait sleep)\n";
   out << placement_line(c);
   if (!doc.complete)
     out << "incomplete run: it stopped before its end; these are the "
         << doc.records.size() << " points it measured\n";
   // How the samples were taken and what the machine did.
-  if (c.contains("interleave") && c["interleave"].value("enabled", false))
+  if (c.interleave && c.interleave->enabled)
     out << "competing methods interleaved: one sample of each per round, "
            "seeded order (--seed "
-        << c["interleave"].value("seed", std::uint64_t{0}) << ")\n";
-  if (c.contains("noise") && c["noise"].value("recorded", false))
-    out << noise_lines(doc);
-  if (c.contains("cache") && c["cache"].value("mode", "hot") == "cold")
+        << c.interleave->seed << ")\n";
+  if (c.noise && c.noise->recorded) out << noise_lines(doc);
+  if (c.cache && c.cache->mode == "cold")
     out << "cold cache: ping-pong buffers rotate over "
-        << format_bytes(c["cache"].value("cold_set_bytes", 0.0))
+        << format_bytes(static_cast<double>(c.cache->cold_set_bytes))
         << " per rank (twice the last-level cache)\n";
-  int repetitions = 0;
-  if (c.contains("options") && c["options"].is_object())
-    repetitions = c["options"].value("repetitions", 0);
-  if (c.contains("stopping") && c["stopping"].value("iterations", 0) > 0)
-    out << "fixed " << c["stopping"].value("iterations", 0)
+  const int repetitions = c.options.repetitions.value_or(0);
+  const StoppingContext stopping = c.stopping.value_or(StoppingContext{});
+  if (stopping.iterations > 0)
+    out << "fixed " << stopping.iterations
         << " operations per sample (--iterations)\n";
-  if (c.contains("stopping") && c["stopping"].value("target_rse", 0.0) > 0) {
+  if (stopping.target_rse > 0) {
     int reached = 0, capped = 0;
     for (const Record& r : doc.records)
       (r.stopped_by == "target_rse" ? reached : capped) +=
           r.stopped_by == "repetitions" ? 0 : 1;
-    out << "--target-rse " << c["stopping"].value("target_rse", 0.0) * 100
-        << "%: " << reached << " points reached it, " << capped
-        << " stopped at --max-time " << c["stopping"].value("max_time_s", 0.0)
-        << " s; at least " << repetitions << " samples each\n";
+    out << "--target-rse " << stopping.target_rse * 100 << "%: " << reached
+        << " points reached it, " << capped << " stopped at --max-time "
+        << stopping.max_time_s << " s; at least " << repetitions
+        << " samples each\n";
   }
-  if (c.contains("clock")) {
+  if (c.clock) {
     out << window_lines(doc);
     out << "per-operation time: the latest exit minus the window's start, "
            "median over a sample's valid windows; median over "

@@ -50,26 +50,24 @@ bool flagged(const TrendCell& c) {
          (c.verdict == Outcome::regressed || c.verdict == Outcome::improved);
 }
 
-std::vector<std::pair<std::string, std::string>> trend_context(const json& c) {
+std::vector<std::pair<std::string, std::string>> trend_context(
+    const Context& c) {
   std::vector<std::pair<std::string, std::string>> out;
-  std::string library = c.value("mpi_library", std::string("(none)"));
-  out.push_back(
-      {"MPI library", library.substr(0, library.find_first_of(",\n"))});
-  out.push_back({"MPI version", text_of(c.value("mpi_version", json()))});
-  out.push_back({"ranks", text_of(c.value("ranks", json()))});
-  out.push_back({"nodes", text_of(c.value("nodes", json()))});
-  json hosts = c.value("hosts", json::array());
-  if (hosts.is_array()) std::sort(hosts.begin(), hosts.end());
+  out.push_back({"MPI library",
+                 c.mpi_library.empty() ? "(none)" : library_name(c)});
+  out.push_back({"MPI version", text_of(c.mpi_version)});
+  out.push_back({"ranks", text_of(c.ranks)});
+  out.push_back({"nodes", text_of(c.nodes)});
+  std::vector<std::string> hosts = c.hosts;
+  std::sort(hosts.begin(), hosts.end());
   out.push_back({"hosts", text_of(hosts)});
-  out.push_back({"oversubscribed", text_of(c.value("oversubscribed", json()))});
+  out.push_back({"oversubscribed",
+                 c.oversubscribed ? text_of(*c.oversubscribed) : "(none)"});
   std::string placement;
-  if (c.contains("placement") && c["placement"].contains("ranks"))
-    for (const json& r : c["placement"]["ranks"])
-      placement += (placement.empty() ? "" : "; ") +
-                   std::to_string(r.value("rank", -1)) + "@" +
-                   r.value("host", std::string("?")) + ":" +
-                   r.value("cpus", std::string("?")) +
-                   (r.value("bound", false) ? "" : " unbound");
+  if (c.placement)
+    for (const RankPlacement& r : c.placement->ranks)
+      placement += (placement.empty() ? "" : "; ") + std::to_string(r.rank) +
+                   "@" + r.host + ":" + r.cpus + (r.bound ? "" : " unbound");
   out.push_back({"placement", placement.empty() ? "(none)" : placement});
   return out;
 }

@@ -76,7 +76,7 @@ struct Trend {
 // hosts, oversubscription, and the placement of every rank (host, CPUs,
 // bound or not).
 std::vector<std::pair<std::string, std::string>> trend_context(
-    const nlohmann::json& context);
+    const Context& c);
 
 // Orders the runs by start time (stably: runs without one keep their
 // place after those with one), groups them by trend_context() and their

@@ -204,12 +204,10 @@ Tuning tune(const std::vector<Document>& docs, const TuneOptions& options) {
   Tuning t;
   for (const Document& d : docs) {
     pool_document(d, pool);
-    const auto algs = d.context.find("library_algorithms");
-    if (algs != d.context.end() && algs->is_object() &&
-        algs->contains("selection_table") && t.library_table.empty()) {
-      const nlohmann::json& table = (*algs)["selection_table"];
-      t.library_table = table.value("text", "");
-      t.library_table_source = table.value("source", "");
+    const auto& algs = d.context.library_algorithms;
+    if (algs && algs->selection_table && t.library_table.empty()) {
+      t.library_table = algs->selection_table->text;
+      t.library_table_source = algs->selection_table->source;
     }
   }
   t.library = pool.library;

@@ -80,7 +80,7 @@ struct TuneOptions {
 // that its run's context (`library_algorithms`) does not list for the
 // variable, with that name and value: a tuning file must name only
 // algorithms the library has.
-void check_listed_algorithm(const Record& r, const nlohmann::json& context);
+void check_listed_algorithm(const Record& r, const Context& context);
 
 // Every point with the library's own choice and at least one forced
 // algorithm, over all `docs` (samples of the same point in several files

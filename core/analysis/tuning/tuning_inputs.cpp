@@ -10,27 +10,19 @@ namespace mpiarena {
 // (the context's library_algorithms), with the same name and value: a
 // file that names another would make every program loading it fail
 // (Open MPI: MPI_ERR_ARG at each call; MPICH: an abort in MPI_Init).
-void check_listed_algorithm(const Record& r, const nlohmann::json& context) {
+void check_listed_algorithm(const Record& r, const Context& context) {
   if (r.algorithm.value == 0) return;  // the library's own choice
-  const nlohmann::json& algs =
-      context.value("library_algorithms", nlohmann::json::object());
-  const nlohmann::json& collectives =
-      algs.is_object() ? algs.value("collectives", nlohmann::json::array())
-                       : nlohmann::json::array();
   std::string listed;
-  for (const nlohmann::json& c : collectives) {
-    if (!c.is_object() || c.value("variable", "") != r.algorithm.variable)
-      continue;
-    for (const nlohmann::json& a :
-         c.value("algorithms", nlohmann::json::array())) {
-      if (!a.is_object()) continue;
-      const std::string name = a.value("name", "");
-      const int value = a.value("value", -1);
-      if (name == r.algorithm.name && value == r.algorithm.value) return;
-      listed +=
-          (listed.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+  if (context.library_algorithms)
+    for (const CollectiveContext& c : context.library_algorithms->collectives) {
+      if (c.variable != r.algorithm.variable) continue;
+      for (const AlgorithmChoice& a : c.algorithms) {
+        if (a.name == r.algorithm.name && a.value == r.algorithm.value)
+          return;
+        listed += (listed.empty() ? "" : ", ") + a.name + " = " +
+                  std::to_string(a.value);
+      }
     }
-  }
   throw std::invalid_argument(
       "a record of " + r.method + " at " + std::to_string(r.bytes) + " B ran " +
       r.algorithm.variable + " = " + std::to_string(r.algorithm.value) + " (" +
