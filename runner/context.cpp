@@ -135,6 +135,7 @@ Context make_context(const World& world, const Options& options,
   c.mpi_version = std::to_string(major) + "." + std::to_string(minor);
   c.runner_version = MPIARENA_VERSION;
   c.plugin_abi = kAbiVersion;
+  if (!options.label.empty()) c.label = options.label;
   c.command_line.assign(argv, argv + argc);
   c.timer_resolution_s = MPI_Wtick();
   c.build = build_context();

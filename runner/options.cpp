@@ -337,6 +337,7 @@ Options parse_options(int argc, const char* const* argv) {
   describe_measurement(desc, o, raw);
   describe_sync(desc, o, raw);
   describe_history(desc, o);
+  describe_label(desc, o);
   // compare B1 B2 -- N1 N2: Boost eats "--" (every later word positional,
   // options included), so it is kept as a word of its own.
   std::vector<const char*> args(argv, argv + argc);
@@ -385,6 +386,7 @@ Options parse_options(int argc, const char* const* argv) {
   check_sampling(vm, o, raw);
   check_output(vm, o, raw);
   check_numbers(vm, o, raw);
+  check_label(vm, o);
   if (vm.count("thread-level"))
     check_choice("--thread-level", o.thread_level,
                  {"single", "funneled", "serialized", "multiple"});

@@ -81,6 +81,7 @@ struct Options {
   // Numbers that hold on a noisy machine (docs/methodology.md).
   bool interleave = true;   // --interleave on|off (competing methods)
   std::uint64_t seed = 0;   // --seed of the interleaved order
+  std::string label;  // --label: the run's name in its context
   bool seed_given = false;  // else rank 0 draws one (recorded)
   bool noise = true;        // --noise on|off: record steal, preemption
   int retry_noisy = 2;      // --retry-noisy N: re-measure noisy samples

@@ -99,6 +99,10 @@ void parse_history(const std::vector<std::string>& args,
                    const po::variables_map& vm, Options& o);
 void reject_history_options(const po::variables_map& vm, const Options& o);
 void check_history(const po::variables_map& vm, const Options& o);
+// --label (options_label.cpp): at most kMaxLabel printable characters.
+inline constexpr std::size_t kMaxLabel = 64;
+void describe_label(po::options_description& desc, Options& o);
+void check_label(const po::variables_map& vm, const Options& o);
 // --sync, --sync-window, --clock-sync (options_sync.cpp).
 void describe_sync(po::options_description& desc, Options& o, RawOptions& raw);
 void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw);

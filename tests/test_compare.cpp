@@ -215,6 +215,30 @@ TEST(Compare, MissingPointsAreListedWithTheOtherSidesReason) {
             std::string::npos);
 }
 
+// runner --label: the header names each run's, the JSON holds them, and
+// two labels alone are no difference of context.
+TEST(Compare, TheHeaderShowsTheLabels) {
+  auto base = doc_of({make_record("bcast", around(1e-5))});
+  auto now = doc_of({make_record("bcast", around(1e-5))});
+  auto c = compare_documents(base, now);
+  std::string text =
+      mpiarena::render_comparison(c, "a.json", "b.json", mpiarena::Style::text);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "runner compare: BASE a.json vs NEW b.json");
+  base.context.label = "nightly-41";
+  now.context.label = "nightly-42";
+  c = compare_documents(base, now);
+  EXPECT_TRUE(c.warnings.empty());
+  text =
+      mpiarena::render_comparison(c, "a.json", "b.json", mpiarena::Style::text);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "runner compare: BASE a.json (label nightly-41) vs NEW b.json "
+            "(label nightly-42)");
+  const nlohmann::json j = mpiarena::to_json(c);
+  EXPECT_EQ(j.at("labels"),
+            nlohmann::json({{"base", "nightly-41"}, {"new", "nightly-42"}}));
+}
+
 TEST(Compare, DifferentContextWarns) {
   auto base = doc_of({make_record("bcast", around(1e-5))});
   auto now = doc_of({make_record("bcast", around(1e-5))});

@@ -180,4 +180,37 @@ TEST(OptionsCheck, SyncTakesAndDescribesTheRegistrysMethods) {
             std::string::npos);
 }
 
+// --label: 1 to 64 printable characters (UTF-8 counted by character),
+// for a run or runner ab only.
+TEST(OptionsCheck, ALabelIsShortAndPrintable) {
+  const auto parsed = [](std::vector<const char*> args) {
+    args.insert(args.begin(), "runner");
+    return parse_options(static_cast<int>(args.size()), args.data());
+  };
+  EXPECT_EQ(parsed({"--label", "nightly-42"}).label, "nightly-42");
+  EXPECT_EQ(parsed({"--label", "Nacht 42 (ü)"}).label, "Nacht 42 (ü)");
+  const std::string longest(64, 'x');
+  EXPECT_EQ(parsed({"--label", longest.c_str()}).label, longest);
+  const std::string umlauts = std::string(32, 'x') + [] {
+    std::string s;
+    // ü: two bytes, one character.
+    for (int i = 0; i < 32; ++i) s += "\xc3\xbc";
+    return s;
+  }();
+  EXPECT_EQ(parsed({"--label", umlauts.c_str()}).label, umlauts);
+  const std::string too_long(65, 'x');
+  for (const char* bad :
+       {"", "   ", "a\tb", "two\nlines", "\x1b[31mred", too_long.c_str(),
+        "\xff\xfe"}) {
+    const std::string message = parse_error({"--label", bad});
+    EXPECT_EQ(message.rfind("--label '", 0), 0u) << message;
+    EXPECT_NE(message.find("1 to 64 printable characters"), std::string::npos)
+        << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+  EXPECT_NE(parse_error({"report", "f.json", "--label", "x"})
+                .find("--label does not apply to 'report'"),
+            std::string::npos);
+}
+
 }  // namespace

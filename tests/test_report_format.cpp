@@ -31,6 +31,11 @@ TEST(Report, HeaderSaysOversubscribedIncompleteAndTheStatistic) {
   EXPECT_NE(h.find("median over 3 samples"), std::string::npos) << h;
   EXPECT_EQ(h.find("oversubscribed"), std::string::npos) << h;
   EXPECT_EQ(h.find("incomplete"), std::string::npos) << h;
+  EXPECT_EQ(h.find("label"), std::string::npos) << h;
+  doc.context.label = "nightly-42\n";  // a file's string, shown printable
+  EXPECT_NE(mpiarena::render_header(doc).find("\nlabel: nightly-42\\x0A\n"),
+            std::string::npos)
+      << mpiarena::render_header(doc);
   doc.context.oversubscribed = true;
   doc.context.cpus_per_node = 2;
   doc.context.waiting = "sleep";

@@ -37,8 +37,16 @@ no-writes:   a read never writes: an empty file stays empty; a refused first
              add makes no file.
 store-errors: only a missing store is answered with "history add makes
              one"; --db DIR speaks of the store, not of an output file.
-schema-upgrade: a store of schema 1 is read as it is and brought to 2 by
+schema-upgrade: a store of schema 1 is read as it is and brought to 3 by
              an add, its runs marked kept printable and still known.
+schema-label: a store of schema 2 (no label column) whose runs' contexts
+             hold labels is read as it is (no label shown, the file
+             unchanged) and brought to 3 by an add, the labels taken from
+             the contexts it kept.
+label:       a run given --label nightly-42 keeps it in its context (with
+             the plugins it loaded and their versions); history list,
+             trend's runs and compare's header show it; a label that is
+             not printable, or too long, is refused (exit 2, one message).
 add-unfit:   an interrupted run (unless --allow-incomplete), a run of no
              record and a start time that is not a date are refused.
 Same harness as e2e.py; each is one ctest test.
@@ -58,7 +66,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import Fail, Skip, run_test, add_mpi_args, check, env, out_path, parse_args, show  # noqa: E402
+from e2e import (Fail, Skip, run_test, add_mpi_args, check, env, launch, out_path,  # noqa: E402
+                 parse_args, show)
 from e2e_compare import document, record  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -143,7 +152,7 @@ def test_add(a):
     check(p.returncode == 0, f"add exited {p.returncode}")
     check(p.stderr.count("added as run #") == 3, "one line per added run")
     with sqlite3.connect(db) as c:
-        check(c.execute("PRAGMA user_version").fetchone()[0] == 2, "schema version 2")
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 3, "schema version 3")
         runs = c.execute("SELECT id, started, revision, library, machine, ranks, file "
                          "FROM runs ORDER BY started").fetchall()
         check(len(runs) == 3, f"{len(runs)} runs")
@@ -748,9 +757,10 @@ def test_schema_upgrade(a):
     db = store_path(a, "v1.sqlite")
     paths = history(a, nights=3, prefix="v1")
     check(runner(a, ["history", "add"] + paths[:2] + ["--db", db]).returncode == 0, "add")
-    # Schema 1 had no kept_as.
+    # Schema 1 had no kept_as (nor label, which schema 3 added).
     with sqlite3.connect(db) as c:
         c.execute("ALTER TABLE runs DROP COLUMN kept_as")
+        c.execute("ALTER TABLE runs DROP COLUMN label")
         c.execute("PRAGMA user_version = 1")
     before = digest(db)
     p = runner(a, ["history", "list", "--db", db, "--format", "json"])
@@ -762,9 +772,86 @@ def test_schema_upgrade(a):
     p = runner(a, ["history", "add", paths[2], "--db", db])
     check(p.returncode == 0, f"add to a schema 1 store: exit {p.returncode}")
     with sqlite3.connect(db) as c:
-        check(c.execute("PRAGMA user_version").fetchone()[0] == 2, "schema 2 after the add")
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 3, "schema 3 after the add")
         kept = c.execute("SELECT id, kept_as FROM runs ORDER BY id").fetchall()
     check(kept == [(1, "printable"), (2, "printable"), (3, "file")], f"kept_as {kept}")
+
+
+def test_schema_label(a):
+    db = store_path(a, "v2.sqlite")
+    paths = []
+    for i, path in enumerate(history(a, nights=3, prefix="v2")):
+        with open(path) as f:
+            doc = json.load(f)
+        doc["context"]["label"] = f"night-{i}"
+        paths.append(out_write(a, f"v2l{i:03d}.json", doc))
+    check(runner(a, ["history", "add"] + paths[:2] + ["--db", db]).returncode == 0, "add")
+    # Schema 2 had no label column.
+    with sqlite3.connect(db) as c:
+        c.execute("ALTER TABLE runs DROP COLUMN label")
+        c.execute("PRAGMA user_version = 2")
+    before = digest(db)
+    p = runner(a, ["history", "list", "--db", db, "--format", "json"])
+    listed = json.loads(p.stdout) if p.returncode == 0 else []
+    check(len(listed) == 2 and [r["label"] for r in listed] == ["", ""]
+          and digest(db) == before, f"list of a schema 2 store: exit {p.returncode}")
+    p = runner(a, ["history", "add", paths[2], "--db", db])
+    check(p.returncode == 0, f"add to a schema 2 store: exit {p.returncode}")
+    with sqlite3.connect(db) as c:
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 3, "schema 3 after the add")
+        labels = c.execute("SELECT label FROM runs ORDER BY id").fetchall()
+    check(labels == [("night-0",), ("night-1",), ("night-2",)], f"labels {labels}")
+    p = runner(a, ["history", "list", "--db", db])
+    check(p.returncode == 0 and all(f"night-{i}" in p.stdout for i in range(3)),
+          "history list shows the labels")
+
+
+def test_label(a):
+    base = out_path(a, "label_base.json")
+    cmd = launch(a, 2) + [a.runner, "-m", "bcast", "-s", "small", "--iterations", "2",
+                          "-r", "3", "--retry-noisy", "0", "--label", "nightly-42",
+                          "-o", base]
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=env())
+    show(cmd, p)
+    check(p.returncode == 0, f"the labelled run exited {p.returncode}")
+    with open(base) as f:
+        doc = json.load(f)
+    ctx = doc["context"]
+    check(ctx.get("label") == "nightly-42", f"context label {ctx.get('label')!r}")
+    plugins = ctx.get("plugins") or []
+    check(len(plugins) >= 1 and all({"file", "version", "abi"} <= set(x) for x in plugins)
+          and any("bcast" in x["file"] for x in plugins), f"context plugins {plugins}")
+    # The next night: the same samples under another label.
+    doc["context"]["label"] = "nightly-43"
+    doc["context"]["start_time"] = doc["context"]["start_time"][:4] + "-12-31T23:59:59Z"
+    new = out_write(a, "label_new.json", doc)
+    db = store_path(a, "label.sqlite")
+    check(runner(a, ["history", "add", base, new, "--db", db]).returncode == 0, "add")
+    p = runner(a, ["history", "list", "--db", db])
+    check(p.returncode == 0 and "nightly-42" in p.stdout and "nightly-43" in p.stdout
+          and "label" in p.stdout.splitlines()[0], "history list shows the labels")
+    p = runner(a, ["history", "list", "--db", db, "--format", "json"])
+    check([r["label"] for r in json.loads(p.stdout)] == ["nightly-42", "nightly-43"],
+          "history list's JSON holds the labels")
+    p = runner(a, ["compare", base, new, "--allow-powerless"])
+    header = p.stdout.splitlines()[0] if p.stdout else ""
+    check(header == f"runner compare: BASE {base} (label nightly-42) vs NEW {new} "
+          "(label nightly-43)", f"compare's header: {header!r}")
+    p = runner(a, ["trend", base, new])
+    lines = p.stdout.splitlines()
+    check(p.returncode == 0
+          and any("#1" in l and "nightly-42" in l for l in lines)
+          and any("#2" in l and "nightly-43" in l for l in lines),
+          "trend's runs table shows the labels")
+    for bad, why in (("bad\tlabel", "a tab"), ("x" * 65, "65 characters")):
+        cmd = launch(a, 2) + [a.runner, "-m", "bcast", "-s", "small", "--label", bad]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env())
+        show(cmd, p)
+        errors = [l for l in p.stderr.splitlines() if "error:" in l]
+        check(p.returncode == 2 and len(errors) == 1 and "--label" in errors[0]
+              and "printable characters" in errors[0],
+              f"a label with {why}: exit {p.returncode}, errors {errors}")
 
 
 def out_write(a, name, doc):
@@ -788,7 +875,8 @@ def main():
              "concurrent-duplicate": test_concurrent_duplicate, "since": test_since,
              "zero-step": test_zero_step, "no-writes": test_no_writes,
              "store-errors": test_store_errors, "add-unfit": test_add_unfit,
-             "schema-upgrade": test_schema_upgrade}
+             "schema-upgrade": test_schema_upgrade, "schema-label": test_schema_label,
+             "label": test_label}
     return run_test(tests[a.test], a)
 
 

@@ -345,6 +345,8 @@ Comparison compare_documents(const Document& base, const Document& now,
   c.options = options;
   context_warnings(base.context, now.context, c.warnings);
   sync_warnings(base, now, c.warnings);
+  c.base_label = base.context.label.value_or("");
+  c.new_label = now.context.label.value_or("");
   if (!base.complete) {
     c.warnings.push_back("BASE is an incomplete (interrupted) run");
     c.incomplete.push_back("BASE");

@@ -227,6 +227,8 @@ struct Comparison {
   std::vector<PointComparison> points;
   std::vector<OnlyIn> only_base, only_new;
   std::vector<std::string> warnings;  // context differences, duplicates...
+  // The runs' labels (runner --label), empty when a run has none.
+  std::string base_label, new_label;
   NoiseComparison noise;
   ThresholdSuggestion suggestion;
   std::vector<GroupShift> shifts;  // --relative: every group judged so

@@ -9,6 +9,7 @@
 
 #include "core/analysis/compare/compare_procedures.hpp"
 #include "core/analysis/text/text_format.hpp"
+#include "core/results/printable.hpp"
 #include "core/results/units.hpp"
 
 namespace mpiarena {
@@ -140,8 +141,12 @@ std::string preamble(const Comparison& c, const std::string& base,
                 launches ? "two-sided Welch t test on the logarithms of the "
                            "launches' medians"
                          : "two-sided Mann-Whitney U test on the raw samples");
-  out << (md ? "## " : "") << "runner compare: BASE " << base << " vs NEW "
-      << now << "\n"
+  const auto labelled = [](const std::string& label) {
+    return label.empty() ? "" : " (label " + printable(label) + ")";
+  };
+  out << (md ? "## " : "") << "runner compare: BASE " << base
+      << labelled(c.base_label) << " vs NEW " << now << labelled(c.new_label)
+      << "\n"
       << (md ? "\n" : "") << item << thresholds << "\n"
       << item
       << "time: median per-operation time of the slowest rank, lower is "

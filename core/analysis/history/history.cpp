@@ -75,6 +75,7 @@ SeriesChange judge(Store& store, const StoredSeries& s,
   if (const auto it = run_of.find(c.run); it != run_of.end()) {
     c.started = it->second->started;
     c.revision = it->second->revision;
+    c.label = it->second->label;
   }
   c.runs_before = t - b;
   c.runs_after = e - t;

@@ -31,7 +31,7 @@ struct SeriesChange {
   std::int64_t series = 0;
   std::string name, point, library, machine;
   std::int64_t run = 0;  // the first run after the change
-  std::string started, revision;
+  std::string started, revision, label;
   int index = 0;  // its place in the series (0: the first run)
   int runs_before = 0, runs_after = 0;  // of the segments either side
   double before = 0, after = 0;  // median of the run medians of each side

@@ -57,11 +57,12 @@ std::string render_runs(const std::vector<StoredRun>& runs, Style style) {
   std::vector<std::vector<std::string>> rows;
   for (const StoredRun& r : runs)
     rows.push_back({"#" + std::to_string(r.id), printable(r.started),
-                    column_text(r.revision, 12), column_text(r.library, 24),
-                    printable(r.machine), std::to_string(r.ranks),
-                    std::to_string(r.points), printable(r.file)});
-  return render_grid({">run", "started", "revision", "MPI library", "machine",
-                      ">ranks", ">points", "file"},
+                    column_text(r.label, 24), column_text(r.revision, 12),
+                    column_text(r.library, 24), printable(r.machine),
+                    std::to_string(r.ranks), std::to_string(r.points),
+                    printable(r.file)});
+  return render_grid({">run", "started", "label", "revision", "MPI library",
+                      "machine", ">ranks", ">points", "file"},
                      rows, style);
 }
 
@@ -70,6 +71,7 @@ nlohmann::json runs_json(const std::vector<StoredRun>& runs) {
   for (const StoredRun& r : runs)
     out.push_back({{"run", r.id},
                    {"started", printable(r.started)},
+                   {"label", printable(r.label)},
                    {"revision", printable(r.revision)},
                    {"library", printable(r.library)},
                    {"machine", printable(r.machine)},
@@ -115,13 +117,14 @@ std::string render_history(const History& h,
     rows.push_back(
         {printable(c.point), column_text(c.library, 24), printable(c.machine),
          "#" + std::to_string(c.run), printable(c.started),
-         column_text(c.revision, 12),
+         column_text(c.label, 24), column_text(c.revision, 12),
          format_seconds(c.before) + " (" + std::to_string(c.runs_before) + ")",
          format_seconds(c.after) + " (" + std::to_string(c.runs_after) + ")",
          percent(c.factor), p_text(c.p), c.factor > 1 ? "slower" : "faster"});
   out << render_grid(
-      {"series", "MPI library", "machine", ">at run", "started", "revision",
-       ">before (runs)", ">after (runs)", ">change", ">p", "verdict"},
+      {"series", "MPI library", "machine", ">at run", "started", "label",
+       "revision", ">before (runs)", ">after (runs)", ">change", ">p",
+       "verdict"},
       rows, style);
   return out.str();
 }
@@ -136,6 +139,7 @@ nlohmann::json to_json(const History& h,
                        {"machine", printable(c.machine)},
                        {"run", c.run},
                        {"started", printable(c.started)},
+                       {"label", printable(c.label)},
                        {"revision", printable(c.revision)},
                        {"index", c.index},
                        {"runs_before", c.runs_before},

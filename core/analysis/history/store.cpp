@@ -157,6 +157,7 @@ Store::Store(const std::string& path, bool write) : path_(path) {
                        " is newer than this runner's (" +
                        std::to_string(kStoreSchemaVersion) + ")");
     if (write && found < kStoreSchemaVersion) make_current(db_);
+    schema_ = write ? kStoreSchemaVersion : found;
     if (!write && found == 0)
       throw StoreError(
           table_count(db_) == 0
@@ -199,7 +200,7 @@ std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
   Statement run(db_,
                 "INSERT INTO runs (digest, file, added_at, started, "
                 "revision, library, machine, ranks, options, context, "
-                "document) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+                "document, label) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
   run.bind(1, digest)
       .bind(2, file)
       .bind(3, iso_now())
@@ -210,7 +211,8 @@ std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
       .bind(8, static_cast<std::int64_t>(c.ranks))
       .bind(9, nlohmann::json(c.options).dump())
       .bind(10, nlohmann::json(c).dump())
-      .bind_blob(11, document_blob(json.dump()));
+      .bind_blob(11, document_blob(json.dump()))
+      .bind(12, c.label.value_or(""));
   run.step();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
   add_points(db_, id, doc);
@@ -219,12 +221,14 @@ std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
 }
 
 std::vector<StoredRun> Store::runs() {
-  Statement s(db_,
-              "SELECT r.id, r.digest, r.file, r.added_at, r.started, "
-              "r.revision, r.library, r.machine, r.ranks, "
-              "coalesce(c.n, 0) FROM runs r LEFT JOIN (SELECT run, count(*) "
-              "AS n FROM points GROUP BY run) c ON c.run = r.id "
-              "ORDER BY r.started, r.id");
+  // A store of schema 2 or older, read, has no labels.
+  const std::string sql =
+      "SELECT r.id, r.digest, r.file, r.added_at, r.started, r.revision, "
+      "r.library, r.machine, r.ranks, coalesce(c.n, 0), " +
+      std::string(schema_ >= 3 ? "r.label" : "''") +
+      " FROM runs r LEFT JOIN (SELECT run, count(*) AS n FROM points GROUP "
+      "BY run) c ON c.run = r.id ORDER BY r.started, r.id";
+  Statement s(db_, sql.c_str());
   std::vector<StoredRun> out;
   while (s.step()) {
     StoredRun r;
@@ -238,6 +242,7 @@ std::vector<StoredRun> Store::runs() {
     r.machine = s.text(7);
     r.ranks = static_cast<int>(s.integer(8));
     r.points = static_cast<int>(s.integer(9));
+    r.label = s.text(10);
     out.push_back(std::move(r));
   }
   return out;

@@ -20,8 +20,9 @@ namespace mpiarena {
 
 // The version of the store's schema (PRAGMA user_version). Version 1 kept
 // each document with its strings made printable (printable.hpp); version 2
-// keeps the document as the file held it (runs.kept_as says which).
-inline constexpr int kStoreSchemaVersion = 2;
+// keeps the document as the file held it (runs.kept_as says which);
+// version 3 keeps each run's label (runner --label) in a column.
+inline constexpr int kStoreSchemaVersion = 3;
 
 class StoreError : public std::runtime_error {
  public:
@@ -41,6 +42,7 @@ class DuplicateRun : public StoreError {
 struct StoredRun {
   std::int64_t id = 0;
   std::string digest, file, added_at, started, revision, library, machine;
+  std::string label;  // runner --label; empty: none
   int ranks = 0;
   int points = 0;
 };
@@ -74,11 +76,11 @@ class Store {
  public:
   // Opens the store at `path`. To read (`write` false) it is opened
   // read-only and must be a store already; to write, a missing or empty
-  // file is made a store, and a store of schema 1 is brought to 2. A
-  // journal left by an add that was killed is rolled back when the store
-  // and its directory can be written, else refused with why. Throws
-  // StoreError naming the path and the reason (not a store, a newer
-  // schema, unreadable).
+  // file is made a store, and a store of an older schema is brought to the
+  // current one (read, it is read as it is). A journal left by an add that
+  // was killed is rolled back when the store and its directory can be
+  // written, else refused with why. Throws StoreError naming the path and
+  // the reason (not a store, a newer schema, unreadable).
   Store(const std::string& path, bool write);
   ~Store();
   Store(const Store&) = delete;
@@ -106,6 +108,7 @@ class Store {
  private:
   std::string path_;
   sqlite3* db_ = nullptr;
+  std::int64_t schema_ = 0;  // as opened: a store read keeps its own
 };
 
 }  // namespace mpiarena

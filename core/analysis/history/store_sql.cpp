@@ -5,6 +5,8 @@
 #include <zlib.h>
 
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "core/results/text_file.hpp"
 
@@ -26,7 +28,8 @@ CREATE TABLE IF NOT EXISTS runs (
   options  TEXT NOT NULL,
   context  TEXT NOT NULL,
   document BLOB NOT NULL,
-  kept_as  TEXT NOT NULL DEFAULT 'file'
+  kept_as  TEXT NOT NULL DEFAULT 'file',
+  label    TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS runs_by_time ON runs (started, id);
 CREATE TABLE IF NOT EXISTS series (
@@ -88,6 +91,31 @@ std::string earlier_framing_text(const std::string& data) {
   return out;
 }
 
+// Schema 2 to 3: the runs' labels (runner --label) in a column.
+constexpr const char* kSchema2To3 =
+    "ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT ''";
+
+// The label of each run whose context holds one: a file of a runner that
+// had --label, added by a program that kept schema 2.
+void fill_labels(sqlite3* db) {
+  std::vector<std::pair<std::int64_t, std::string>> found;
+  {
+    Statement s(db, "SELECT id, context FROM runs");
+    while (s.step()) {
+      const auto c = nlohmann::json::parse(s.text(1), nullptr, false);
+      const auto it = c.is_object() ? c.find("label") : c.end();
+      if (it != c.end() && it->is_string() && !it->empty())
+        found.emplace_back(s.integer(0), it->get<std::string>());
+    }
+  }
+  Statement set(db, "UPDATE runs SET label = ? WHERE id = ?");
+  for (const auto& [id, label] : found) {
+    set.reset();
+    set.bind(1, label).bind(2, id);
+    set.step();
+  }
+}
+
 }  // namespace
 
 std::int64_t schema_version(sqlite3* db) {
@@ -114,8 +142,12 @@ void make_current(sqlite3* db) {
       throw StoreError(
           "holds tables but is not a results store (no schema version)");
     exec(db, kSchema);
-  } else if (now == 1) {
-    exec(db, kSchema1To2);
+  } else {
+    if (now == 1) exec(db, kSchema1To2);
+    if (now <= 2) {
+      exec(db, kSchema2To3);
+      fill_labels(db);
+    }
   }
   if (now < kStoreSchemaVersion)
     exec(db, ("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion))

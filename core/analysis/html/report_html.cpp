@@ -64,6 +64,7 @@ std::string context_section(const Document& doc, const std::string& source) {
   auto maybe = [](const auto& v) { return v ? json(*v) : json(); };
   std::vector<std::vector<std::string>> settings;
   add("file", source);
+  add("label", maybe(c.label));
   add("runner", c.runner_version);
   add("started", c.start_time);
   add("ended", maybe(c.end_time));

@@ -11,6 +11,7 @@
 #include "core/analysis/report/report.hpp"
 #include "core/analysis/report/report_text.hpp"
 #include "core/analysis/report/summary.hpp"
+#include "core/results/printable.hpp"
 
 namespace mpiarena {
 
@@ -127,6 +128,7 @@ std::string render_header(const Document& doc) {
       << library.substr(
              0, std::min(library.find_first_of(",\n"), library.find("\\x0A")))
       << "\n";
+  if (c.label) out << "label: " << printable(*c.label) << "\n";
   const int machines = c.machines.value_or(nodes);
   if (machines < nodes)
     out << "emulated nodes: the " << nodes << " nodes run on " << machines

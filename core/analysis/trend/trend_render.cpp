@@ -12,6 +12,7 @@
 #include "core/analysis/report/report_text.hpp"
 #include "core/analysis/svg/svg.hpp"
 #include "core/analysis/trend/trend.hpp"
+#include "core/results/printable.hpp"
 
 namespace mpiarena {
 
@@ -65,13 +66,16 @@ int group_of(const Trend& t, int i) {
   return 0;
 }
 
-// The runs in time order: run, start, group, file.
+// The runs in time order: run, start, label, group, file.
+const std::vector<std::string> kRunColumns = {">run", "started", "label",
+                                              "group", "file"};
 std::vector<std::vector<std::string>> run_rows(const Trend& t) {
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < t.runs.size(); ++i)
     rows.push_back(
         {"#" + std::to_string(i + 1),
          t.runs[i].started.empty() ? "(no start time)" : t.runs[i].started,
+         printable(t.runs[i].doc.context.label.value_or("")),
          std::to_string(group_of(t, static_cast<int>(i))), t.runs[i].file});
   return rows;
 }
@@ -95,7 +99,7 @@ std::string render_trend(const Trend& t, Style style) {
       << p_text(t.options.alpha) << (t.options.relative ? ", --relative" : "")
       << ")\n";
   out << heading("Runs", style);
-  out << render_grid({">run", "started", "group", "file"}, run_rows(t), style);
+  out << render_grid(kRunColumns, run_rows(t), style);
   for (std::size_t g = 0; g < t.groups.size(); ++g) {
     const TrendGroup& grp = t.groups[g];
     out << heading("Group " + std::to_string(g + 1) + ": " +
@@ -139,6 +143,7 @@ json to_json(const Trend& t) {
     runs.push_back({{"run", i + 1},
                     {"file", t.runs[i].file},
                     {"started", t.runs[i].started},
+                    {"label", t.runs[i].doc.context.label.value_or("")},
                     {"group", group_of(t, static_cast<int>(i))}});
   json groups = json::array();
   for (const TrendGroup& g : t.groups) {
@@ -263,8 +268,7 @@ std::string render_trend_html(const Trend& t) {
               "whose contexts differ are grouped apart.")
        << "</p>\n";
   body << "<h2>Runs</h2>\n"
-       << render_grid({">run", "started", "group", "file"}, run_rows(t),
-                      Style::html);
+       << render_grid(kRunColumns, run_rows(t), Style::html);
   for (std::size_t g = 0; g < t.groups.size(); ++g) {
     const TrendGroup& grp = t.groups[g];
     body << "<section><h2>Group " << g + 1 << ": "
