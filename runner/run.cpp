@@ -13,6 +13,7 @@
 #include "core/engine/library_algorithms.hpp"
 #include "core/engine/mpi_session.hpp"
 #include "core/engine/synchronizer.hpp"
+#include "core/results/dates.hpp"
 #include "core/results/log.hpp"
 #include "core/results/output.hpp"
 #include "core/results/units.hpp"

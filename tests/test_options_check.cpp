@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/results/doc_dir.hpp"
 #include "core/results/sync_methods.hpp"
 #include "runner/options_parse.hpp"
 
@@ -160,7 +161,8 @@ TEST(OptionsCheck, TheSamplingOptionsRefuseWhatTheyCannotDo) {
 
 // --sync takes its words and their help from the registry
 // (sync_methods.hpp): every method is accepted, and --help describes each
-// (its lines joined again where the help wraps them).
+// (its lines joined again where the help wraps them; a guide it cites
+// named where the guides are, as all of --help's citations).
 TEST(OptionsCheck, SyncTakesAndDescribesTheRegistrysMethods) {
   const char* help_args[] = {"runner", "--help"};
   std::istringstream wrapped(parse_options(2, help_args).help_text);
@@ -170,7 +172,8 @@ TEST(OptionsCheck, SyncTakesAndDescribesTheRegistrysMethods) {
   for (const mpiarena::SyncMethodInfo& m : mpiarena::sync_methods()) {
     const char* args[] = {"runner", "--sync", m.name.c_str()};
     EXPECT_EQ(parse_options(3, args).sync, m.name);
-    std::istringstream text(m.name + ": " + m.description);
+    std::istringstream text(m.name + ": " +
+                            mpiarena::cite_docs(m.description));
     std::string said;
     while (text >> word) said += (said.empty() ? "" : " ") + word;
     EXPECT_NE(help.find(said), std::string::npos) << m.name;

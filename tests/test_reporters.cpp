@@ -121,7 +121,7 @@ TEST(Reporters, HostileStringsPrintSafely) {
   doc.records[0].notes.push_back("a note\x1b]0;title\x07 and \x1b[2J");
   doc.skipped[0].reason = "a note\x1b]0;title\x07 and \x1b[2J";
   doc.records[3].verification_message = "bad\x1b[1m row";
-  doc.context["mpi_library"] = "Open MPI\x1b[2J";
+  doc.context.mpi_library = "Open MPI\x1b[2J";
   doc.summary = mpiarena::compute_summary(doc);
   Printout out;
   out.json = [&] { return mpiarena::to_json(doc); };
