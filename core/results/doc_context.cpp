@@ -62,25 +62,7 @@ void read_fields(const json& j, T& v) {
 #define MPIARENA_CONTEXT_JSON(T)                                          \
   void to_json(json& j, const T& v) { write_fields(j, v); }               \
   void from_json(const json& j, T& v) { read_fields(j, v); }
-MPIARENA_CONTEXT_JSON(BuildContext)
-MPIARENA_CONTEXT_JSON(SystemContext)
-MPIARENA_CONTEXT_JSON(MemoryContext)
-MPIARENA_CONTEXT_JSON(NoiseContext)
-MPIARENA_CONTEXT_JSON(CacheContext)
-MPIARENA_CONTEXT_JSON(StoppingContext)
-MPIARENA_CONTEXT_JSON(InterleaveContext)
-MPIARENA_CONTEXT_JSON(ThreadLevelContext)
-MPIARENA_CONTEXT_JSON(ClockContext)
-MPIARENA_CONTEXT_JSON(RankPlacement)
-MPIARENA_CONTEXT_JSON(PairPlacement)
-MPIARENA_CONTEXT_JSON(PlacementContext)
-MPIARENA_CONTEXT_JSON(AlgorithmChoice)
-MPIARENA_CONTEXT_JSON(CollectiveContext)
-MPIARENA_CONTEXT_JSON(SelectionTableContext)
-MPIARENA_CONTEXT_JSON(LibraryAlgorithmsContext)
-MPIARENA_CONTEXT_JSON(TuningFileContext)
-MPIARENA_CONTEXT_JSON(BuildsContext)
-MPIARENA_CONTEXT_JSON(PluginContext)
+MPIARENA_CONTEXT_PARTS(MPIARENA_CONTEXT_JSON)
 #undef MPIARENA_CONTEXT_JSON
 
 namespace {

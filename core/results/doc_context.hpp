@@ -143,28 +143,32 @@ std::vector<std::string> field_names() {
   return out;
 }
 
+// The context's parts whose JSON is their fields' (doc_context.cpp):
+// one list for the declarations here and the definitions there.
+#define MPIARENA_CONTEXT_PARTS(X) \
+  X(BuildContext) \
+  X(SystemContext) \
+  X(MemoryContext) \
+  X(NoiseContext) \
+  X(CacheContext) \
+  X(StoppingContext) \
+  X(InterleaveContext) \
+  X(ThreadLevelContext) \
+  X(ClockContext) \
+  X(RankPlacement) \
+  X(PairPlacement) \
+  X(PlacementContext) \
+  X(AlgorithmChoice) \
+  X(CollectiveContext) \
+  X(SelectionTableContext) \
+  X(LibraryAlgorithmsContext) \
+  X(TuningFileContext) \
+  X(BuildsContext) \
+  X(PluginContext)
 #define MPIARENA_CONTEXT_JSON(T)                 \
   void to_json(nlohmann::json& j, const T& v);   \
   void from_json(const nlohmann::json& j, T& v);
-MPIARENA_CONTEXT_JSON(BuildContext)
-MPIARENA_CONTEXT_JSON(SystemContext)
-MPIARENA_CONTEXT_JSON(MemoryContext)
-MPIARENA_CONTEXT_JSON(NoiseContext)
-MPIARENA_CONTEXT_JSON(CacheContext)
-MPIARENA_CONTEXT_JSON(StoppingContext)
-MPIARENA_CONTEXT_JSON(InterleaveContext)
-MPIARENA_CONTEXT_JSON(ThreadLevelContext)
-MPIARENA_CONTEXT_JSON(ClockContext)
-MPIARENA_CONTEXT_JSON(RankPlacement)
-MPIARENA_CONTEXT_JSON(PairPlacement)
-MPIARENA_CONTEXT_JSON(PlacementContext)
-MPIARENA_CONTEXT_JSON(AlgorithmChoice)
-MPIARENA_CONTEXT_JSON(CollectiveContext)
-MPIARENA_CONTEXT_JSON(SelectionTableContext)
-MPIARENA_CONTEXT_JSON(LibraryAlgorithmsContext)
-MPIARENA_CONTEXT_JSON(TuningFileContext)
-MPIARENA_CONTEXT_JSON(BuildsContext)
-MPIARENA_CONTEXT_JSON(PluginContext)
+MPIARENA_CONTEXT_PARTS(MPIARENA_CONTEXT_JSON)
 MPIARENA_CONTEXT_JSON(OptionsContext)
 MPIARENA_CONTEXT_JSON(Context)
 #undef MPIARENA_CONTEXT_JSON
