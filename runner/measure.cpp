@@ -130,7 +130,7 @@ GroupMember member_of(const Point& p, Strategy* strategy, MPI_Comm comm,
   m.ctx.payload = p.payload;
   m.ctx.bytes = p.size.bytes;
   m.ctx.log = &s.plugin_log;
-  m.ctx.all_pairs = options.all_pairs;
+  m.ctx.all_pairs = p.all_pairs;
   m.ctx.size_total = options.size_total && size_is_per_rank(info.suite);
   m.ctx.test_every = options.test_every;
   m.ctx.exchanges = options.exchanges;
@@ -194,7 +194,7 @@ void complete_record(Record& rec, const Point& p, const GroupMember& m,
   rec.size_label = p.size.label;
   rec.moves_data = info.moves_data;
   if (info.pairwise) {
-    rec.pairs = options.all_pairs ? p.ranks / 2 : 1;
+    rec.pairs = p.all_pairs ? p.ranks / 2 : 1;
     describe_pairs(rec, p, s.machine);
   }
   rec.size_total = m.ctx.size_total;
@@ -208,6 +208,7 @@ void complete_record(Record& rec, const Point& p, const GroupMember& m,
   rec.plugin_abi = p.strategy->abi;
   rec.plugin_version = info.version;
   rec.plugin_build = p.strategy->build;
+  if (p.osu) rec.alias = p.osu->name;
 }
 
 // Each member's result into the document: a record, a skip, or a failure.
@@ -261,6 +262,16 @@ std::vector<const Point*> runnable(const std::vector<const Point*>& members,
     writer.save();
   }
   return group;
+}
+
+// --profile osu: an OSU program's point sampled as OSU samples it.
+MeasureOptions osu_timed(MeasureOptions gopt, const Point& p) {
+  if (!p.osu_timing) return gopt;
+  const OsuSampling o = osu_sampling(*p.osu, p.size.bytes);
+  if (o.iterations > 0) gopt.iterations = o.iterations;
+  if (o.repetitions > 0) gopt.repetitions = o.repetitions;
+  if (o.warmup >= 0) gopt.warmup = o.warmup;
+  return gopt;
 }
 
 // Whether a group is interleaved: when the members' buffers fit in memory
@@ -340,7 +351,8 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
       measure_members(group, comms, gopt, seed, this_group, s, alone);
     } else {  // each strategy destroyed before the next is created
       for (const Point* pp : group) {
-        measure_members({pp}, comms, gopt, seed, this_group, s, alone);
+        measure_members({pp}, comms, osu_timed(gopt, *pp), seed, this_group,
+                        s, alone);
         if (pp == group.back()) break;
         writer.save();  // what a stop keeps: every point measured
         update_interrupt_summary(doc, options, s.rank);

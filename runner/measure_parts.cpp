@@ -64,7 +64,8 @@ std::string progress_of(const std::vector<Point>& points, const Point& p) {
 Skip skip_of(const Point& p, std::string reason) {
   const StrategyInfo& info = p.strategy->entry.info;
   return {info.suite,   p.label, p.payload,        p.size.label,
-          p.size.bytes, p.ranks, std::move(reason)};
+          p.size.bytes, p.ranks, std::move(reason),
+          p.osu ? p.osu->name : ""};
 }
 
 namespace {

@@ -338,6 +338,7 @@ Options parse_options(int argc, const char* const* argv) {
   describe_sync(desc, o, raw);
   describe_history(desc, o);
   describe_label(desc, o);
+  describe_profile(desc, o);
   // compare B1 B2 -- N1 N2: Boost eats "--" (every later word positional,
   // options included), so it is kept as a word of its own.
   std::vector<const char*> args(argv, argv + argc);
@@ -387,6 +388,7 @@ Options parse_options(int argc, const char* const* argv) {
   check_output(vm, o, raw);
   check_numbers(vm, o, raw);
   check_label(vm, o);
+  check_profile(vm, o);
   if (vm.count("thread-level"))
     check_choice("--thread-level", o.thread_level,
                  {"single", "funneled", "serialized", "multiple"});

@@ -82,6 +82,12 @@ struct Options {
   bool interleave = true;   // --interleave on|off (competing methods)
   std::uint64_t seed = 0;   // --seed of the interleaved order
   std::string label;  // --label: the run's name in its context
+  // --profile: "osu" (options_profile.cpp), or empty.
+  std::string profile;
+  // --osu-columns: what OSU's -f, -c and -z add to -f osu's tables:
+  // "full", "validation", "p50"...; as given in `osu_columns_spec`.
+  std::vector<std::string> osu_columns;
+  std::string osu_columns_spec;
   bool seed_given = false;  // else rank 0 draws one (recorded)
   bool noise = true;        // --noise on|off: record steal, preemption
   int retry_noisy = 2;      // --retry-noisy N: re-measure noisy samples

@@ -105,6 +105,10 @@ void describe_label(po::options_description& desc, Options& o);
 void check_label(const po::variables_map& vm, const Options& o);
 // --sync, --sync-window, --clock-sync (options_sync.cpp).
 void describe_sync(po::options_description& desc, Options& o, RawOptions& raw);
+// --profile osu (options_profile.cpp): OSU's definition, in one launch;
+// and the thread level the OSU programs among --methods need.
+void describe_profile(po::options_description& desc, Options& o);
+void check_profile(const po::variables_map& vm, Options& o);
 void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw);
 
 }  // namespace mpiarena

@@ -238,7 +238,40 @@ Point make_point(const LoadedStrategy* s, const std::string& payload,
   }
   point.options = values;
   point.label = method_label(s->name(), values);  // "bcast@new[...]": ab
+  point.all_pairs = options.all_pairs;
   return point;
+}
+
+// The points of the methods asked for by their OSU program's name, program
+// by program, each on OSU's ladder (or --sizes) with the program's
+// settings; --profile osu: OSU's timing.
+void add_osu_points(const std::vector<OsuSelection>& osu,
+                    const std::vector<int>& counts, const Options& options,
+                    const Machine& machine, std::vector<Point>& points,
+                    std::string& error) {
+  for (int ranks : counts)
+    for (const OsuSelection& sel : osu) {
+      const StrategyInfo& info = sel.strategy->entry.info;
+      const auto values = osu_values(sel, error);
+      if (!error.empty()) return;
+      std::vector<SizePoint> ladder =
+          options.sizes_given ? options.sizes
+                              : parse_sizes(osu_ladder(*sel.program));
+      if (info.fixed_bytes > 0)
+        ladder = {{std::to_string(info.fixed_bytes), info.fixed_bytes}};
+      const std::string payload = sel.program->payload[0] != '\0'
+                                      ? sel.program->payload
+                                      : info.payloads.front();
+      for (const SizePoint& size : ladder) {
+        Point p = make_point(sel.strategy, payload, size, ranks, values,
+                             options, machine);
+        p.osu = sel.program;
+        p.label += kAliasMark + sel.program->name;
+        p.all_pairs = p.all_pairs || sel.program->all_pairs;
+        p.osu_timing = options.profile == "osu";
+        points.push_back(std::move(p));
+      }
+    }
 }
 
 bool payload_selected(const Options& options, const std::string& payload) {
@@ -251,9 +284,12 @@ bool payload_selected(const Options& options, const std::string& payload) {
 
 std::vector<Point> plan_points(
     const std::vector<const LoadedStrategy*>& methods, const Options& options,
-    const Machine& machine, std::string& error) {
+    const Machine& machine, std::string& error,
+    const std::vector<OsuSelection>& osu) {
   if (!payloads_offered(methods, options, error)) return {};
-  const std::vector<int> counts = rank_counts(methods, options, machine, error);
+  std::vector<const LoadedStrategy*> all = methods;
+  for (const OsuSelection& s : osu) all.push_back(s.strategy);
+  const std::vector<int> counts = rank_counts(all, options, machine, error);
   if (!error.empty()) return {};
   const Ladders ladders(methods, options);
   const auto variants = option_variants(methods, options, error);
@@ -270,6 +306,8 @@ std::vector<Point> plan_points(
               points.push_back(make_point(s, payload, size, ranks, values,
                                           options, machine));
         }
+  add_osu_points(osu, counts, options, machine, points, error);
+  if (!error.empty()) return {};
   if (points.empty())
     error = "nothing to run: no selected method supports the payloads " +
             join(options.payloads);
@@ -317,7 +355,7 @@ std::vector<std::vector<const Point*>> point_groups(
       return q->ranks == p.ranks && q->size.bytes == p.size.bytes &&
              q->size.label == p.size.label && q->payload == p.payload &&
              q->strategy->entry.info.suite == p.strategy->entry.info.suite &&
-             q->partner == p.partner;
+             q->partner == p.partner && !q->osu_timing && !p.osu_timing;
     };
     if (!groups.empty()) {
       const Point* last = groups.back().front();

@@ -12,6 +12,7 @@
 
 #include "core/engine/registry.hpp"
 #include "runner/options.hpp"
+#include "runner/osu_programs.hpp"
 
 namespace mpiarena {
 
@@ -34,7 +35,35 @@ struct Point {
   // name when it declares none.
   std::vector<std::pair<std::string, std::string>> options{};
   std::string label{};
+  // Every disjoint pair at once (--pairs all, or the OSU program's).
+  bool all_pairs = false;
+  // The OSU program the point was asked for by (Record::alias); null: by
+  // the method's own name. `osu_timing`: --profile osu's sampling applies
+  // (osu_sampling), and the point is measured on its own.
+  const OsuProgram* osu = nullptr;
+  bool osu_timing = false;
 };
+
+// A method asked for by the name of the OSU program it reproduces.
+struct OsuSelection {
+  const OsuProgram* program;
+  const LoadedStrategy* strategy;
+};
+
+// The OSU programs --methods names ('osu': every one that has a method),
+// each once, against the loaded methods. `error` for one that another
+// program runs (osu_init, osu_hello), or whose method no plugin provides.
+std::vector<OsuSelection> select_osu(const Registry& registry,
+                                     const Options& options,
+                                     std::string& error);
+
+// --methods without the OSU programs' names (select_osu takes those).
+Options without_osu_names(const Options& options);
+
+// The option values of an OSU program's point: the method's defaults, with
+// the program's own settings; `error` when the method does not take one.
+std::vector<std::pair<std::string, std::string>> osu_values(
+    const OsuSelection& s, std::string& error);
 
 // The combinations of option values --set gives each selected method (one
 // combination of defaults for a method it leaves alone; none for a method
@@ -105,7 +134,8 @@ Machine survey(MPI_Comm world, std::size_t max_memory);
 // selected method's minimum.
 std::vector<Point> plan_points(
     const std::vector<const LoadedStrategy*>& methods, const Options& options,
-    const Machine& machine, std::string& error);
+    const Machine& machine, std::string& error,
+    const std::vector<OsuSelection>& osu = {});
 
 // Whether this rank was started with the options rank 0 has (run_settings),
 // so that no rank runs another plan and blocks the others in a collective

@@ -95,7 +95,11 @@ bool make_plan(const Options& options, const World& world, spdlog::logger& log,
   if (!agree(options_mismatch(options, world))) return false;
 
   std::string error;
-  plan.methods = select_methods(plan.registry, options, error);
+  // The OSU programs' names select methods too (plan_osu.cpp).
+  plan.methods =
+      select_methods(plan.registry, without_osu_names(options), error);
+  std::vector<OsuSelection> osu;
+  if (error.empty()) osu = select_osu(plan.registry, options, error);
   if (error.empty() && options.command == Command::ab) {
     std::vector<std::string> alone;
     plan.methods = pair_builds(plan.methods, options, error, alone);
@@ -111,7 +115,8 @@ bool make_plan(const Options& options, const World& world, spdlog::logger& log,
   if (rank == 0)
     for (const std::string& w : notes) log.warn("{}", w);
   if (error.empty())
-    plan.points = plan_points(plan.methods, plan.options, plan.machine, error);
+    plan.points =
+        plan_points(plan.methods, plan.options, plan.machine, error, osu);
   // Why -o cannot be written; `output` then holds its lock for the rest of
   // the run (docs/output.md).
   if (error.empty() && rank == 0 && !options.output.empty())

@@ -82,7 +82,8 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--receive", o.receive_fresh ? "fresh" : "reuse"},
           {"--iterations", std::to_string(o.iterations)},
           {"--set", set_list(o.settings)},
-          {"--algorithms", list(o.algorithms)}};
+          {"--algorithms", list(o.algorithms)},
+          {"--profile", o.profile}};
 }
 
 }  // namespace mpiarena

@@ -81,7 +81,7 @@ std::vector<PhaseTiming> phases_from(const json& j) {
 // (a record's `method` holds the label "name[a=1,b=2]", method_label).
 void put_method(json& j, const std::string& label) {
   std::vector<std::pair<std::string, std::string>> values;
-  j["method"] = split_label(label, values);
+  j["method"] = split_label(label.substr(0, label.find(kAliasMark)), values);
   if (values.empty()) return;
   json o = json::object();
   for (const auto& [k, v] : values) o[k] = v;
@@ -90,11 +90,13 @@ void put_method(json& j, const std::string& label) {
 
 std::string get_method(const json& j) {
   const std::string method = j.at("method").get<std::string>();
-  if (!j.contains("options")) return method;
+  const std::string alias = j.value("alias", "");
+  const std::string as = alias.empty() ? "" : kAliasMark + alias;
+  if (!j.contains("options")) return method + as;
   std::vector<std::pair<std::string, std::string>> values;
   for (const auto& [k, v] : j.at("options").items())
     values.emplace_back(k, v.get<std::string>());
-  return method_label(method, values);
+  return method_label(method, values) + as;
 }
 
 }  // namespace
@@ -194,6 +196,7 @@ json to_json(const Record& r) {
   }
   if (!r.plugin_version.empty()) j["plugin"]["version"] = r.plugin_version;
   if (!r.plugin_build.empty()) j["plugin"]["build"] = r.plugin_build;
+  if (!r.alias.empty()) j["alias"] = r.alias;
   if (!r.algorithm.variable.empty())
     j["algorithm"] = {{"library", r.algorithm.library},
                       {"variable", r.algorithm.variable},
@@ -239,6 +242,7 @@ json to_json(const Skip& s) {
             {"size_label", s.size_label}, {"bytes", s.bytes},
             {"ranks", s.ranks},           {"reason", s.reason}};
   put_method(j, s.method);
+  if (!s.alias.empty()) j["alias"] = s.alias;
   return j;
 }
 
@@ -355,6 +359,7 @@ Record record_from_json(const json& j) {
   r.plugin_abi = j.at("plugin").at("abi").get<std::uint32_t>();
   r.plugin_version = j.at("plugin").value("version", "");
   r.plugin_build = j.at("plugin").value("build", "");
+  r.alias = j.value("alias", "");
   contract_v4_from(j, r);
   return r;
 }
@@ -375,6 +380,7 @@ Document document_from_json(const json& j) {
     k.bytes = s.at("bytes").get<std::size_t>();
     k.ranks = s.at("ranks").get<int>();
     k.reason = s.at("reason").get<std::string>();
+    k.alias = s.value("alias", "");
     d.skipped.push_back(std::move(k));
   }
   return d;

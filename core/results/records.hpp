@@ -130,6 +130,13 @@ struct Record {
   // runner ab: the build the plugin came from ("base" or "new"; the method
   // is then "name@build"); empty otherwise.
   std::string plugin_build;
+  // The name the run asked for the point by when it is not the method's:
+  // the OSU program it reproduces ("osu_allgatherv" for
+  // allgatherv[counts=uniform]); empty otherwise. `method` then ends in
+  // " as " and it (kAliasMark), so that every table, compare and trend
+  // tell the point from the method asked for by its own name; in JSON
+  // "method" is the name and "alias" this.
+  std::string alias;
   // runner --algorithms: the MPI library's algorithm of the
   // collective the point ran under: the library ("MPICH", "Open MPI"),
   // its control variable, value and name ("auto"/"ignore": the library's
@@ -198,6 +205,7 @@ struct Skip {
   std::size_t bytes = 0;
   int ranks = 0;
   std::string reason;
+  std::string alias = {};  // as Record::alias
 };
 
 struct Document {
@@ -220,6 +228,10 @@ nlohmann::json to_json(const Document& d);
 // Throw nlohmann::json::exception on missing or mistyped fields.
 Record record_from_json(const nlohmann::json& j);
 Document document_from_json(const nlohmann::json& j);
+
+// What joins a method's label and the OSU program's name it was asked for
+// by: "allgatherv[counts=uniform] as osu_allgatherv" (Record::alias).
+inline const std::string kAliasMark = " as ";
 
 // A method with options (StrategyInfo::options) is recorded under the label
 // "name[a=1,b=2]" (options sorted by name): every report, `compare` and
