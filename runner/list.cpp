@@ -149,13 +149,46 @@ static bool load_for_listing(Registry& registry, const Options& options) {
   return errors.empty();
 }
 
+namespace {
+
+// An OSU program's line: its method with the settings, or the program
+// that times it.
+std::string osu_measured_by(const OsuProgram& p) {
+  if (p.method[0] == '\0') return "mpiarena-startup";
+  std::string m = p.method;
+  if (p.settings[0] != '\0') m += "[" + std::string(p.settings) + "]";
+  if (p.payload[0] != '\0') m += " -p " + std::string(p.payload);
+  if (p.all_pairs) m += " --pairs all";
+  if (p.threads[0] != '\0') m += " --thread-level " + std::string(p.threads);
+  return m;
+}
+
+// --help-method osu_NAME: what runs it, then its method's help.
+std::string explain_osu(const OsuProgram& p) {
+  std::cout << p.name << ": OSU Micro-Benchmarks 7.4's " << p.name
+            << ", measured by " << osu_measured_by(p) << "\n";
+  if (p.note[0] != '\0') std::cout << "  " << p.note << "\n";
+  if (p.method[0] == '\0') return "";
+  std::cout << "  ladder " << osu_ladder(p)
+            << " (OSU's; --sizes replaces it); --profile osu: OSU's timing, "
+               "-f osu: OSU's table\n\n";
+  return p.method;
+}
+
+}  // namespace
+
 int command_help_method(const Options& options) {
   Registry registry;
   if (!load_for_listing(registry, options)) return 2;
+  std::string wanted = options.help_method;
+  if (const OsuProgram* p = find_osu_program(wanted)) {
+    wanted = explain_osu(*p);
+    if (wanted.empty()) return 0;
+  }
   const LoadedStrategy* found = nullptr;
   std::string names;
   for (const LoadedStrategy& s : registry.strategies()) {
-    if (s.entry.info.name == options.help_method) found = &s;
+    if (s.entry.info.name == wanted) found = &s;
     names += (names.empty() ? "" : ", ") + s.entry.info.name;
   }
   if (!found) {
@@ -216,6 +249,28 @@ static void list_shadowed(const Registry& registry) {
               << ")\n";
 }
 
+// --list's OSU programs: each name -m takes, and what measures it.
+// Indented, as list_shadowed.
+static void list_osu(const Registry& registry) {
+  std::cout << "\nOSU Micro-Benchmarks 7.4's programs, names -m takes "
+               "(--profile osu: OSU's timing; -f osu: OSU's tables; "
+               "--help-method NAME):\n";
+  std::size_t width = 0;
+  for (const OsuProgram& p : osu_programs())
+    width = std::max(width, std::string(p.name).size());
+  for (const OsuProgram& p : osu_programs()) {
+    const bool loaded =
+        p.method[0] == '\0' ||
+        std::any_of(registry.strategies().begin(), registry.strategies().end(),
+                    [&](const LoadedStrategy& s) {
+                      return s.entry.info.name == p.method;
+                    });
+    std::cout << "  " << std::left << std::setw(static_cast<int>(width + 2))
+              << p.name << osu_measured_by(p)
+              << (loaded ? "" : "  (its method is not loaded)") << "\n";
+  }
+}
+
 int command_list(const Options& options) {
   Registry registry;
   if (!load_for_listing(registry, options)) return 2;
@@ -252,6 +307,7 @@ int command_list(const Options& options) {
   };
   line(header);
   for (const auto& r : rows) line(r);
+  list_osu(registry);
   list_shadowed(registry);
   return 0;
 }

@@ -13,6 +13,7 @@
 #include "core/engine/mpi_session.hpp"
 #include "core/results/log.hpp"
 #include "runner/commands.hpp"
+#include "runner/osu_front.hpp"
 
 namespace {
 
@@ -167,17 +168,35 @@ int file_command(const Options& options, bool launched) {
   return launched ? on_rank0(command, options) : command(options);
 }
 
+// The command line parsed; `runner osu PROGRAM ...` is OSU's, turned
+// into the run's first (osu_front.hpp).
+mpiarena::Options parse_command_line(int argc, char** argv,
+                                     std::string& usage_error) {
+  using namespace mpiarena;
+  try {
+    if (argc < 2 || std::string(argv[1]) != "osu")
+      return parse_options(argc, argv);
+    const OsuFrontEnd front =
+        osu_front_end(std::vector<std::string>(argv + 2, argv + argc));
+    std::vector<const char*> args{argv[0]};
+    for (const std::string& a : front.args) args.push_back(a.c_str());
+    if (!front.help.empty()) args.push_back("--help");
+    Options options =
+        parse_options(static_cast<int>(args.size()), args.data());
+    if (!front.help.empty()) options.help_text = front.help;
+    return options;
+  } catch (const UsageError& e) {
+    usage_error = e.what();
+  }
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace mpiarena;
-  Options options;
   std::string usage_error;
-  try {
-    options = parse_options(argc, argv);
-  } catch (const UsageError& e) {
-    usage_error = e.what();
-  }
+  Options options = parse_command_line(argc, argv, usage_error);
   spdlog::level::level_enum level = spdlog::level::info;
   if (usage_error.empty() && parse_log_level(options.log_level, level))
     set_log_level(level);

@@ -265,12 +265,15 @@ std::vector<const Point*> runnable(const std::vector<const Point*>& members,
 }
 
 // --profile osu: an OSU program's point sampled as OSU samples it.
-MeasureOptions osu_timed(MeasureOptions gopt, const Point& p) {
+// -r and --warmup, when given, replace OSU's counts.
+MeasureOptions osu_timed(MeasureOptions gopt, const Point& p,
+                         const Options& options) {
   if (!p.osu_timing) return gopt;
   const OsuSampling o = osu_sampling(*p.osu, p.size.bytes);
   if (o.iterations > 0) gopt.iterations = o.iterations;
-  if (o.repetitions > 0) gopt.repetitions = o.repetitions;
-  if (o.warmup >= 0) gopt.warmup = o.warmup;
+  if (o.repetitions > 0 && !options.repetitions_given)
+    gopt.repetitions = o.repetitions;
+  if (o.warmup >= 0 && !options.warmup_given) gopt.warmup = o.warmup;
   return gopt;
 }
 
@@ -351,8 +354,8 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
       measure_members(group, comms, gopt, seed, this_group, s, alone);
     } else {  // each strategy destroyed before the next is created
       for (const Point* pp : group) {
-        measure_members({pp}, comms, osu_timed(gopt, *pp), seed, this_group,
-                        s, alone);
+        measure_members({pp}, comms, osu_timed(gopt, *pp, options), seed,
+                        this_group, s, alone);
         if (pp == group.back()) break;
         writer.save();  // what a stop keeps: every point measured
         update_interrupt_summary(doc, options, s.rank);

@@ -88,6 +88,9 @@ struct Options {
   // "full", "validation", "p50"...; as given in `osu_columns_spec`.
   std::vector<std::string> osu_columns;
   std::string osu_columns_spec;
+  // -r and --warmup on the command line: they replace --profile osu's
+  // counts for the collectives too.
+  bool repetitions_given = false, warmup_given = false;
   bool seed_given = false;  // else rank 0 draws one (recorded)
   bool noise = true;        // --noise on|off: record steal, preemption
   int retry_noisy = 2;      // --retry-noisy N: re-measure noisy samples

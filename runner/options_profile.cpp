@@ -18,7 +18,8 @@ void describe_profile(po::options_description& desc, Options& o) {
      "collectives, OSU's timing (one operation after its own barrier, "
      "1000 times after 100 warm-ups, 100 after 10 above 8 KiB); no "
      "interleaving and no noise record unless asked for; verification "
-     "stays on. Add -f osu for OSU's tables (docs/osu.md)")
+     "stays on; -r and --warmup given replace OSU's counts. Add -f osu for "
+     "OSU's tables (docs/osu.md)")
     ("osu-columns", po::value<std::string>(&o.osu_columns_spec),
      "-f osu: the columns OSU's flags add, comma-separated: 'full' (Min, "
      "Max and Iterations, OSU's -f), 'validation' (Pass or Fail, OSU's -c; "
@@ -62,6 +63,8 @@ void check_profile(const po::variables_map& vm, Options& o) {
     if (o.format != "osu")
       throw UsageError("--osu-columns shapes -f osu's tables; add -f osu");
   }
+  o.repetitions_given = !vm["repetitions"].defaulted();
+  o.warmup_given = !vm["warmup"].defaulted();
   if (vm.count("profile")) {
     check_choice("--profile", o.profile, {"osu"});
     if (!vm.count("interleave")) o.interleave = false;

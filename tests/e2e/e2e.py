@@ -195,11 +195,14 @@ def runner(a, args):
 
 
 def listed_methods(a):
-    """{method: (suite, [payloads])} as `runner --list` prints them."""
+    """{method: (suite, [payloads])} as `runner --list` prints them (its
+    first table: the OSU programs' names follow it after a blank line)."""
     p = runner(a, ["--list"])
     check(p.returncode == 0, "--list failed")
     out = {}
     for line in p.stdout.splitlines()[1:]:
+        if not line.strip():
+            break
         f = line.split()
         if len(f) >= 3:
             out[f[0]] = (f[1], f[2].split(","))
