@@ -15,7 +15,8 @@ fails on
     followed by a version (not a file name such as results/contract-v4.md).
 The one place the seed numbers may appear is docs/methods.md's provenance
 table: the lines under a heading containing "Provenance", up to the next
-heading.
+heading. A word broken over two lines ("seed" at a line's end, "003's" at
+the next one's start) is reported at the first.
 
 Usage: user_words.py [ROOT] (default: the repository holding this file).
 Exit 0 when no doc has such a word; else 1, one line per hit,
@@ -45,13 +46,20 @@ def hits(text, provenance_allowed=False):
     out = []
     in_provenance = False
     in_fence = False
-    for n, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for n, line in enumerate(lines, 1):
         if line.lstrip().startswith("```"):
             in_fence = not in_fence
         if not in_fence and HEADING.match(line):
             in_provenance = "provenance" in line.lower()
+        # The line and the start of the next: a match that starts on this
+        # line and runs into the next one is this line's.
+        following = lines[n].lstrip() if n < len(lines) else ""
+        joined = line + " " + following if following else line
         for why, rule in RULES:
-            for m in rule.finditer(line):
+            for m in rule.finditer(joined):
+                if m.start() >= len(line):
+                    continue
                 if rule is RULES[0][1] and provenance_allowed and \
                         in_provenance and not HEADING.match(line):
                     continue
