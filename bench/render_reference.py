@@ -111,7 +111,7 @@ def main():
            "order alternating; **ratio** is ours / the reference run next to "
            "it (below 1: mpiarena's time is shorter), **control** the "
            "reference's second run / its first. Figures: median over rounds "
-           "(min-max). **Band**: the issue's goal, max(10 %, the control's "
+           "(min-max). **Band**: the goal, max(10 %, the control's "
            "worst deviation + 5 %), widened by the reference's printed "
            "resolution where it matters (OSU prints microseconds to two "
            "decimals: its 70 ns is 65-75 ns, +-7 %); a row outside it names its cause below "
