@@ -658,7 +658,7 @@ def seed_stat(doc):
 
 CASES.append(dict(
     name="seed000", ref="seed000", suite="transfer", np=2,
-    title="transfer: seed 000's runner / raw, pack, boost, datatype (2d), "
+    title="transfer: the MPI & Boost benchmark's own runner / raw, pack, boost, datatype (2d), "
           "bcast (1d), large, max over ranks",
     refcmd=seed_ref,
     # The seed's receiver builds a new vector<vector<int>> (and the pack

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """docs/results/collectives.md from what bench/collectives wrote: seed 003's
-tables with our figures beside the seed's, the conclusions the seed drew
+tables with our figures beside the exercise's, the conclusions the exercise drew
 checked against our data, and the issue's goals. Every figure of ours comes
-from the JSON; the seed's figures are quoted from seed 003 (its tables are
+from the JSON; the exercise's figures are quoted from seed 003 (its tables are
 the reference we reproduce, not results of ours)."""
 import bench_io  # docs/results' raw data, plain or gzip-compressed
 from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
@@ -83,26 +83,26 @@ def np_head(k):
 failed = [r for d in (dist, comb) for r in d["records"]
           if r["verification"]["status"] != "passed"]
 
-print(f"""# Collective suite results: seed 003's tables
+print(f"""# Collective suite results: the Week 4 exercise's tables
 
 Produced by `bench/collectives` on {ctx['hosts'][0]}, {ctx['start_time']}
-({ctx['mpi_library'].splitlines()[0][:60]}), {ctx['cpus_per_node']} CPUs. Seed 003's
+({ctx['mpi_library'].splitlines()[0][:60]}), {ctx['cpus_per_node']} CPUs. The Week 4 exercise's
 tables come from one launch of {ctx['ranks']} ranks with `--ranks {ctx['options']['ranks']}`
-and `--size-basis total` (N ints split over the ranks, as the seed's programs
+and `--size-basis total` (N ints split over the ranks, as the exercise's programs
 did): rank counts above {ctx['cpus_per_node']} are **oversubscribed** on this machine
 and say so in the column heads. Our figures are the per-operation time of the
 slowest rank, median over {dist['records'][0]['repetitions']} samples; every point was verified
 ({len(failed)} verification failures).
 
-**What the two sets of numbers measure.** The seed timed each program with
+**What the two sets of numbers measure.** The exercise timed each program with
 `MPI_Wtime`, one run per N and rank count, on a cluster at 4 and 8 ranks; its
 combination programs also scatter the array and compute the local sums
 before they combine. Ours time
 the one operation, repeated until a sample lasts {dist['context']['options']['min_time_s']} s, on one
 2-core VM where the ranks share memory. Absolute times cannot agree; what
 can is the **order** of the methods and how it moves with N, which is what
-the seed concluded from, and what is checked below. These tables come from
-one launch, as the seed's did: a single figure can move by the spread of
+the exercise concluded from, and what is checked below. These tables come from
+one launch, as the exercise's did: a single figure can move by the spread of
 the controls in [Goals](#goals) (the same method in two launches), so a
 factor near 1 here decides nothing; the goals give factors over many rounds.
 """)
@@ -110,7 +110,7 @@ factor near 1 here decides nothing; the goals give factors over many rounds.
 # ---------------------------------------------------------------- distribution
 dp = by_point(dist)
 print("## Distribution: point to point vs MPI_Scatter vs MPI_Bcast\n")
-print("| method | N (ints) | seed np 4 | seed np 8 | " +
+print("| method | N (ints) | exercise np 4 | exercise np 8 | " +
       " | ".join(np_head(k) for k in counts) + " |")
 print("|---|---:|---:|---:|" + "---:|" * len(counts))
 ns = sorted({n for (_, n, _) in dp})
@@ -128,7 +128,7 @@ for n in ns:
         if s and b:
             wins.append((b / s, n, k))
 beat = [w for w in wins if w[0] > 1]
-print(f"- **\"Scatter beats Bcast for distribution\"** (seed: at every N and rank "
+print(f"- **\"Scatter beats Bcast for distribution\"** (exercise: at every N and rank "
       f"count, Bcast 2.0-3.0× slower): ours, Scatter faster at {len(beat)} of "
       f"{len(wins)} (N, ranks) points; Bcast / Scatter from "
       f"{min(w[0] for w in wins):.2f}× to {max(w[0] for w in wins):.2f}× "
@@ -139,7 +139,7 @@ for n in ns:
         s, p = median(dp.get(("distribute_scatter", n, k))), median(dp.get(("distribute_p2p", n, k)))
         if s and p:
             pp.append((p / s, n, k))
-print(f"- **\"Point to point and MPI_Scatter performed very similarly\"** (seed: "
+print(f"- **\"Point to point and MPI_Scatter performed very similarly\"** (exercise: "
       f"p2p / Scatter 0.98-1.23×): ours " +
       ", ".join(f"{w[0]:.2f}× at N={fmt_n(w[1])}, np {w[2]}" for w in pp) + ".")
 print("- Bcast moves p times the data of a scatter (every rank receives the "
@@ -152,9 +152,9 @@ print("- Bcast moves p times the data of a scatter (every rank receives the "
 cp = by_point(comb)
 cns = sorted({n for (_, n, _) in cp})
 print("## Combination: send/recv vs MPI_Gather vs MPI_Reduce\n")
-print("The seed's \"Scatter\", \"Scatter_gather\" and \"Scatter_reduce\" programs "
+print("The exercise's \"Scatter\", \"Scatter_gather\" and \"Scatter_reduce\" programs "
       "at 4 ranks, beside `combine_p2p`, `combine_gather` and `combine_reduce`.\n")
-print("| N (ints) | method | seed np 4 | " + " | ".join(np_head(k) for k in counts) + " |")
+print("| N (ints) | method | exercise np 4 | " + " | ".join(np_head(k) for k in counts) + " |")
 print("|---:|---|---:|" + "---:|" * len(counts))
 for n in cns:
     for i, m in enumerate(("combine_p2p", "combine_gather", "combine_reduce")):
@@ -179,7 +179,7 @@ for k, ratios in rows:
           " | ".join(f"{d[n]:.2f}" if n in d else "-" for n in cns) + " |")
 print()
 small = [d for k, r in rows for (n, d) in r if n == cns[0]]
-print(f"- **\"Reduce beats Gather for small N\"** (seed: 1.14× at N=10): ours, "
+print(f"- **\"Reduce beats Gather for small N\"** (exercise: 1.14× at N=10): ours, "
       f"at N={fmt_n(cns[0])}, Gather / Reduce " + ", ".join(f"{x:.2f}×" for x in small) +
       f" at np {', '.join(str(k) for k in counts)}: "
       f"{'Reduce faster at every rank count' if all(x > 1 for x in small) else 'not at every rank count'}.")
@@ -187,7 +187,7 @@ conv = []
 for k, ratios in rows:
     close = [n for (n, d) in ratios if abs(d - 1) <= 0.10]
     conv.append((k, close))
-print("- **\"They converge around 10^4-10^5\"** (seed: within 5% from N=10^5): "
+print("- **\"They converge around 10^4-10^5\"** (exercise: within 5% from N=10^5): "
       "ours, N where Gather and Reduce are within 10% of each other: " +
       "; ".join(f"np {k}: " + (", ".join(fmt_n(n) for n in c) if c else "none")
                 for k, c in conv) + ".")
@@ -202,7 +202,7 @@ for k, ratios in rows:
 print("- Here they do not converge: Reduce is faster than Gather at every N from " +
       "; ".join(f"np {k}: N={fmt_n(n)}" if n else f"np {k}: never" for k, n in onward) +
       " on. Gather brings p vectors to the root, which then adds them; Reduce "
-      "adds along the way with vector kernels. The seed's programs spent most "
+      "adds along the way with vector kernels. The exercise's programs spent most "
       "of their time in the scatter and the local sums before the combination, "
       "which hides the difference.")
 p2p_vs_reduce = [(k, n, median(cp.get(("combine_p2p", n, k))) / median(cp.get(("combine_reduce", n, k))))
@@ -210,10 +210,10 @@ p2p_vs_reduce = [(k, n, median(cp.get(("combine_p2p", n, k))) / median(cp.get(("
                  if cp.get(("combine_p2p", n, k)) and cp.get(("combine_reduce", n, k))]
 slower = [x for x in p2p_vs_reduce if x[2] > 1]
 print(f"- Send/recv against Reduce: send/recv slower at {len(slower)} of "
-      f"{len(p2p_vs_reduce)} points (seed: slower at every N up to 10^5).\n")
+      f"{len(p2p_vs_reduce)} points (exercise: slower at every N up to 10^5).\n")
 
 print("## My own reduce operation: MPI_Op_create against MPI_SUM\n")
-print("| N (ints) | seed my_MPI_SUM / MPI_SUM, np 4 | " +
+print("| N (ints) | exercise my_MPI_SUM / MPI_SUM, np 4 | " +
       " | ".join(f"combine_reduce_custom / combine_reduce, np {k}"
                  + (" (oversubscribed)" if k in over else "") for k in counts) + " |")
 print("|---:|---:|" + "---:|" * len(counts))
@@ -226,9 +226,9 @@ for n in all_n:
         cells.append(f"{c / r:.2f}" if c and r else "-")
     print(f"| {fmt_n(n)} | {seed[0] / seed[1]:.2f} |" if seed else f"| {fmt_n(n)} | - |",
           " | ".join(cells) + " |")
-print("\nThe seed found its own operation 0.65-1.92× MPI_SUM's time below "
+print("\nThe exercise found its own operation 0.65-1.92× MPI_SUM's time below "
       "N=10^4 (one run each, noise of the order of the difference) and 1.02-1.12× "
-      "above; the table above gives ours from the same records as the seed "
+      "above; the table above gives ours from the same records as the exercise's "
       "tables, and the goals below the same factor with its spread over rounds.\n")
 
 # ----------------------------------------------------------------------- goals
@@ -329,7 +329,7 @@ if avx["on"] and avx["off"]:
     print(f"\nWith the AVX kernels the user operation costs {min(on):.2f}-{max(on):.2f}× "
           f"MPI_SUM; without them {min(off):.2f}-{max(off):.2f}×: the gap is "
           "MPI_SUM's vector kernels, not the cost of calling a user function. "
-          "The seed's 1.02-1.12× at large N is the same effect diluted in a "
+          "The exercise's 1.02-1.12× at large N is the same effect diluted in a "
           "whole program's time (and its cluster's Open MPI may not have had "
           "the AVX component).\n")
 
@@ -339,18 +339,18 @@ if bench_io.exists(vm):
           "took from this VM):\n\n```\n" + open(vm).read().rstrip() + "\n```\n")
 
 print("## Why they differ\n")
-print("- **Scope.** The seed's times hold the whole program around one call "
+print("- **Scope.** The exercise's times hold the whole program around one call "
       "(set-up, a scatter before the combination, the local sums), measured "
       "once; ours hold the one operation, repeated and verified. At small N "
-      "the seed's times (80-230 µs) are mostly that set-up and one-off costs "
+      "the exercise's times (80-230 µs) are mostly that set-up and one-off costs "
       "(first-touch of buffers, connection set-up), which a warm-up and "
       "calibration remove here.\n"
-      "- **Machine.** The seed ran on a cluster with a core per rank (np 4, "
+      "- **Machine.** The exercise ran on a cluster with a core per rank (np 4, "
       "np 8); here 2 cores share memory, so 3 and 4 ranks are oversubscribed "
       "and a transfer is a memory copy, not a network message: Bcast's extra "
       "data costs memory bandwidth here, link bandwidth there.\n"
-      "- **Rank counts.** The seed had 4 and 8 ranks; this machine gives 2 "
+      "- **Rank counts.** The exercise had 4 and 8 ranks; this machine gives 2 "
       "and (oversubscribed) 3 and 4, so the 8-rank column has no counterpart.\n")
 
 print("## Full tables\n")
-print("`runner report` of the two seed runs:\n")
+print("`runner report` of the two launches beside the exercise's tables:\n")

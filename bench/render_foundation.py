@@ -85,7 +85,7 @@ Points not verified: {len(bad)} (every point below was verified on a poisoned re
 ## Default run
 
 `mpirun -np 2 runner --methods raw,bcast,pack,datatype,rdma,boost,boost_packed,null` with default
-options otherwise (seed 000's seven methods on every payload they support, sizes small to xxlarge, `--min-time 0.005`, 7 repetitions): **{wall} s** of wall time for {n_default} points,
+options otherwise (the MPI & Boost transfer benchmark's seven methods on every payload they support, sizes small to xxlarge, `--min-time 0.005`, 7 repetitions): **{wall} s** of wall time for {n_default} points,
 each with its CV reported.
 
 ## Harness overhead (`null` method)

@@ -21,7 +21,7 @@ from bench_stats import jsonl, median, quartiles, vmstat  # noqa: E402
 
 CONFIGS = {
     "on": "interleaving + noise record + retries (the defaults)",
-    "off": "`--interleave off --noise off` (before issue 16)",
+    "off": "`--interleave off --noise off` (the runner as it was before interleaving, the noise record and retries)",
 }
 GOAL_ALARMS = 0.02
 GOAL_COST_S = 1e-6

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """docs/results/overlap.md from what bench/overlap wrote: seed 002's table
 with our figures beside it, the calibration goal and the progress goal.
-Every figure of ours comes from the JSON; the seed's example table is quoted
+Every figure of ours comes from the JSON; NMPM's example table is quoted
 from seed 002 (the reference, not a result of ours)."""
 import bench_io  # docs/results' raw data, plain or gzip-compressed
 from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
@@ -44,26 +44,26 @@ ctx = runs[2]["context"]
 cpus = ctx["cpus_per_node"]
 failed = [r for d in runs.values() for r in d["records"]
           if r["verification"]["status"] != "passed"]
-print(f"""# Overlap suite results: seed 002's Non-blocking Overlap Benchmark
+print(f"""# Overlap suite results: NMPM's Non-blocking Overlap Benchmark
 
 Produced by `bench/overlap` on {ctx['hosts'][0]}, {ctx['start_time']}
 ({ctx['mpi_library'].splitlines()[0][:60]}), {cpus} CPUs: 4 ranks are
 **oversubscribed** and marked so. Times are per operation, slowest rank,
 median over {runs[2]['records'][0]['repetitions']} samples; every point verified ({len(failed)} failures).
-Columns as the seed's output: communication (part `comm`, t_pure),
-computation (`compute`, t_comp), overall (`both`, t_ovrl), overlap by the
-seed's formula and OSU's. How the parts and the computation work:
+Columns as NMPM's output: communication (part `comm`, t_pure),
+computation (`compute`, t_comp), overall (`both`, t_ovrl), overlap by
+NMPM's formula and OSU's. How the parts and the computation work:
 [../methods.md](../methods.md#overlap).
 """)
 
-print("## nob_halo2d beside seed 002's example\n")
-print("The seed's figures are its README's example output (machine and MPI "
+print("## nob_halo2d beside NMPM's example\n")
+print("NMPM's figures are its README's example output (machine and MPI "
       "not stated); ours are `nob_halo2d` (4 neighbours of a periodic 2D grid).\n")
 for np, doc in runs.items():
     recs = sorted((r for r in doc["records"] if r["method"] == "nob_halo2d"),
                   key=lambda r: r["bytes"])
     print(f"### {np} ranks{' (oversubscribed)' if np > cpus else ''}\n")
-    print("| size (B) | seed comm (µs) | seed comp | seed overall | seed overlap % "
+    print("| size (B) | NMPM comm (µs) | NMPM comp | NMPM overall | NMPM overlap % "
           "| comm (µs) | comp | overall | overlap % | OSU overlap % | comp / comm |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in recs:
@@ -75,7 +75,7 @@ for np, doc in runs.items():
     print()
 
 print("## Every method\n")
-print("Overlap % by the seed's formula (OSU's in brackets), per size:\n")
+print("Overlap % by NMPM's formula (OSU's in brackets), per size:\n")
 for np, doc in runs.items():
     methods = []
     for r in doc["records"]:
@@ -152,7 +152,7 @@ if files:
     print(f"`nob_halo2d` (no MPI call during the computation) against "
           f"`nob_halo2d_test` (`MPI_Testall` after every k-th of 64 slices), "
           f"2 ranks, {nrounds} rounds alternating k = {', '.join(map(str, ks))}; "
-          "median overlap % (seed's formula) over the rounds, and the median "
+          "median overlap % (NMPM's formula) over the rounds, and the median "
           "`wait` phase of the `both` part (the communication left after the "
           "computation):\n")
     print("| size | k | MPI_Testall calls | overlap %, plain / _test | `both`: wait, plain / _test "
@@ -199,7 +199,7 @@ if files:
           "transfer is a copy made by the ranks' own CPUs (shared memory), so progressing it "
           "takes the time from the computation instead of hiding it. Overlap needs something "
           "else to move the data (a NIC, a DMA engine, a progress thread on a spare core); "
-          "seed 002's example (0-11%) shows little overlap on its machine too.\n")
+          "NMPM's example (0-11%) shows little overlap on its machine too.\n")
 
 vm = os.path.join(out, "vmstat.txt")
 if bench_io.exists(vm):

@@ -43,7 +43,7 @@ def main():
     doc, recs = records(os.path.join(d, "mpi_bytes_np2.json"))
     ctx = doc["context"]
     rounds = max(len(v) for v in pairs.values())
-    print("# Ping-pong: mpiarena against NetPIPE, and the seed-001 variants\n")
+    print("# Ping-pong: mpiarena against NetPIPE, and Boost.MPI's NetPIPE variants\n")
     print("Produced by `bench/pingpong_vs_netpipe` on "
           f"{', '.join(ctx['hosts'])}, {ctx['ranks']} ranks, {ctx['mpi_library']}, "
           f"{ctx['start_time']}.\n")
@@ -155,7 +155,7 @@ def main():
     print("\n".join(rows))
 
     sdoc, srec = records(os.path.join(d, "seed001_np2.json"))
-    print("\n## Seed 001: boost_serialized against boost_bytes\n")
+    print("\n## Boost.MPI's evaluation: boost_serialized against boost_bytes\n")
     top = max(b for m, b in srec)
     if ("boost_bytes", top) in srec and ("boost_serialized", top) in srec:
         f = (srec[("boost_serialized", top)]["time_s"]["median"] /

@@ -111,7 +111,7 @@ def main():
            "order alternating; **ratio** is ours / the reference run next to "
            "it (below 1: mpiarena's time is shorter), **control** the "
            "reference's second run / its first. Figures: median over rounds "
-           "(min-max). **Band**: the issue's goal, max(10 %, the control's "
+           "(min-max). **Band**: the goal, max(10 %, the control's "
            "worst deviation + 5 %), widened by the reference's printed "
            "resolution where it matters (OSU prints microseconds to two "
            "decimals: its 70 ns is 65-75 ns, +-7 %); a row outside it names its cause below "
@@ -127,9 +127,9 @@ def main():
            "named under it), unless every round did.", "",
            "References, built from their public sources by `bench/reference` "
            "(none of their code is in this project): OSU Micro-Benchmarks 7.4; "
-           "seed 002's NMPM (`ehabosaleh/MPI-Microbenchmarks`); seed 004's "
-           "OPBench (`wrmsr/hmpi`, `opbench/`, MPI mode); seed 000's runner "
-           "(`sbstndb/boost_mpi_benchmark`, built `-O3 -DNDEBUG` as its README "
+           "NMPM (`ehabosaleh/MPI-Microbenchmarks`); "
+           "OPBench (`wrmsr/hmpi`, `opbench/`, MPI mode); the MPI & Boost "
+           "transfer benchmark's own runner (`sbstndb/boost_mpi_benchmark`, built `-O3 -DNDEBUG` as its README "
            "asks, against Debian's Google Benchmark).", ""]
     if skipped:
         out += ["Skipped references: " + "; ".join(

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""docs/results/stencil.md from what bench/stencil wrote: seed 004's OPBench
+"""docs/results/stencil.md from what bench/stencil wrote: OPBench
 tables with our figures beside them, the slopes of comm and pack against
 size, and the fastest strategy per size. Every figure of ours comes from the
-JSON; the seed's tables are quoted from seed 004 (the reference)."""
+JSON; OPBench's tables are quoted from seed 004 (the reference)."""
 import bench_io  # docs/results' raw data, plain or gzip-compressed
 from bench_io import open  # noqa: A004 (reads FILE or FILE.gz)
 import json
@@ -49,10 +49,10 @@ place = ctx.get("placement", {}).get("ranks_0_1", {})
 shared = [k[6:] for k, v in place.items() if k.startswith("share_") and v]
 failed = sum(1 for d in docs for r in d["records"] if r["verification"]["status"] != "passed")
 npoints = sum(len(d["records"]) for d in docs)
-config = ("one processor: the seed's configuration (i)" if place.get("share_package")
-          else "two processors: the seed's configuration (ii)" if place.get("same_host")
+config = ("one processor: OPBench's configuration (i)" if place.get("share_package")
+          else "two processors: OPBench's configuration (ii)" if place.get("same_host")
           else "two hosts")
-print(f"""# Stencil suite results: seed 004's OPBench
+print(f"""# Stencil suite results: OPBench
 
 Produced by `bench/stencil --rounds {len(docs)}` on {ctx['hosts'][0]}, {ctx['start_time']}
 ({ctx['mpi_library'].splitlines()[0][:60]}), 2 ranks on {ctx['cpus_per_node']} CPUs; ranks 0 and 1
@@ -61,13 +61,13 @@ on CPUs {ctx['placement']['ranks'][0]['cpus']} and {ctx['placement']['ranks'][1]
 {ctx['options']['stride']} B. Times are the slowest rank's, median over
 {first['records'][0]['repetitions']} samples; {npoints - failed} of {npoints} points verified.
 Our pack, comm and unpack below are **per exchange** (the phase over the
-{E} exchanges of an iteration, / {E}), app per iteration, as the seed's columns.
+{E} exchanges of an iteration, / {E}), app per iteration, as OPBench's columns.
 """)
 
 
 def seed_table(title, ours, seed):
     print(f"### {title}\n")
-    print("| size (B) | seed pack | seed comm | seed unpack | seed app | pack | comm | unpack | app |")
+    print("| size (B) | OPBench pack | OPBench comm | OPBench unpack | OPBench app | pack | comm | unpack | app |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for b in sizes:
         r = got.get((ours, b))
@@ -81,14 +81,14 @@ def seed_table(title, ours, seed):
     print()
 
 
-print("## Beside the seed's tables (µs)\n")
-seed_table("opbench_mpi beside the seed's MPI-mode run", "opbench_mpi", SEED_MPI)
-seed_table("stencil_shm beside the seed's OPI run (ownership passing)", "stencil_shm", SEED_OPI)
+print("## Beside OPBench's tables (µs)\n")
+seed_table("opbench_mpi beside OPBench's MPI-mode run", "opbench_mpi", SEED_MPI)
+seed_table("stencil_shm beside OPBench's OPI run (ownership passing)", "stencil_shm", SEED_OPI)
 
 print("## Goal: comm against size for ownership passing\n")
 print("Least-squares slope of each phase (per exchange) against the message "
       f"size, in ns per KiB, in each of the {len(docs)} launches (median and range), "
-      "beside the same slope through the seed's tables (its rows at 8 B, 1 KiB, "
+      "beside the same slope through OPBench's tables (its rows at 8 B, 1 KiB, "
       "64 KiB, 1 MiB and 4 MiB):\n")
 
 
@@ -103,7 +103,7 @@ def seed_slope(table, col):
     return slope([x / 1024 for x in xs], [table[x][col] * 1e-6 for x in xs]) * 1e9
 
 
-print("| phase | opbench_mpi | stencil_shm | shm / mpi | seed MPI | seed OPI | seed OPI / MPI |")
+print("| phase | opbench_mpi | stencil_shm | shm / mpi | OPBench MPI | OPBench OPI | OPBench OPI / MPI |")
 print("|---|---:|---:|---:|---:|---:|---:|")
 ratio = {}
 for col, ph in enumerate(("pack", "comm", "unpack")):
@@ -122,17 +122,17 @@ g = per(first)
 lo, hi = phase(g[("stencil_shm", sizes[0])], "comm") / E, phase(g[("stencil_shm", sizes[-1])], "comm") / E
 print(f"- **comm**: stencil_shm's grows {1 / statistics.median(c):.1f}x more slowly with size than "
       f"opbench_mpi's (ratio {min(c):.2f}-{max(c):.2f} over the launches), but it is **not flat** as "
-      f"the seed's OPI (ratio {abs(seed_slope(SEED_OPI, 1) / seed_slope(SEED_MPI, 1)):.3f}): "
+      f"OPBench's OPI (ratio {abs(seed_slope(SEED_OPI, 1) / seed_slope(SEED_MPI, 1)):.3f}): "
       f"from {lo * 1e6:.2f} µs at {sizes[0]} B to {hi * 1e6:.1f} µs at {sizes[-1] // 1048576} MiB in the first "
       "launch. The hand-off itself carries no data; what grows is, most likely, the wait "
       "for the neighbour's pack, which is now where the data moves.")
-print(f"- **Where the copy goes**: the seed's OPI pays it in unpack (OPI/MPI slope "
+print(f"- **Where the copy goes**: OPBench's OPI pays it in unpack (OPI/MPI slope "
       f"{seed_slope(SEED_OPI, 2) / seed_slope(SEED_MPI, 2):.2f} for unpack, "
       f"{seed_slope(SEED_OPI, 0) / seed_slope(SEED_MPI, 0):.2f} for pack). Here shm/mpi is "
       f"{statistics.median(ratio['pack']):.2f} for pack and {statistics.median(ratio['unpack']):.2f} "
       "for unpack: the copy that opbench_mpi's comm makes (through Open MPI's shared-memory "
       "transport) does not reappear in either, on two cores that share an L3; it is not "
-      "moved into unpack as in the seed.\n")
+      "moved into unpack as in OPBench.\n")
 
 print("## Goal: the fastest strategy per size, and its margin over opbench_mpi\n")
 print(f"Over {len(docs)} launches: per launch the fastest verified method and "
@@ -181,20 +181,20 @@ print("- **Small messages: `stencil_neighbor`.** One `MPI_Neighbor_alltoall` "
 dt = [phase(per(d)[("stencil_datatype", b)], "app") / phase(per(d)[("opbench_mpi", b)], "app")
       for d in docs for b in sizes if 4096 <= b <= 65536]
 ours4 = phase(got[("opbench_mpi", 4194304)], "app") if ("opbench_mpi", 4194304) in got else 0
-print(f"- **The app column** is {ours4 * 1e6 / SEED_MPI[4194304][3]:.0f}x the seed's at 4 MiB: "
+print(f"- **The app column** is {ours4 * 1e6 / SEED_MPI[4194304][3]:.0f}x OPBench's at 4 MiB: "
       f"ours updates all {E} faces (n elements each) per iteration, which explains {E}x; the "
-      "rest we cannot explain from the seed's text. It is the same arithmetic for every "
+      "rest we cannot explain from OPBench's text. It is the same arithmetic for every "
       "strategy, but not the same time: stencil_datatype's app takes "
       f"{min(dt):.1f}-{max(dt):.1f}x opbench_mpi's from 4 KiB to 64 KiB (every launch), "
       "probably because the library read its faces in place from the other process, so "
       "the app phase then writes cache lines another core holds. Part of a strategy's "
       "cost can land outside its comm phase; the operation's total is the fair comparison.\n"
-            "- **Against the seed's absolute figures:** one machine and one MPI here, "
-      "the seed's Cab nodes there. What carries over is the direction: with "
+            "- **Against OPBench's absolute figures:** one machine and one MPI here, "
+      "OPBench's Cab nodes there. What carries over is the direction: with "
       "ownership passing built from standard MPI-3 (`MPI_Win_allocate_shared`, "
       "no HMPI) comm grows several times more slowly than OPBench's MPI mode; "
-      "it is not flat, and the copy's cost does not show in unpack as in the "
-      "seed (see the slopes above).\n")
+      "it is not flat, and the copy's cost does not show in unpack as in "
+      "OPBench (see the slopes above).\n")
 
 vm = os.path.join(out, "vmstat.txt")
 if bench_io.exists(vm):

@@ -243,7 +243,7 @@ def main():
         "observation; F/D and C/D are taken per round and their median over "
         "the rounds is reported.",
         "",
-        "**Goals** (issue 30): no point slower with the file than the "
+        "**Goals**: no point slower with the file than the "
         "default beyond the A/A control, and every declared winner faster in "
         "the evaluation by at least the margin the file claimed. \"Beyond "
         "the A/A control\" is judged two ways. (a) The control's envelope: "
