@@ -67,8 +67,8 @@ void check_profile(const po::variables_map& vm, Options& o) {
   o.warmup_given = !vm["warmup"].defaulted();
   if (vm.count("profile")) {
     check_choice("--profile", o.profile, {"osu"});
-    if (!vm.count("interleave")) o.interleave = false;
-    if (!vm.count("noise") && vm["retry-noisy"].defaulted()) {
+    if (vm["interleave"].defaulted()) o.interleave = false;
+    if (vm["noise"].defaulted() && vm["retry-noisy"].defaulted()) {
       o.noise = false;
       o.retry_noisy = 0;
     }

@@ -83,6 +83,96 @@ std::string refusal(const std::string& flag) {
                 "--help lists them";
 }
 
+// -z [P,P...]: the percentile columns (OSU's default 50,90,99).
+void percentiles(const std::vector<std::string>& words, std::size_t& i,
+                 std::vector<std::string>& columns) {
+  std::string list = "50,90,99";
+  if (i + 1 < words.size() && !words[i + 1].empty() &&
+      std::isdigit(static_cast<unsigned char>(words[i + 1][0])))
+    list = words[++i];
+  for (std::size_t from = 0; from <= list.size();) {
+    std::size_t comma = list.find(',', from);
+    if (comma == std::string::npos) comma = list.size();
+    columns.push_back("p" + list.substr(from, comma - from));
+    from = comma + 1;
+  }
+}
+
+// -t S[:R]: osu_latency_mt's threads, as --set.
+void threads(const std::string& t, const OsuProgram& p,
+             std::vector<std::string>& a) {
+  if (std::string(p.method) != "latency_mt")
+    throw UsageError("osu -t: threads are osu_latency_mt's");
+  const std::size_t colon = t.find(':');
+  a.insert(a.end(), {"--set", "latency_mt.sender_threads=" +
+                                  t.substr(0, colon)});
+  if (colon != std::string::npos)
+    a.insert(a.end(), {"--set", "latency_mt.receiver_threads=" +
+                                    t.substr(colon + 1)});
+}
+
+// One word (and its value) of OSU's command line, into the run's `a`;
+// the columns OSU's -f, -c and -z add into `columns`.
+void take_word(const std::vector<std::string>& words, std::size_t& i,
+               const OsuProgram& prog, std::vector<std::string>& a,
+               std::vector<std::string>& columns) {
+  const OsuProgram* p = &prog;
+  auto value = [&](std::size_t& at, const std::string& flag) {
+    if (at + 1 >= words.size() || words[at + 1].rfind("-", 0) == 0)
+      throw UsageError("osu " + flag + " needs a value; runner osu --help");
+    return words[++at];
+  };
+  const std::string& w = words[i];
+  if (w.rfind("--", 0) == 0) {  // the runner's own, and its value
+    a.push_back(w);
+    if (w.find('=') == std::string::npos && i + 1 < words.size() &&
+        words[i + 1].rfind("-", 0) != 0)
+      a.push_back(words[++i]);
+  } else if (w == "-m") {
+    a.insert(a.end(), {"--sizes", sizes_of(value(i, w), *p)});
+  } else if (w == "-i") {
+    const std::string n = value(i, w);
+    if (!is_count(n) || n == "0")
+      throw UsageError("osu -i '" + n + "': a count from 1 to 999999999");
+    a.insert(a.end(), {is_collective(*p) ? "--repetitions" : "--iterations",
+                       n});
+  } else if (w == "-x") {
+    a.insert(a.end(), {"--warmup", value(i, w)});
+  } else if (w == "-f") {
+    columns.push_back("full");
+  } else if (w == "-c") {
+    columns.push_back("validation");
+  } else if (w == "-z") {
+    percentiles(words, i, columns);
+  } else if (w == "-W") {
+    a.insert(a.end(), {"--window", value(i, w)});
+  } else if (w == "-t") {
+    threads(value(i, w), *p, a);
+  } else if (w == "-b") {
+    const std::string b = value(i, w);
+    if (b != "multiple")
+      throw UsageError("osu -b " + b +
+                       ": mpiarena's bandwidth methods use a buffer per "
+                       "message in flight (-b multiple): MPI does not "
+                       "allow pending receives into one buffer");
+  } else if (w == "-w") {
+    a.insert(a.end(), {"--payloads", value(i, w)});
+  } else if (w == "-T") {
+    const std::string t = value(i, w);
+    if (t != "mpi_int" && t != "MPI_INT")
+      throw UsageError("osu -T " + t +
+                       ": mpiarena's collectives move MPI_INT; accepted: "
+                       "mpi_int");
+  } else if (w == "H") {
+    // host buffers, OSU's default
+  } else if (w == "D" || w == "M") {
+    throw UsageError("osu " + w + ": device and managed buffers need a "
+                     "GPU; accepted: H (host)");
+  } else {
+    throw UsageError("osu " + refusal(w));
+  }
+}
+
 }  // namespace
 
 OsuFrontEnd osu_front_end(const std::vector<std::string>& words) {
@@ -102,88 +192,12 @@ OsuFrontEnd osu_front_end(const std::vector<std::string>& words) {
   std::vector<std::string>& a = out.args;
   a = {"--profile", "osu", "-f", "osu", "-m", p->name};
   std::vector<std::string> columns;
-  auto value = [&](std::size_t& i, const std::string& flag) {
-    if (i + 1 >= words.size() || words[i + 1].rfind("-", 0) == 0)
-      throw UsageError("osu " + flag + " needs a value; runner osu --help");
-    return words[++i];
-  };
   for (std::size_t i = 1; i < words.size(); ++i) {
-    const std::string& w = words[i];
-    if (w == "-h" || w == "--help") {
+    if (words[i] == "-h" || words[i] == "--help") {
       out.help = kHelp;
       return out;
     }
-    if (w.rfind("--", 0) == 0) {  // the runner's own, and its value
-      a.push_back(w);
-      if (w.find('=') == std::string::npos && i + 1 < words.size() &&
-          words[i + 1].rfind("-", 0) != 0)
-        a.push_back(words[++i]);
-    } else if (w == "-m") {
-      a.insert(a.end(), {"--sizes", sizes_of(value(i, w), *p)});
-    } else if (w == "-i") {
-      const std::string n = value(i, w);
-      if (!is_count(n) || n == "0")
-        throw UsageError("osu -i '" + n + "': a count from 1 to 999999999");
-      a.insert(a.end(), {is_collective(*p) ? "--repetitions" : "--iterations",
-                         n});
-    } else if (w == "-x") {
-      a.insert(a.end(), {"--warmup", value(i, w)});
-    } else if (w == "-f") {
-      columns.push_back("full");
-    } else if (w == "-c") {
-      columns.push_back("validation");
-    } else if (w == "-z") {
-      std::string list = "50,90,99";
-      if (i + 1 < words.size() && !words[i + 1].empty() &&
-          std::isdigit(static_cast<unsigned char>(words[i + 1][0])))
-        list = words[++i];
-      for (std::size_t from = 0; from <= list.size();) {
-        std::size_t comma = list.find(',', from);
-        if (comma == std::string::npos) comma = list.size();
-        columns.push_back("p" + list.substr(from, comma - from));
-        from = comma + 1;
-      }
-    } else if (w == "-W") {
-      a.insert(a.end(), {"--window", value(i, w)});
-    } else if (w == "-t") {
-      const std::string t = value(i, w);
-      const std::size_t colon = t.find(':');
-      std::string set = std::string(p->method) + ".sender_threads=" +
-                        t.substr(0, colon);
-      if (colon != std::string::npos)
-        set += "," + std::string(p->method) + ".receiver_threads=" +
-               t.substr(colon + 1);
-      if (std::string(p->method) != "latency_mt")
-        throw UsageError("osu -t: threads are osu_latency_mt's");
-      for (std::size_t from = 0; from < set.size();) {
-        std::size_t comma = set.find(',', from);
-        if (comma == std::string::npos) comma = set.size();
-        a.insert(a.end(), {"--set", set.substr(from, comma - from)});
-        from = comma + 1;
-      }
-    } else if (w == "-b") {
-      const std::string b = value(i, w);
-      if (b != "multiple")
-        throw UsageError("osu -b " + b +
-                         ": mpiarena's bandwidth methods use a buffer per "
-                         "message in flight (-b multiple): MPI does not "
-                         "allow pending receives into one buffer");
-    } else if (w == "-w") {
-      a.insert(a.end(), {"--payloads", value(i, w)});
-    } else if (w == "-T") {
-      const std::string t = value(i, w);
-      if (t != "mpi_int" && t != "MPI_INT")
-        throw UsageError("osu -T " + t +
-                         ": mpiarena's collectives move MPI_INT; accepted: "
-                         "mpi_int");
-    } else if (w == "H") {
-      // host buffers, OSU's default
-    } else if (w == "D" || w == "M") {
-      throw UsageError("osu " + w + ": device and managed buffers need a "
-                       "GPU; accepted: H (host)");
-    } else {
-      throw UsageError("osu " + refusal(w));
-    }
+    take_word(words, i, *p, a, columns);
   }
   if (!columns.empty()) {
     std::string list;
