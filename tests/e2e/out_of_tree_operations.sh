@@ -19,7 +19,7 @@ cmake -S "$here/out_of_tree/operations" -B "$work/build" -G Ninja \
   > "$work/configure.log"
 cmake --build "$work/build"
 export MPIARENA_PLUGIN_PATH=$work/build
-runner=$work/install/bin/runner
+runner=$work/install/bin/mpiarena
 methods=allreduce,allreduce_as_rsb_allgather,ext_allreduce_rsb,coll_bcast
 methods=$methods,ext_bcast_ibcast,opbench_mpi,ext_ring_stencil
 methods=$methods,ext_ring_exchange
