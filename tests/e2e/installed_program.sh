@@ -30,14 +30,16 @@ fi
 # "mpiarena 0.1.0, plugin ABI 14", as the build tree's runner says it.
 got=$("$program" --version)
 [[ "$got" =~ ^mpiarena\ ${version//./\\.},\ plugin\ ABI\ [0-9]+$ ]] ||
-  { echo "FAIL: --version printed '$got', not 'mpiarena $version, plugin ABI N'"; exit 1; }
+  { echo "FAIL: --version printed '$got'"; exit 1; }
 [ "$got" = "$("$runner" --version)" ] ||
   { echo "FAIL: --version '$got' is not the build tree's"; exit 1; }
 
 unset MPIARENA_PLUGIN_PATH
 "$program" --list > "$work/list.txt"
-grep -q '^allreduce ' "$work/list.txt" ||
-  { cat "$work/list.txt"; echo "FAIL: the installed plugins are not found"; exit 1; }
+if ! grep -q '^allreduce ' "$work/list.txt"; then
+  cat "$work/list.txt"; echo "FAIL: the installed plugins are not found"
+  exit 1
+fi
 
 python3 "$here/launcher.py" "$mpiexec" "$launcher" 2 "$program" \
   -m allreduce -s 4KiB -r 3 --min-time 0.001 -o "$work/r.json" > "$work/run.txt"
@@ -52,6 +54,7 @@ assert {(r["bytes"], r["size_label"]) for r in recs} == {(4096, "4 KiB")}, \
     [(r["bytes"], r["size_label"]) for r in recs]
 prefix = os.path.realpath(sys.argv[2])
 files = {os.path.realpath(r["plugin"]["file"]) for r in recs}
-assert all(f.startswith(prefix + "/lib/mpiarena/plugins/") for f in files), files
+plugins = prefix + "/lib/mpiarena/plugins/"
+assert all(f.startswith(plugins) for f in files), files
 print(f"installed bin/mpiarena: {len(recs)} verified records, plugins {files}")
 PY
