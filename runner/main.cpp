@@ -108,7 +108,7 @@ int dispatch(const Options& options, bool printer) {
       return 0;
     case Command::version:
       if (printer)
-        std::cout << "mpiarena runner " << MPIARENA_VERSION << ", plugin ABI "
+        std::cout << "mpiarena " << MPIARENA_VERSION << ", plugin ABI "
                   << kAbiVersion << "\n";
       return 0;
     case Command::sizes:

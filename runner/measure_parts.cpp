@@ -2,6 +2,7 @@
 #include "runner/measure_parts.hpp"
 
 #include <array>
+#include <cctype>
 
 #include "core/analysis/report/report.hpp"
 #include "core/analysis/report/summary.hpp"
@@ -51,9 +52,14 @@ void describe_pairs(Record& rec, const Point& p, const Machine& m) {
 std::string point_name(const Point& p) {
   std::string s = p.strategy->entry.info.suite + "/" + p.label + " " +
                   p.payload + " " + p.size.label;
-  if (p.size.label != std::to_string(p.size.bytes))
-    s += " (" + format_bytes(static_cast<double>(p.size.bytes)) + ")";
-  return s;
+  // "small (11.0 kB)"; a size given in a unit with its bytes, "4 KiB
+  // (4096 B)", never a decimal conversion of a binary size.
+  const std::string& label = p.size.label;
+  const std::string bytes = std::to_string(p.size.bytes);
+  if (label == bytes || label == bytes + " B") return s;
+  if (!label.empty() && std::isdigit(static_cast<unsigned char>(label[0])))
+    return s + " (" + bytes + " B)";
+  return s + " (" + format_bytes(static_cast<double>(p.size.bytes)) + ")";
 }
 
 std::string progress_of(const std::vector<Point>& points, const Point& p) {

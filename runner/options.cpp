@@ -119,8 +119,11 @@ void describe_selection(po::options_description& desc, Options& o,
      "xlarge "
      "(11 MB), xxlarge (110 MB), xxxlarge (440 MB), 'all', preset ranges "
      "(small..xxlarge: every preset from the first to the last), bytes with "
-     "units (4KiB, 1MB), ranges a..b doubling (8B..4MiB, 0..4MiB), NetPIPE's "
-     "perturbed ladder netpipe:a..b")
+     "units (case-sensitive: 1MB = 10^6 bytes, 1MiB = 2^20; labelled in the "
+     "unit given: '1 MB', '1 MiB'), ranges a..b doubling (8B..4MiB, "
+     "0..4MiB), OSU's -m ranges A:B doubling from A to B (1:4194304; :B "
+     "from 1, A: to 4194304), its ladders osu (1:4194304) and osu-coll "
+     "(1:1048576), NetPIPE's perturbed ladder netpipe:a..b")
     ("pairs", po::value<std::string>(&raw.pairs)->default_value("one"),
      "pairwise methods (ping-pong): 'one' = ranks 0 and 1, the others idle; "
      "'all' = every disjoint pair (0,1), (2,3)... at once, with the "

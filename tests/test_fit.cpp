@@ -191,8 +191,8 @@ TEST(Fit, AProtocolSwitchGivesTwoLinesThatEachHold) {
   doc.summary = s;
   EXPECT_TRUE(mpiarena::validate_results(mpiarena::to_json(doc)).empty());
   const std::string text = mpiarena::render_summary(s);
-  EXPECT_NE(text.find("9 of 14: 8 B to 2.05 kB"), std::string::npos) << text;
-  EXPECT_NE(text.find("5 of 14: 4.10 kB to 65.5 kB"), std::string::npos);
+  EXPECT_NE(text.find("9 of 14: 8 B to 2 KiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("5 of 14: 4 KiB to 64 KiB"), std::string::npos) << text;
   EXPECT_NE(text.find("max error"), std::string::npos);
 }
 

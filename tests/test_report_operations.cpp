@@ -103,7 +103,7 @@ TEST(Operations, CollectivesOfOneOperationFormARankedGroup) {
   // The text: a ranked table for the allreduce, op=max among the rest.
   const std::string out = mpiarena::render_table(doc);
   const std::string sum =
-      section(out, "collective / 1d / 4096 B (4.10 kB) per rank / 4 ranks / "
+      section(out, "collective / 1d / 4096 B (4 KiB) per rank / 4 ranks / "
                    "allreduce(datatype=int, op=sum)");
   ASSERT_FALSE(sum.empty()) << out;
   EXPECT_EQ(sum.find("not ranked"), std::string::npos) << sum;
@@ -111,7 +111,7 @@ TEST(Operations, CollectivesOfOneOperationFormARankedGroup) {
   EXPECT_NE(sum.find("allreduce_as_rsb_allgather"), std::string::npos);
   EXPECT_EQ(sum.find("op=max"), std::string::npos) << sum;
   const std::string rest = section(
-      out, "collective / 1d / 4096 B (4.10 kB) per rank / 4 ranks (different "
+      out, "collective / 1d / 4096 B (4 KiB) per rank / 4 ranks (different "
            "operations, not ranked)");
   ASSERT_FALSE(rest.empty()) << out;
   EXPECT_NE(rest.find("ext_allreduce[op=max]"), std::string::npos) << rest;
@@ -167,10 +167,10 @@ TEST(Operations, AnotherOperationInACompetingSuiteIsATableOfItsOwn) {
     EXPECT_NE(b["method"], b.contains("operation") ? "sendrecv_halo" : "ring");
   const std::string out = mpiarena::render_table(doc);
   const std::string halo =
-      section(out, "stencil / 1d / 4096 B (4.10 kB) / 2 ranks\n");
+      section(out, "stencil / 1d / 4096 B (4 KiB) / 2 ranks\n");
   ASSERT_FALSE(halo.empty()) << out;
   EXPECT_EQ(halo.find(" ring "), std::string::npos) << halo;
-  EXPECT_NE(out.find("stencil / 1d / 4096 B (4.10 kB) / 2 ranks / ring"),
+  EXPECT_NE(out.find("stencil / 1d / 4096 B (4 KiB) / 2 ranks / ring"),
             std::string::npos)
       << out;
 }

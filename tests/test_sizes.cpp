@@ -104,10 +104,9 @@ TEST(ParseBytes, RejectsBadValues) {
   EXPECT_THROW(parse_bytes("20000000000GiB"), SizeSpecError);
 }
 
-TEST(ParseSizes, ByteValuesGetTheirCanonicalLabel) {
-  const auto points = parse_sizes("4KiB");
-  ASSERT_EQ(points.size(), 1u);
-  EXPECT_EQ(points[0], (SizePoint{"4096", 4096}));
+TEST(ParseSizes, ByteValuesAreLabelledInTheUnitTheyWereGivenIn) {
+  EXPECT_EQ(parse_sizes("4KiB").at(0), (SizePoint{"4 KiB", 4096}));
+  EXPECT_EQ(parse_sizes("4096").at(0), (SizePoint{"4096", 4096}));
 }
 
 TEST(ParseSizes, DoublingRangeWithUnits) {
@@ -137,7 +136,7 @@ TEST(ParseSizes, DeduplicatesAndSortsAscending) {
   EXPECT_EQ(bytes_of(points),
             (std::vector<std::size_t>{1, 2, 4, 1024, 11000, 4194304}));
   EXPECT_EQ(labels_of(points), (std::vector<std::string>{"1", "2", "4", "1024",
-                                                         "small", "4194304"}));
+                                                         "small", "4 MiB"}));
 }
 
 TEST(ParseSizes, PresetWinsOverTheSameByteValue) {
@@ -269,7 +268,7 @@ TEST(ParseSizes, PresetRangeIsEveryPresetFromTheFirstToTheLast) {
   EXPECT_EQ(parse_sizes("small..xxxlarge"), parse_sizes("all"));
   // Mixed with other items, deduplicated and sorted as usual.
   EXPECT_EQ(labels_of(parse_sizes("xlarge,small..medium,1KiB")),
-            (std::vector<std::string>{"1024", "small", "medium", "xlarge"}));
+            (std::vector<std::string>{"1 KiB", "small", "medium", "xlarge"}));
 }
 
 TEST(ParseSizes, BadPresetRangesSayWhatIsAccepted) {

@@ -62,7 +62,7 @@ def test_seed003(a):
     # The size is per rank: the tables say so, records give the total.
     r = got[("distribute_scatter", "1024")]
     check(r["total_bytes"] == 1024 * a.np, f"total_bytes {r.get('total_bytes')}")
-    check("1024 B (1.02 kB) per rank" in p.stdout, "table title lacks 'per rank'")
+    check("1024 B (1 KiB) per rank" in p.stdout, "table title lacks 'per rank'")
     # Distribution and combination are ranked apart.
     check("distribution / 1d / 1024 B" in p.stdout and "combination / 1d / 1024 B" in p.stdout,
           "the two studies are not separate tables")

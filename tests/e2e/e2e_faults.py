@@ -132,11 +132,11 @@ def run_case(a, step, kind, ranks=None):
     with open(out) as f:
         doc = json.load(f)
     kept = {r["size_label"] for r in doc["records"]}
-    check({"1024", "2048"} <= kept, f"{what}: completed points lost: {kept}")
+    check({"1 KiB", "2 KiB"} <= kept, f"{what}: completed points lost: {kept}")
     if ranks is not None:
         # Every point of the 2-rank sub-communicator ran before the fault.
         two = {r["size_label"] for r in doc["records"] if r["ranks"] == 2}
-        check(two == {"1024", "2048", "4096"}, f"{what}: 2-rank points lost: {two}")
+        check(two == {"1 KiB", "2 KiB", "4 KiB"}, f"{what}: 2-rank points lost: {two}")
     if want == 1:
         check(doc["complete"], f"{what}: a run that went on must complete")
         skipped = [s for s in doc["skipped"] if s["bytes"] == 4096]

@@ -142,7 +142,7 @@ def test_blocking(a):
 def test_nonblocking(a):
     doc, p = run_grid(a, NONBLOCKING, ["4KiB"], "nonblocking")
     check(p.returncode == 0, f"runner exited {p.returncode}")
-    records = check_points(a, doc, NONBLOCKING, ["4096"],
+    records = check_points(a, doc, NONBLOCKING, ["4 KiB"],
                            lambda m: ["varied"] if m[1:].split("_")[1] in VW else [None])
     for r in records:
         what = f"{r['method']} {r['options']}"

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of the runner against hostile or inconsistent input:
 deeply nested files, a directory given as a file, preset ranges of --sizes,
+the units of --sizes and their labels,
 a --plugin-dir that repeats a directory already searched, a plugin that
 reuses a built-in method's name, a --plugin-dir relative to the working
 directory, ranks started with different options, and --log-level. Each
@@ -162,7 +163,7 @@ def test_preset_ranges(a):
     five = ["small", "medium", "large", "xlarge", "xxlarge"]
     check(sizes_of(a, ["--sizes", "small..xxlarge"]) == five, "small..xxlarge")
     check(sizes_of(a, []) == five, "the default is small..xxlarge")
-    check(sizes_of(a, ["--sizes", "medium..large,1KiB"]) == ["1024", "medium", "large"],
+    check(sizes_of(a, ["--sizes", "medium..large,1KiB"]) == ["1 KiB", "medium", "large"],
           "a preset range in a list")
     # The default the README states is accepted, and --help shows it.
     with open(os.path.join(ROOT, "README.md")) as f:
@@ -185,6 +186,29 @@ def test_preset_ranges(a):
         p = runner(a, ["sizes", "--sizes", spec])
         check(p.returncode == 2 and why in p.stderr and "small..xxlarge" in p.stderr,
               f"--sizes {spec}: exit {p.returncode}, message lacks '{why}' or the syntax")
+
+
+def test_unit_labels(a):
+    """A size keeps the unit system it was given in; OSU's A:B ranges;
+    an unknown unit is refused with the one meant."""
+    p = runner(a, ["sizes", "--sizes", "1:16,1MiB,1MB,4096"])
+    got = [tuple(line.split("\t")) for line in p.stdout.splitlines()]
+    want = [("1", "1 B"), ("2", "2 B"), ("4", "4 B"), ("8", "8 B"), ("16", "16 B"),
+            ("4096", "4096"), ("1000000", "1 MB"), ("1048576", "1 MiB")]
+    check(p.returncode == 0 and got == want, f"sizes printed {got}, expected {want}")
+    p = runner(a, ["sizes", "--sizes", "osu-coll"])
+    got = [line.split("\t")[1] for line in p.stdout.splitlines()]
+    check(len(got) == 21 and got[0] == "1 B" and got[-1] == "1 MiB", f"osu-coll: {got}")
+    for spec, hint in (("4Kb", "did you mean 'kB' or 'KiB'?"),
+                       ("1mib", "did you mean 'MiB'?"),
+                       ("2XB", "'MB' or 'GB'?")):
+        p = runner(a, ["sizes", "--sizes", spec])
+        check(p.returncode == 2 and hint in p.stderr and "powers of 1024" in p.stderr,
+              f"--sizes {spec}: exit {p.returncode}, message lacks '{hint}': {p.stderr}")
+    p = runner(a, ["--help"])
+    flat = " ".join(p.stdout.split())
+    check("1MB = 10^6 bytes, 1MiB = 2^20" in flat and "A:B" in flat,
+          "--help does not tell 1MB from 1MiB or show OSU's ranges")
 
 
 def builtin_plugins(a):
@@ -365,6 +389,7 @@ def main():
         "deep-nesting": test_deep_nesting,
         "unreadable": test_unreadable,
         "preset-ranges": test_preset_ranges,
+        "unit-labels": test_unit_labels,
         "plugin-dir-twice": test_plugin_dir_twice,
         "options-mismatch": test_options_mismatch,
         "log-level": test_log_level,

@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import check, launch, env, run_np, suite_main  # noqa: E402
 
 SIZES = ["--sizes", "0,4,1KiB,64KiB"]
-LABELS = {"0", "4", "1024", "65536"}
+LABELS = {"0", "4", "1 KiB", "64 KiB"}  # labelled in the units given
 
 
 def load(out):

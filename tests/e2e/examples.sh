@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/install" > "$work/install.log"
 examples=$work/install/share/mpiarena/examples
-runner=$work/install/bin/runner
+runner=$work/install/bin/mpiarena
 build_example() {  # build_example <suite>: configures and builds one example
   local suite=$1 src=$examples/$1
   [ -f "$src/CMakeLists.txt" ] || { echo "FAIL: $src not installed"; return 1; }

@@ -19,7 +19,7 @@ cmake --build "$work/build"
 plugin=$(find "$work/build" -name 'mpiarena_third_party.so')
 [ -n "$plugin" ] || { echo "FAIL: plugin not built"; exit 1; }
 export MPIARENA_PLUGIN_PATH=$(dirname "$plugin")
-runner=$work/install/bin/runner
+runner=$work/install/bin/mpiarena
 "$runner" --list | tee "$work/list.txt"
 grep -q '^third_party ' "$work/list.txt" || { echo "FAIL: --list lacks third_party"; exit 1; }
 grep -q '^bcast ' "$work/list.txt" || { echo "FAIL: installed plugins missing"; exit 1; }

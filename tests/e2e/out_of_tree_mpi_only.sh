@@ -86,7 +86,7 @@ if ldd "$installed" | grep 'libmpiarena.* not found' >/dev/null; then
 fi
 
 unset MPIARENA_PLUGIN_PATH
-runner=$prefix/bin/runner
+runner=$prefix/bin/mpiarena
 "$runner" --list | tee "$work/list.txt"
 grep -q '^third_party ' "$work/list.txt" || { echo "FAIL: --list lacks third_party"; exit 1; }
 python3 "$here/launcher.py" "$mpiexec" "$launcher" 2 "$runner" --methods third_party --sizes small \

@@ -19,7 +19,7 @@ cmake -S "$here/out_of_tree/operations" -B "$work/build" -G Ninja \
   > "$work/configure.log"
 cmake --build "$work/build"
 export MPIARENA_PLUGIN_PATH=$work/build
-runner=$work/install/bin/runner
+runner=$work/install/bin/mpiarena
 methods=allreduce,allreduce_as_rsb_allgather,ext_allreduce_rsb,coll_bcast
 methods=$methods,ext_bcast_ibcast,opbench_mpi,ext_ring_stencil
 methods=$methods,ext_ring_exchange
@@ -71,13 +71,13 @@ assert "ext_allreduce_rsb[op=max]" in body, body
 assert "coll_bcast" not in body and "allreduce_as" not in body, body
 head, body = table("/ bcast(datatype=int, root=0)")
 assert "coll_bcast" in body and "ext_bcast_ibcast" in body, body
-head, body = table("stencil / 1d / 4096 B (4.10 kB) / 4 ranks / ring")
+head, body = table("stencil / 1d / 4 KiB / 4 ranks / ring")
 assert "ext_ring_stencil" in body and "opbench_mpi" not in body, body
 stencil = [b for h, b in tables.items()
-           if h.startswith("stencil / 1d / 4096 B") and "ring" not in h]
+           if h.startswith("stencil / 1d / 4 KiB") and "ring" not in h]
 assert len(stencil) == 1 and "opbench_mpi" in stencil[0], stencil
 assert "ext_ring" not in stencil[0], stencil
-head, body = table("exchange / bytes / 4096 B (4.10 kB) / 4 ranks / ring")
+head, body = table("exchange / bytes / 4 KiB / 4 ranks / ring")
 assert "ext_ring_exchange" in body, body
 
 # The summary: winners per operation, op=max and the ring apart.

@@ -48,11 +48,10 @@ std::string verdict_text(const Comparison& c, const PointComparison& p) {
   return verdict_text(p.verdict);
 }
 
-// "small", or "4.10 kB" for a size given in bytes.
+// "small", "1 MiB", or "4 KiB", "1.00 MB" for a size given in bytes.
 std::string size_cell(const PointKey& k) {
-  return k.size_label == std::to_string(k.bytes)
-             ? format_bytes(static_cast<double>(k.bytes))
-             : k.size_label;
+  return k.size_label == std::to_string(k.bytes) ? short_size(k.bytes)
+                                                 : k.size_label;
 }
 
 // Which file measured the point while the machine was noisy.

@@ -45,9 +45,8 @@ std::string phases_text(const std::vector<PhaseTiming>& phases, double total) {
 namespace {
 
 std::string short_size_cell(const Record& r) {
-  return r.size_label == std::to_string(r.bytes)
-             ? format_bytes(static_cast<double>(r.bytes))
-             : r.size_label;
+  return r.size_label == std::to_string(r.bytes) ? short_size(r.bytes)
+                                                 : r.size_label;
 }
 
 using MethodKey = std::tuple<std::string, std::string, std::string, int>;

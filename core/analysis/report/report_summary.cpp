@@ -114,13 +114,19 @@ std::string wrapped(const std::string& text) {
   return out + (line.empty() ? "" : "  " + line + "\n");
 }
 
-// "9 of 14: 8 B to 2.05 kB", the sizes a fit or its absence covers.
+// "9 of 14: 8 B to 2 KiB", "5 of 14: 4 KiB to 64 KiB": the sizes a fit
+// or its absence covers (short_size).
 std::string fit_sizes(const json& f) {
   const std::size_t n = f["points"], of = f.value("series_points", n);
+  auto size = [](const json& v) {
+    const double d = v.get<double>();
+    return d >= 0 && d < 1e18 && d == std::floor(d)
+               ? short_size(static_cast<std::size_t>(d))
+               : format_bytes(d);
+  };
   return (n == of ? std::to_string(n)
                   : std::to_string(n) + " of " + std::to_string(of)) +
-         ": " + format_bytes(f["min_bytes"]) + " to " +
-         format_bytes(f["max_bytes"]);
+         ": " + size(f["min_bytes"]) + " to " + size(f["max_bytes"]);
 }
 
 // The sizes over which no line holds, a row per series.

@@ -1,6 +1,7 @@
 #include "core/analysis/text/text_format.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <mpiarena/sizes.hpp>
@@ -101,11 +102,15 @@ std::string fixed(double v, int decimals, const char* unit) {
   return buf;
 }
 
-// "small (11.0 kB)", "4096 B (4.10 kB)", "64 B".
+// "small (11.0 kB)"; "1 MiB", "1 MB" as given in a unit; a bare number
+// "4096 B (4 KiB)", "1000000 B (1.00 MB)", "64 B".
 std::string size_text(const std::string& label, std::size_t bytes) {
-  const std::string pretty = format_bytes(static_cast<double>(bytes));
-  if (label != std::to_string(bytes)) return label + " (" + pretty + ")";
-  return bytes < 1000 ? pretty : label + " B (" + pretty + ")";
+  if (label == std::to_string(bytes))
+    return bytes < 1000 ? format_bytes(static_cast<double>(bytes))
+                        : label + " B (" + short_size(bytes) + ")";
+  if (!label.empty() && std::isdigit(static_cast<unsigned char>(label[0])))
+    return label;
+  return label + " (" + format_bytes(static_cast<double>(bytes)) + ")";
 }
 
 std::string heading(const std::string& title, Style style) {
