@@ -103,6 +103,7 @@ OptionsContext options_context(const Options& options) {
     *o.clock_sync = options.clock_sync.front();
   o.sync_window_s = options.sync_window;
   o.plugin_dirs = options.plugin_dirs;
+  if (!options.profile.empty()) o.profile = options.profile;
   o.builds.emplace();
   if (options.command == Command::ab)
     *o.builds = BuildsContext{options.base_plugin_dirs,

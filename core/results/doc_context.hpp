@@ -30,6 +30,9 @@ struct OptionsContext {
   std::optional<bool> verify;
   std::optional<std::string> pairs, ranks, size_basis, receive, wait, sync,
       launch;
+  // --profile: the measurement taken from another suite ("osu"); absent
+  // without one.
+  std::optional<std::string> profile;
   std::optional<std::optional<std::string>> clock_sync;
   std::optional<std::optional<BuildsContext>> builds;
   // Options no field names (another producer's, an older version's),
@@ -63,6 +66,7 @@ struct OptionsContext {
     f("plugin_dirs", s.plugin_dirs);
     f("builds", s.builds);
     f("launch", s.launch);
+    f("profile", s.profile);
   }
 };
 

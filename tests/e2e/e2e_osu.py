@@ -117,8 +117,8 @@ def test_profile(a):
           "osu_latency keeps the calibrated loop")
     ctx = doc["context"]
     check(not ctx["interleave"]["enabled"], "--profile osu interleaved")
-    check(ctx["options"].get("noise") in (False, "off", None),
-          f"noise record: {ctx['options'].get('noise')}")
+    check(not ctx["noise"]["recorded"], "--profile osu recorded noise")
+    check(ctx["options"].get("profile") == "osu", "context lacks the profile")
     # -r given replaces OSU's count.
     out2 = out_path(a, f"osu_profile_r_np{a.np}.json")
     p = mpirun(a, a.np, ["--profile", "osu", "-m", "osu_bcast", "-s", "8B",
