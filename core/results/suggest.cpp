@@ -67,8 +67,11 @@ std::tuple<int, std::size_t> closeness(const std::string& word,
   const std::size_t apart =
       word.size() > name.size() ? word.size() - name.size()
                                 : name.size() - word.size();
+  // Held whole: the word in the name, or a name of half the word or more
+  // in the word ('osu_latency' holds 'latency', not just 'osu').
   if ((word.size() >= 3 && name.find(word) != std::string::npos) ||
-      (name.size() >= 3 && word.find(name) != std::string::npos))
+      (name.size() >= 3 && name.size() * 2 >= word.size() &&
+       word.find(name) != std::string::npos))
     return {1, apart};
   // The fewest edits of a part, the longest part first among equals.
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);

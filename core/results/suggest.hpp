@@ -17,7 +17,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 // within a few edits (one for a word of 3 to 5 characters, two up to 8,
 // three beyond; none for a shorter word, unless only the case differs),
 // then those that hold the word or that the word holds (3 characters or
-// more: 'latency' -> 'latency_mt'), then those with a part ('_' or '-'
+// more, and half the word: 'latency' -> 'latency_mt', 'osu_latency' ->
+// 'latency'), then those with a part ('_' or '-'
 // apart) within those edits of a part of the word. Leading dashes are
 // ignored ('--treshold' -> '--threshold'). Empty when none is near.
 std::vector<std::string> nearest(const std::string& word,
