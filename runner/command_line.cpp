@@ -33,8 +33,9 @@ const char* kOverviewEnd =
     "Exit codes: 0 success, 1 a verification or a point failed, 2 bad input,\n"
     "3 a fault stopped the run (a rank hung, crashed, or threw while the\n"
     "others were stuck; the result file keeps every completed point).\n"
-    "The guides cited here are in docs/; the CI gate (ab, compare, history):\n"
-    "docs/ci.md; the library's algorithms (algorithms, tune): docs/tuning.md.\n"
+    "The guides cited here are in docs/\n"
+    "The CI gate (ab, compare, history): docs/ci.md\n"
+    "The library's algorithms (algorithms, tune): docs/tuning.md\n"
     "\n";
 // clang-format on
 

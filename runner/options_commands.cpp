@@ -50,7 +50,7 @@ std::vector<const char*> and_run(std::vector<const char*> groups) {
 }
 
 const std::vector<CommandSpec> kCommands = {
-  {"run", Command::run, "measure the selected methods (the default)",
+  {"run", Command::run, "measure the selected methods (under mpirun)",
    "  mpirun -np N runner [run] [options]   measure the selected methods\n",
    kRun},
   {"ab", Command::ab, "two builds' methods in the same rounds, judged",
