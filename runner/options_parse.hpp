@@ -48,7 +48,8 @@ std::vector<std::string> parse_algorithms(const std::string& spec, bool given);
 
 // The message for a command line whose positional arguments name no
 // command, or a command that takes no argument with one: it names the
-// first argument that is not a command (`algorithms foo`: foo).
+// first argument that is not a command (`algorithms foo`: foo), and the
+// commands nearest to a word where a command was expected (`compair`).
 std::string unexpected_argument(const std::vector<std::string>& args);
 
 // --clock-sync NAME[,NAME...]: known algorithms (hca, jk), each once.
