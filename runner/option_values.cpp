@@ -159,9 +159,14 @@ std::vector<std::string> parse_clock_sync(const std::string& spec) {
     if (std::find(std::begin(kClockSyncAlgorithms),
                   std::end(kClockSyncAlgorithms),
                   v) == std::end(kClockSyncAlgorithms))
-      throw UsageError("--clock-sync '" + spec + "': '" + v +
-                       "' is not a clock synchronization algorithm; "
-                       "accepted: hca, jk, comma-separated");
+      throw UsageError(
+          "--clock-sync '" + spec + "': '" + v +
+          "' is not a clock synchronization algorithm" + [&] {
+            const std::string hint = did_you_mean(
+                v, {std::begin(kClockSyncAlgorithms),
+                    std::end(kClockSyncAlgorithms)});
+            return hint.empty() ? hint : " (" + hint + ")";
+          }() + "; accepted: hca, jk, comma-separated");
   });
 }
 

@@ -131,6 +131,8 @@ TEST(CommandLine, AnUnknownCommandOrValueIsAnsweredWithTheNearest) {
   EXPECT_TRUE(has(refusal({"-f", "jsn"}), "did you mean 'json'?"));
   EXPECT_TRUE(has(refusal({"--log-level", "warning"}),
                   "did you mean 'warn'?"));
+  EXPECT_TRUE(has(refusal({"clocks", "--clock-sync", "hcaa"}),
+                  "did you mean 'hca'?"));
   // Nothing near: no guess.
   EXPECT_FALSE(has(refusal({"--wait", "spin"}), "did you mean"));
 }

@@ -397,7 +397,8 @@ def test_suggestions(a):
     # Without a launcher too: one message, exit 2.
     for args, needle in ((["--methods", "bcats"], "did you mean 'bcast'"),
                          (["--payloads", "2D", "-m", "bcast"], "did you mean '2d'?"),
-                         (["-f", "jsn"], "did you mean 'json'?")):
+                         (["-f", "jsn"], "did you mean 'json'?"),
+                         (["--help-method", "bcats"], "did you mean 'bcast'")):
         p = runner(a, args)
         check(p.returncode == 2 and needle in p.stderr
               and p.stderr.count("runner: error:") == 1,
