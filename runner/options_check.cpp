@@ -1,5 +1,6 @@
-// What the command line gave, checked: each command's own options, the
-// ranges of the numbers, the choices of the words (options_parse.hpp).
+// What the command line gave, checked: the command and its files, the
+// ranges of the numbers, the choices of the words (options_parse.hpp);
+// which options a command takes, its description (command_line.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
