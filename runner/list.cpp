@@ -10,6 +10,7 @@
 
 #include "core/engine/mpi_session.hpp"
 #include "core/results/printable.hpp"
+#include "core/results/suggest.hpp"
 #include "core/sdk/suite_info.hpp"
 #include "runner/commands.hpp"
 #include "runner/plan.hpp"
@@ -186,16 +187,18 @@ int command_help_method(const Options& options) {
     if (wanted.empty()) return 0;
   }
   const LoadedStrategy* found = nullptr;
-  std::string names;
+  std::vector<std::string> names;
   for (const LoadedStrategy& s : registry.strategies()) {
     if (s.entry.info.name == wanted) found = &s;
-    names += (names.empty() ? "" : ", ") + s.entry.info.name;
+    names.push_back(s.entry.info.name);
   }
   if (!found) {
+    const std::string hint = did_you_mean(options.help_method, names);
     std::cerr << "runner: error: --help-method: no method '"
-              << printable(options.help_method) << "'; runner --list shows "
-              << "the methods (" << registry.strategies().size()
-              << " loaded)\n";
+              << printable(options.help_method) << "'"
+              << (hint.empty() ? "" : " (" + printable(hint) + ")")
+              << "; runner --list shows the methods ("
+              << registry.strategies().size() << " loaded)\n";
     return 2;
   }
   const StrategyInfo& i = found->entry.info;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/results/suggest.hpp"
 #include "runner/options_parse.hpp"
 
 namespace mpiarena {
@@ -158,9 +159,14 @@ std::vector<std::string> parse_clock_sync(const std::string& spec) {
     if (std::find(std::begin(kClockSyncAlgorithms),
                   std::end(kClockSyncAlgorithms),
                   v) == std::end(kClockSyncAlgorithms))
-      throw UsageError("--clock-sync '" + spec + "': '" + v +
-                       "' is not a clock synchronization algorithm; "
-                       "accepted: hca, jk, comma-separated");
+      throw UsageError(
+          "--clock-sync '" + spec + "': '" + v +
+          "' is not a clock synchronization algorithm" + [&] {
+            const std::string hint = did_you_mean(
+                v, {std::begin(kClockSyncAlgorithms),
+                    std::end(kClockSyncAlgorithms)});
+            return hint.empty() ? hint : " (" + hint + ")";
+          }() + "; accepted: hca, jk, comma-separated");
   });
 }
 
@@ -170,11 +176,20 @@ std::string unexpected_argument(const std::vector<std::string>& args) {
   const bool bare =
       args.size() > 1 &&
       std::find(std::begin(kBare), std::end(kBare), args[0]) != std::end(kBare);
-  return "unexpected argument '" + args[bare ? 1 : 0] +
-         "'; the commands are 'run' (default), 'list', 'sizes', "
+  // A word where a command was expected: the commands nearest to it.
+  std::vector<std::string> commands = {"list", "help"};
+  for (const CommandSpec& c : command_specs()) {
+    const std::string name = c.name;
+    if (name.find(' ') == std::string::npos && name.rfind("--", 0) != 0)
+      commands.push_back(name);
+  }
+  const std::string hint = bare ? "" : did_you_mean(args[0], commands);
+  return "unexpected argument '" + args[bare ? 1 : 0] + "'" +
+         (hint.empty() ? "" : " (" + hint + ")") +
+         "; the commands are 'run' (default), 'list', 'sizes', "
          "'validate FILE...', 'report FILE', 'compare BASE NEW', 'ab', "
-         "'algorithms', 'clocks', 'trend FILE...' and 'tune FILE...'. Run "
-         "'runner --help'";
+         "'algorithms', 'clocks', 'trend FILE...', 'tune FILE...' and "
+         "'history ACTION'. Run 'runner --help'";
 }
 
 }  // namespace mpiarena

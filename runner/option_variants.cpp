@@ -2,6 +2,7 @@
 // (plan.hpp option_variants).
 #include <algorithm>
 
+#include "core/results/suggest.hpp"
 #include "core/sdk/suite_info.hpp"
 #include "runner/plan.hpp"
 
@@ -19,9 +20,14 @@ option_variants(const std::vector<const LoadedStrategy*>& methods,
     });
     const std::string spec = "--set " + s.method + "." + s.option;
     if (m == methods.end()) {
+      std::vector<std::string> selected;
+      for (const LoadedStrategy* l : methods)
+        selected.push_back(l->entry.info.name);
+      const std::string hint = did_you_mean(s.method, selected);
       error = spec + ": method '" + s.method +
-              "' is not among the selected methods (--methods; runner "
-              "--list shows every method)";
+              "' is not among the selected methods" +
+              (hint.empty() ? "" : " (" + hint + ")") +
+              " (--methods; runner --list shows every method)";
       return {};
     }
     const StrategyInfo& info = (*m)->entry.info;
@@ -31,10 +37,12 @@ option_variants(const std::vector<const LoadedStrategy*>& methods,
     if (o == info.options.end()) {
       std::vector<std::string> names;
       for (const OptionInfo& x : info.options) names.push_back(x.name);
+      const std::string hint = did_you_mean(s.option, names);
       error = spec + ": method '" + s.method + "' has " +
               (names.empty() ? std::string("no options")
-                             : "no option '" + s.option +
-                                   "'; its options: " + join(names)) +
+                             : "no option '" + s.option + "'" +
+                                   (hint.empty() ? "" : " (" + hint + ")") +
+                                   "; its options: " + join(names)) +
               " (runner --help-method " + s.method + ")";
       return {};
     }

@@ -1,92 +1,39 @@
-// The command line: every option described (the --help text), parsed, and
-// handed to the checks (options_check.cpp). No MPI.
-#include "runner/options.hpp"
-
-#include <sstream>
-
+// The option groups: every option described (its --help text), one
+// function per group of options that the same commands take; which
+// command takes which group: the tables of options_commands.cpp. No MPI.
 #include "runner/options_parse.hpp"
 #include "runner/reporters.hpp"
 
 namespace mpiarena {
 
-namespace {
-
-// clang-format off
-const char* kUsage =
-    "mpiarena runner: which way of moving this data is fastest, at which size.\n"
-    "\n"
-    "Usage:\n"
-    "  mpirun -np N runner [options]     measure the selected methods\n"
-    "  runner --list                     list the methods the plugins provide\n"
-    "  runner sizes [--sizes SPEC]       print the ladder SPEC expands to, one\n"
-    "                                    point per line (bytes, label)\n"
-    "  runner validate FILE...           check result files against the schema\n"
-    "  runner report FILE [--format F]   ranked tables and best-method summary of\n"
-    "                                    a saved result file (table|markdown|json),\n"
-    "                                    its records as csv or gbench, or a self-\n"
-    "                                    contained page of charts (--format html\n"
-    "                                    -o report.html)\n"
-    "  runner compare BASE NEW           CI regression gate: match the points of two\n"
-    "                                    result files, Mann-Whitney U test per point;\n"
-    "                                    exit 0 nothing regressed, 1 a regression,\n"
-    "                                    2 bad input (--threshold, --alpha, --format)\n"
-    "  runner compare AB                 the same for one file of 'runner ab'\n"
-    "  runner compare B1 B2 B3 -- N1 N2 N3  (or DIR_BASE DIR_NEW): k launches a\n"
-    "                                    side, each launch's median one observation\n"
-    "  mpirun -np N runner ab --base-plugin-dir OLD --new-plugin-dir NEW [options]\n"
-    "                                    A/B in one run: both builds' methods in the\n"
-    "                                    same rounds, judged as compare does (exit\n"
-    "                                    0/1/2); -o keeps the run (docs/ci.md)\n"
-    "  runner clocks [--clock-sync A,B]  how well the ranks' clocks agree once\n"
-    "                                    synchronized, per algorithm (MPI)\n"
-    "  runner algorithms [-f json]       the MPI library's own algorithms of each\n"
-    "                                    collective (MPI_T), which --algorithms\n"
-    "                                    measures (docs/tuning.md)\n"
-    "  runner tune FILE... [-o FILE]     the winners of --algorithms runs (U test\n"
-    "                                    against the library's own choice, Holm,\n"
-    "                                    --alpha, --threshold) as the file the\n"
-    "                                    library loads: Open MPI's dynamic rules or\n"
-    "                                    MPICH's selection JSON, and its table;\n"
-    "                                    FILEs of launches without --algorithms,\n"
-    "                                    with the file loaded and without,\n"
-    "                                    confirm its winners; tune --format json's\n"
-    "                                    decisions given back carry a pass's\n"
-    "                                    set-asides to the next (docs/tuning.md)\n"
-    "  runner trend FILE...              each point's median across runs in time\n"
-    "                                    order, the spread of each run, and where\n"
-    "                                    compare's test flags a change against the\n"
-    "                                    run before; runs whose contexts differ are\n"
-    "                                    grouped apart (--format table|markdown|\n"
-    "                                    json|html, -o FILE); --db STORE: the\n"
-    "                                    store's runs, change points marked\n"
-    "  runner history add FILE... --db STORE   keep runs in one SQLite file\n"
-    "  runner history changes --db STORE [--since RUN|REV|DATE]  change points\n"
-    "                                    per series: exit 1 one after --since\n"
-    "  runner history list --db STORE    the stored runs (docs/ci.md)\n"
-    "\n"
-    "Every sample starts after a barrier (--sync window: in windows on a\n"
-    "global clock), calibrated so that one sample lasts at least --min-time,\n"
-    "repeated --repetitions times; a sample is the per-operation time of the\n"
-    "slowest rank. Every point is verified on a\n"
-    "poisoned receive side: a wrong transfer fails the run (exit 1).\n"
-    "Exit codes: 0 success, 1 a verification or a point failed, 2 bad input,\n"
-    "3 a fault stopped the run (a rank hung, crashed, or threw while the\n"
-    "others were stuck; the result file keeps every completed point).\n"
-    "The guides cited here are in docs/\n"
-    "\n"
-    "Options";
-// clang-format on
-
-// The commands, and a method's own options (--set).
-void describe_commands(po::options_description& desc, Options& o,
-                       RawOptions& raw) {
+// Every command's: help, version, quiet.
+void describe_general(po::options_description& desc, Options&, RawOptions&) {
   // clang-format off
   desc.add_options()
-    ("help,h", "show this help and exit")
+    ("help,h", "show this help and exit ('runner COMMAND --help': that "
+     "command's)")
     ("version", "show the runner version and plugin ABI and exit")
+    ("quiet,q", "no progress lines; warnings and errors only (the same as "
+     "--log-level warn; not together with --log-level)");
+  // clang-format on
+}
+
+// The plugins' methods: --list, --help-method.
+void describe_listing(po::options_description& desc, Options& o,
+                      RawOptions&) {
+  // clang-format off
+  desc.add_options()
     ("list", "list methods with suite, payloads, minimum ranks and summary")
     ("help-method", po::value<std::string>(&o.help_method),
-     "what method NAME is and the options it takes (--set)")
+     "what method NAME is and the options it takes (--set)");
+  // clang-format on
+}
+
+// A method's own options (--set) and the library's algorithms.
+void describe_method_options(po::options_description& desc, Options&,
+                             RawOptions& raw) {
+  // clang-format off
+  desc.add_options()
     ("set", po::value<std::vector<std::string>>(&raw.set_specs)->composing(),
      "METHOD.OPTION=VALUE[,VALUE...]: a value of one of a method's own "
      "options (runner --help-method METHOD lists them); a list of values "
@@ -103,16 +50,10 @@ void describe_commands(po::options_description& desc, Options& o,
   // clang-format on
 }
 
-// What to measure: methods, payloads, sizes, pairs, ranks.
-void describe_selection(po::options_description& desc, Options& o,
-                        RawOptions& raw) {
+// --sizes: a run's and 'runner sizes'.
+void describe_sizes(po::options_description& desc, Options& o, RawOptions&) {
   // clang-format off
   desc.add_options()
-    ("methods,m", po::value<std::string>(&raw.methods)->default_value("all"),
-     "comma-separated method names, suite names, or 'all'")
-    ("payloads,p", po::value<std::string>(&raw.payloads),
-     "comma-separated payloads to run (e.g. 1d,2d); default: every payload "
-     "each method supports")
     ("sizes,s", po::value<std::string>(&o.sizes_spec)->default_value(o.sizes_spec),
      "sizes (default: small..xxlarge; the overlap suite: 64KiB..16MiB, as "
      "NMPM's NOB): presets small (11 kB), medium (110 kB), large (1.1 MB), "
@@ -123,7 +64,22 @@ void describe_selection(po::options_description& desc, Options& o,
      "unit given: '1 MB', '1 MiB'), ranges a..b doubling (8B..4MiB, "
      "0..4MiB), OSU's -m ranges A:B doubling from A to B (1:4194304; :B "
      "from 1, A: to 4194304), its ladders osu (1:4194304) and osu-coll "
-     "(1:1048576), NetPIPE's perturbed ladder netpipe:a..b")
+     "(1:1048576), NetPIPE's perturbed ladder netpipe:a..b");
+  // clang-format on
+}
+
+// What to measure: methods, payloads, pairs, ranks.
+void describe_selection(po::options_description& desc, Options& o,
+                        RawOptions& raw) {
+  // clang-format off
+  desc.add_options()
+    ("methods,m", po::value<std::string>(&raw.methods)->default_value("all"),
+     "comma-separated method names, suite names, OSU 7.4 program names "
+     "(osu_latency, osu_allreduce...: runner --list shows them; 'osu': every "
+     "one), or 'all'")
+    ("payloads,p", po::value<std::string>(&raw.payloads),
+     "comma-separated payloads to run (e.g. 1d,2d); default: every payload "
+     "each method supports")
     ("pairs", po::value<std::string>(&raw.pairs)->default_value("one"),
      "pairwise methods (ping-pong): 'one' = ranks 0 and 1, the others idle; "
      "'all' = every disjoint pair (0,1), (2,3)... at once, with the "
@@ -221,56 +177,7 @@ void describe_suites(po::options_description& desc, Options& o,
   // clang-format on
 }
 
-// Fixed iterations, the output and its format, and the judgement of
-// compare and trend.
-void describe_output(po::options_description& desc, Options& o,
-                     RawOptions& raw) {
-  const std::string formats = format_help();  // reporters.hpp
-  // clang-format off
-  desc.add_options()
-    ("iterations,i", po::value<std::int64_t>(&o.iterations),
-     "operations per sample, fixed (OSU's -i): skips calibration and "
-     "--min-time (1 to 10^9)")
-    ("output,o", po::value<std::string>(&o.output),
-     "write the JSON result document here (rewritten after every point, so "
-     "an interrupted run keeps what it measured); with 'report' and "
-     "'trend': write what they print to this file instead of stdout; with "
-     "'tune': the library's tuning file (and its table as FILE.md)")
-    ("format,f", po::value<std::string>(&o.format)->default_value("table"),
-     formats.c_str())
-    ("threshold", po::value<std::string>(&raw.threshold),
-     "compare, trend, tune and history: how far apart two medians must be to count, in percent, as "
-     "a factor between the better and the worse (5%: slower or faster by "
-     "more than 1.05x; default 5%)")
-    ("alpha", po::value<double>(&o.alpha),
-     "compare, trend and tune: significance level of the two-sided U test "
-     "(default 0.05); history: the chance that a series without a change "
-     "reports one")
-    ("correction", po::value<std::string>(&o.correction),
-     "compare and ab: holm (every p-value adjusted by Holm's method over the "
-     "comparison's tests, so that an A/A comparison flags anything with a "
-     "chance below alpha) or none (each point at alpha). Default: holm for "
-     "runner ab, one file of it and launches a side; none for BASE NEW")
-    ("allow-incomplete",
-     "compare and ab: judge an interrupted run (complete: false) as it is; "
-     "without it, a comparison that regressed nowhere exits 2 when a side "
-     "is incomplete. history add: keep such a run (refused without it)")
-    ("allow-powerless",
-     "compare and ab: accept a comparison that could not have failed (too "
-     "few samples for any point to reach significance, after the "
-     "correction); without it, such a comparison exits 2 naming the "
-     "repetitions it needs")
-    ("relative",
-     "compare and trend: judge each point against the common shift of its group (the "
-     "methods of one suite, payload, size and ranks, 3 or more, which an "
-     "interleaved run measured together): a change of the whole machine "
-     "between the runs is reported once per group, not as a regression of "
-     "every point; a change every method shares (an MPI upgrade) is then a "
-     "warning, not a failure");
-  // clang-format on
-}
-
-// The measurement, the plugins and the log.
+// The measurement: its length, samples, memory and verification.
 void describe_measurement(po::options_description& desc, Options& o,
                           RawOptions& raw) {
   // clang-format off
@@ -282,18 +189,43 @@ void describe_measurement(po::options_description& desc, Options& o,
      "15, not this one")
     ("warmup", po::value<int>(&o.warmup)->default_value(o.warmup),
      "untimed operations before calibration")
-    ("point-timeout", po::value<double>(&o.point_timeout)->default_value(o.point_timeout, "60"),
-     "seconds a step of a point (prepare, a sample, verification...) may take "
-     "beyond 10x its calibrated time; a rank that hangs, crashes or throws "
-     "while the others wait stops the run with one message and exit 3 "
-     "(0: no bound)")
+    ("iterations,i", po::value<std::int64_t>(&o.iterations),
+     "operations per sample, fixed (OSU's -i): skips calibration and "
+     "--min-time (1 to 10^9)")
     ("max-memory", po::value<std::string>(&raw.max_memory),
      "memory per node the run may count on, e.g. 8GiB (default: what the node "
      "has available); a point whose buffers would not fit in 80% of it is "
      "skipped, with the figures")
+    ("no-verify", "do not verify the data moved (the records say so)");
+  // clang-format on
+}
+
+// A step's bound: a fault stops the run (a run, 'runner clocks').
+void describe_timeout(po::options_description& desc, Options& o, RawOptions&) {
+  // clang-format off
+  desc.add_options()
+    ("point-timeout", po::value<double>(&o.point_timeout)->default_value(o.point_timeout, "60"),
+     "seconds a step of a point (prepare, a sample, verification...) may take "
+     "beyond 10x its calibrated time; a rank that hangs, crashes or throws "
+     "while the others wait stops the run with one message and exit 3 "
+     "(0: no bound)");
+  // clang-format on
+}
+
+// Where the plugins are (a run, ab, --list, --help-method).
+void describe_plugins(po::options_description& desc, Options& o, RawOptions&) {
+  // clang-format off
+  desc.add_options()
     ("plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs),
      "also load plugins from this directory (repeatable); searched after the "
-     "runner's own plugin directory and MPIARENA_PLUGIN_PATH")
+     "runner's own plugin directory and MPIARENA_PLUGIN_PATH");
+  // clang-format on
+}
+
+// runner ab's two builds and its blocks.
+void describe_builds(po::options_description& desc, Options& o, RawOptions&) {
+  // clang-format off
+  desc.add_options()
     ("base-plugin-dir", po::value<std::vector<std::string>>(&o.base_plugin_dirs),
      "runner ab: a plugin directory of the BASE build (repeatable; the "
      "runner's own and MPIARENA_PLUGIN_PATH are not loaded)")
@@ -304,8 +236,14 @@ void describe_measurement(po::options_description& desc, Options& o,
      "times, the builds created in turn first and second, the repetitions "
      "spread over the blocks; 2 to --repetitions (default 5; and runner ab's "
      "--repetitions defaults to 15: what bench/gate measured to catch a 10% "
-     "slowdown with no false alarm, docs/ci.md)")
-    ("no-verify", "do not verify the data moved (the records say so)")
+     "slowdown with no false alarm, docs/ci.md)");
+  // clang-format on
+}
+
+// The tables' optional views (a run, ab, 'report').
+void describe_views(po::options_description& desc, Options&, RawOptions&) {
+  // clang-format off
+  desc.add_options()
     ("per-rank",
      "table and markdown (run and 'report'): also print each rank's own "
      "per-operation time per point, and the slowest over the fastest rank "
@@ -315,87 +253,102 @@ void describe_measurement(po::options_description& desc, Options& o,
      "p99 of the samples (OSU's -z; nearest rank), '-' where a point has "
      "too few samples: p95 needs -r 20, p99 -r 100 (with -i 1 each sample "
      "is one operation, as OSU's). The records, csv and html always "
-     "hold them where the samples allow")
+     "hold them where the samples allow");
+  // clang-format on
+}
+
+// What the ranks log.
+void describe_log(po::options_description& desc, Options& o, RawOptions&) {
+  // clang-format off
+  desc.add_options()
     ("log-level", po::value<std::string>(&o.log_level),
      "what the ranks log on stderr: trace, debug, info, warn, error or off. "
      "Default: rank 0 info (a progress line per point), the other ranks "
      "warn; with a level, rank 0 logs at it, the other ranks at warn unless "
      "it is debug, trace (every rank) or quieter than warn. --list: the "
-     "plugin loader's messages")
-    ("quiet,q", "no progress lines; warnings and errors only (the same as "
-     "--log-level warn; not together with --log-level)");
+     "plugin loader's messages");
   // clang-format on
 }
 
-}  // namespace
+// What a command prints: its format (reporters.hpp).
+void describe_format(po::options_description& desc, Options& o, RawOptions&) {
+  const std::string formats = format_help();  // reporters.hpp
+  // clang-format off
+  desc.add_options()
+    ("format,f", po::value<std::string>(&o.format)->default_value("table"),
+     formats.c_str());
+  // clang-format on
+}
 
-Options parse_options(int argc, const char* const* argv) {
-  Options o;
-  RawOptions raw;
-  po::options_description desc(kUsage);
-  describe_commands(desc, o, raw);
-  describe_selection(desc, o, raw);
-  describe_suites(desc, o, raw);
-  describe_output(desc, o, raw);
-  describe_measurement(desc, o, raw);
-  describe_sync(desc, o, raw);
-  describe_history(desc, o);
-  describe_label(desc, o);
-  describe_profile(desc, o);
-  // compare B1 B2 -- N1 N2: Boost eats "--" (every later word positional,
-  // options included), so it is kept as a word of its own.
-  std::vector<const char*> args(argv, argv + argc);
-  for (const char*& a : args)
-    if (std::string(a) == "--") a = kSideSeparator;
-  argv = args.data();
-  po::options_description hidden;
-  hidden.add_options()("args", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("args", -1);
+// -o: the result document, or the printout of report, trend, tune.
+void describe_output_file(po::options_description& desc, Options& o,
+                          RawOptions&) {
+  // clang-format off
+  desc.add_options()
+    ("output,o", po::value<std::string>(&o.output),
+     "write the JSON result document here (rewritten after every point, so "
+     "an interrupted run keeps what it measured); with 'report' and "
+     "'trend': write what they print to this file instead of stdout; with "
+     "'tune': the library's tuning file (and its table as FILE.md)");
+  // clang-format on
+}
 
-  po::variables_map vm;
-  try {
-    po::store(
-        po::command_line_parser(argc, argv).options(all).positional(pos).run(),
-        vm);
-    po::notify(vm);
-  } catch (const po::validation_error& e) {
-    // "the argument ('abc') for option '--window' is invalid": say what is.
-    throw UsageError(std::string(e.what()) +
-                     "; accepted: " + accepted_values(e.get_option_name()) +
-                     ". Run 'runner --help' for the accepted options");
-  } catch (const po::error& e) {
-    throw UsageError(std::string(e.what()) +
-                     ". Run 'runner --help' for the accepted options");
-  }
-  std::ostringstream help;
-  help << desc;
-  // Its citations of docs/ spelt where the guides are (doc_dir.hpp).
-  o.help_text = cite_docs_wrapped(
-      help.str(), po::options_description::m_default_line_length);
-  // --help wins over everything else: `runner report --help` shows the help
-  // rather than complaining that the file is missing.
-  if (vm.count("help")) {
-    o.command = Command::help;
-    return o;
-  }
+// The judgement of compare, ab, trend, tune and history changes.
+void describe_judgement(po::options_description& desc, Options& o,
+                        RawOptions& raw) {
+  // clang-format off
+  desc.add_options()
+    ("threshold", po::value<std::string>(&raw.threshold),
+     "compare, trend, tune and history: how far apart two medians must be to count, in percent, as "
+     "a factor between the better and the worse (5%: slower or faster by "
+     "more than 1.05x; default 5%)")
+    ("alpha", po::value<double>(&o.alpha),
+     "compare, trend and tune: significance level of the two-sided U test "
+     "(default 0.05); history: the chance that a series without a change "
+     "reports one");
+  // clang-format on
+}
 
-  parse_command(vm, o);
-  check_command_options(vm, o);
-  if (o.command == Command::validate) return o;  // only --log-level
-  check_run_shape(vm, o, raw);
-  check_sync(vm, o, raw);
-  check_sampling(vm, o, raw);
-  check_output(vm, o, raw);
-  check_numbers(vm, o, raw);
-  check_label(vm, o);
-  check_profile(vm, o);
-  if (vm.count("thread-level"))
-    check_choice("--thread-level", o.thread_level,
-                 {"single", "funneled", "serialized", "multiple"});
-  return o;
+// A gate's procedure: compare and ab.
+void describe_gate(po::options_description& desc, Options& o, RawOptions&) {
+  // clang-format off
+  desc.add_options()
+    ("correction", po::value<std::string>(&o.correction),
+     "compare and ab: holm (every p-value adjusted by Holm's method over the "
+     "comparison's tests, so that an A/A comparison flags anything with a "
+     "chance below alpha) or none (each point at alpha). Default: holm for "
+     "runner ab, one file of it and launches a side; none for BASE NEW")
+    ("allow-powerless",
+     "compare and ab: accept a comparison that could not have failed (too "
+     "few samples for any point to reach significance, after the "
+     "correction); without it, such a comparison exits 2 naming the "
+     "repetitions it needs");
+  // clang-format on
+}
+
+// An interrupted run: compare, ab, history add.
+void describe_incomplete(po::options_description& desc, Options&, RawOptions&) {
+  // clang-format off
+  desc.add_options()
+    ("allow-incomplete",
+     "compare and ab: judge an interrupted run (complete: false) as it is; "
+     "without it, a comparison that regressed nowhere exits 2 when a side "
+     "is incomplete. history add: keep such a run (refused without it)");
+  // clang-format on
+}
+
+// A shift of the whole machine taken out: compare and trend.
+void describe_relative(po::options_description& desc, Options&, RawOptions&) {
+  // clang-format off
+  desc.add_options()
+    ("relative",
+     "compare and trend: judge each point against the common shift of its group (the "
+     "methods of one suite, payload, size and ranks, 3 or more, which an "
+     "interleaved run measured together): a change of the whole machine "
+     "between the runs is reported once per group, not as a regression of "
+     "every point; a change every method shares (an MPI upgrade) is then a "
+     "warning, not a failure");
+  // clang-format on
 }
 
 }  // namespace mpiarena

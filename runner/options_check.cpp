@@ -1,11 +1,13 @@
-// What the command line gave, checked: each command's own options, the
-// ranges of the numbers, the choices of the words (options_parse.hpp).
+// What the command line gave, checked: the command and its files, the
+// ranges of the numbers, the choices of the words (options_parse.hpp);
+// which options a command takes, its description (command_line.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 
 #include "core/results/log.hpp"
+#include "core/results/suggest.hpp"
 #include "runner/options_parse.hpp"
 #include "runner/reporters.hpp"
 
@@ -14,12 +16,16 @@ namespace mpiarena {
 const std::string& check_choice(const char* option, const std::string& value,
                                 std::initializer_list<const char*> accepted) {
   std::string list;
+  std::vector<std::string> words;
   for (const char* word : accepted) {
     if (value == word) return value;
     list += std::string(list.empty() ? "" : ", ") + word;
+    words.push_back(word);
   }
-  throw UsageError(std::string(option) + " '" + value +
-                   "' is not supported; accepted: " + list);
+  const std::string hint = did_you_mean(value, words);
+  throw UsageError(std::string(option) + " '" + value + "' is not supported" +
+                   (hint.empty() ? "" : " (" + hint + ")") +
+                   "; accepted: " + list);
 }
 
 void check_range(const char* option, long long value, long long lo,
@@ -52,18 +58,9 @@ std::string format_number(double value) {
 
 namespace {
 
-// --threshold "5%" or "5" (percent) and --alpha: compare only.
-void parse_compare_options(Options& o, const std::string* threshold,
-                           bool alpha_given) {
-  if (o.command != Command::compare && o.command != Command::trend &&
-      o.command != Command::ab && o.command != Command::tune &&
-      !(o.command == Command::history && o.history_action == "changes")) {
-    if (threshold || alpha_given)
-      throw UsageError(
-          "--threshold and --alpha apply to 'compare', 'ab', 'trend', "
-          "'tune' and 'history changes' only");
-    return;
-  }
+// --threshold "5%" or "5" (percent) and --alpha: the commands that judge
+// (their descriptions take them: options_commands.cpp).
+void parse_compare_options(Options& o, const std::string* threshold) {
   if (threshold) o.threshold = parse_percent("--threshold", *threshold, 1000);
   if (!(o.alpha > 0 && o.alpha < 1))
     throw UsageError("--alpha must be a probability in (0, 1), got " +
@@ -71,24 +68,6 @@ void parse_compare_options(Options& o, const std::string* threshold,
 }
 
 }  // namespace
-
-void reject_foreign_options(const po::variables_map& vm, const char* command,
-                            std::initializer_list<const char*> allowed) {
-  for (const auto& [name, value] : vm) {
-    if (value.defaulted() || name == "args" || name == "quiet" ||
-        name == "list" || name == "help" || name == "version")
-      continue;
-    if (std::find_if(allowed.begin(), allowed.end(),
-                     [&](const char* a) { return name == a; }) != allowed.end())
-      continue;
-    std::string accepted;
-    for (const char* a : allowed)
-      accepted += std::string(accepted.empty() ? "" : ", ") + "--" + a;
-    throw UsageError("--" + name + " does not apply to '" + command +
-                     "'; it takes " +
-                     (accepted.empty() ? std::string("no options") : accepted));
-  }
-}
 
 namespace {
 
@@ -172,43 +151,6 @@ void parse_command(const po::variables_map& vm, Options& o) {
     o.command = Command::help_method;
 }
 
-// A command other than a run takes only its own options.
-void check_command_options(const po::variables_map& vm, Options& o) {
-  if (o.command == Command::report)
-    reject_foreign_options(
-        vm, "report",
-        {"format", "per-rank", "percentiles", "output", "log-level"});
-  else if (o.command == Command::compare)
-    reject_foreign_options(
-        vm, "compare",
-        {"format", "threshold", "alpha", "relative", "correction",
-         "allow-incomplete", "allow-powerless"});
-  else if (o.command == Command::trend)
-    reject_foreign_options(
-        vm, "trend",
-        {"format", "threshold", "alpha", "relative", "output", "db"});
-  else if (o.command == Command::history)
-    reject_history_options(vm, o);
-  else if (o.command == Command::tune)
-    reject_foreign_options(vm, "tune",
-                           {"format", "threshold", "alpha", "output"});
-  else if (o.command == Command::sizes)
-    reject_foreign_options(vm, "sizes", {"sizes"});
-  else if (o.command == Command::algorithms)
-    reject_foreign_options(vm, "algorithms", {"format", "log-level"});
-  else if (o.command == Command::clocks)
-    reject_foreign_options(
-        vm, "clocks", {"clock-sync", "format", "log-level", "point-timeout"});
-  else if (o.command == Command::list)
-    reject_foreign_options(vm, "list", {"plugin-dir", "log-level"});
-  else if (o.command == Command::help_method)
-    reject_foreign_options(vm, "--help-method",
-                           {"help-method", "plugin-dir", "log-level"});
-  else if (o.command == Command::validate)
-    reject_foreign_options(vm, "validate", {"log-level"});
-  check_ab_options(vm, o);
-}
-
 // --set, --no-verify, and the shape of the run: pairs, waiting, the size
 // basis, ranks, and the suites' own numbers.
 void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw) {
@@ -257,7 +199,7 @@ void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
   }
   o.noise = check_choice("--noise", raw.noise, {"on", "off"}) == "on";
   check_range("--retry-noisy", o.retry_noisy, 0, 100);
-  if (o.retry_noisy > 0 && !o.noise && !vm["retry-noisy"].defaulted())
+  if (o.retry_noisy > 0 && !o.noise && given(vm, "retry-noisy"))
     throw UsageError(
         "--retry-noisy needs the noise record; it does nothing with --noise "
         "off");
@@ -267,7 +209,7 @@ void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
       throw UsageError("--target-rse must be above 0%, e.g. 1%");
   }
   check_seconds("--max-time", o.max_time, 0, true, 86400);
-  if (!vm["max-time"].defaulted() && o.target_rse == 0)
+  if (given(vm, "max-time") && o.target_rse == 0)
     throw UsageError(
         "--max-time bounds --target-rse; give --target-rse too (e.g. "
         "--target-rse 1% --max-time 10)");
@@ -278,28 +220,12 @@ void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
       check_choice("--receive", raw.receive, {"reuse", "fresh"}) == "fresh";
   if (vm.count("iterations")) {
     check_range("--iterations", o.iterations, 1, 1000000000);
-    if (!vm["min-time"].defaulted())
+    if (given(vm, "min-time"))
       throw UsageError(
           "--iterations fixes the operations per sample, --min-time "
           "calibrates them; give one of the two");
   }
 }
-
-namespace {
-
-// --allow-incomplete and --allow-powerless: what a gate may pass.
-void check_allowances(const po::variables_map& vm, Options& o) {
-  if (vm.count("allow-incomplete") && o.command != Command::compare &&
-      o.command != Command::ab && o.command != Command::history)
-    throw UsageError("--allow-incomplete applies to compare, ab, history add");
-  if (vm.count("allow-powerless") && o.command != Command::compare &&
-      o.command != Command::ab)
-    throw UsageError("--allow-powerless applies to 'compare' and 'ab' only");
-  o.allow_incomplete = vm.count("allow-incomplete") > 0;
-  o.allow_powerless = vm.count("allow-powerless") > 0;
-}
-
-}  // namespace
 
 // The log, the methods and payloads, compare's judgement, and the format.
 void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
@@ -307,8 +233,14 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
   if (vm.count("log-level")) {
     spdlog::level::level_enum level = spdlog::level::info;
     if (!parse_log_level(o.log_level, level))
-      throw UsageError("--log-level '" + o.log_level +
-                       "' is not a level; accepted: " + log_level_names());
+      throw UsageError(
+          "--log-level '" + o.log_level + "' is not a level" +
+          [&] {
+            const std::string hint = did_you_mean(
+                o.log_level, split_list(log_level_names()));
+            return hint.empty() ? hint : " (" + hint + ")";
+          }() +
+          "; accepted: " + log_level_names());
     if (o.quiet)
       throw UsageError(
           "--quiet is --log-level warn; give one of --quiet and --log-level");
@@ -317,7 +249,7 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
   }
 
   o.methods = split_list(raw.methods);
-  o.methods_given = !vm["methods"].defaulted();
+  o.methods_given = given(vm, "methods");
   if (o.methods.empty())
     throw UsageError(
         "--methods is empty; give method names, suite names or 'all' "
@@ -325,23 +257,14 @@ void check_output(const po::variables_map& vm, Options& o, RawOptions& raw) {
   o.payloads = split_list(raw.payloads);
   if (vm.count("payloads") && o.payloads.empty())
     throw UsageError("--payloads is empty; give payload names such as 1d,2d");
-  parse_compare_options(o, vm.count("threshold") ? &raw.threshold : nullptr,
-                        vm.count("alpha") > 0);
-  if (vm.count("correction")) {
-    if (o.command != Command::compare && o.command != Command::ab)
-      throw UsageError("--correction applies to 'compare' and 'ab' only");
+  parse_compare_options(o, vm.count("threshold") ? &raw.threshold : nullptr);
+  if (vm.count("correction"))
     check_choice("--correction", o.correction, {"holm", "none"});
-  }
-  check_allowances(vm, o);
-  if (vm.count("relative") && o.command == Command::ab)
-    throw UsageError(
-        "--relative does not apply to 'ab': both builds share every round, so "
-        "there is no shift between runs to take out");
+  // --allow-incomplete, --allow-powerless: what a gate may pass.
+  o.allow_incomplete = vm.count("allow-incomplete") > 0;
+  o.allow_powerless = vm.count("allow-powerless") > 0;
   o.relative = vm.count("relative") > 0;
   check_history(vm, o);
-  if (o.relative && o.command != Command::compare &&
-      o.command != Command::trend)
-    throw UsageError("--relative applies to 'compare' and 'trend' only");
   // Each command's formats: the registry's (reporters.hpp).
   check_format(o.format, o.command);
   check_views(vm, o);
@@ -367,7 +290,7 @@ void check_numbers(const po::variables_map& vm, Options& o, RawOptions& raw) {
   }
   try {
     o.sizes = parse_sizes(o.sizes_spec);
-    o.sizes_given = !vm["sizes"].defaulted();
+    o.sizes_given = given(vm, "sizes");
   } catch (const SizeSpecError& e) {
     throw UsageError(std::string("--sizes: ") + e.what());
   }

@@ -66,15 +66,8 @@ void check_output_outside_plugins(const Options& o) {
 // build directories belong to ab alone.
 void check_ab_options(const po::variables_map& vm, Options& o) {
   check_output_outside_plugins(o);
-  const bool dirs = vm.count("base-plugin-dir") || vm.count("new-plugin-dir");
-  if (o.command != Command::ab) {
-    if (vm.count("blocks")) throw UsageError("--blocks applies to 'ab' only");
-    if (dirs)
-      throw UsageError(
-          "--base-plugin-dir and --new-plugin-dir apply to 'ab' only (mpirun "
-          "-np N runner ab --base-plugin-dir OLD --new-plugin-dir NEW)");
-    return;
-  }
+  // The build directories and --blocks: ab's description alone takes them.
+  if (o.command != Command::ab) return;
   if (o.base_plugin_dirs.empty() || o.new_plugin_dirs.empty())
     throw UsageError(
         "'ab' needs the plugin directories of both builds: runner ab "
@@ -112,7 +105,7 @@ void check_ab_options(const po::variables_map& vm, Options& o) {
         "'ab' takes a fixed number of samples for both builds in the same "
         "rounds; --target-rse stops each point on its own (one build "
         "could end with twice the other's samples): give -r instead");
-  if (vm.count("interleave") && !vm["interleave"].defaulted() &&
+  if (given(vm, "interleave") &&
       vm["interleave"].as<std::string>() == "off")
     throw UsageError(
         "'ab' measures both builds in the same rounds; --interleave off is "

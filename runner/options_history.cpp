@@ -4,12 +4,18 @@
 
 namespace mpiarena {
 
-void describe_history(po::options_description& desc, Options& o) {
+void describe_store(po::options_description& desc, Options& o, RawOptions&) {
   // clang-format off
   desc.add_options()
     ("db", po::value<std::string>(&o.db),
      "history and trend: the results store, one SQLite file (history add "
-     "makes it when missing; docs/formats.md, \"The results store\")")
+     "makes it when missing; docs/formats.md, \"The results store\")");
+  // clang-format on
+}
+
+void describe_since(po::options_description& desc, Options& o, RawOptions&) {
+  // clang-format off
+  desc.add_options()
     ("since", po::value<std::string>(&o.since),
      "history changes: exit 1 only for a change at a run after this one: a "
      "run id (#12), a git revision (7 to 40 hex digits, either case: after "
@@ -41,25 +47,7 @@ void parse_history(const std::vector<std::string>& args,
                      "' needs the store: --db STORE (one SQLite file)");
 }
 
-void reject_history_options(const po::variables_map& vm, const Options& o) {
-  if (o.history_action == "add")
-    reject_foreign_options(vm, "history add",
-                           {"db", "allow-incomplete", "log-level"});
-  else if (o.history_action == "changes")
-    reject_foreign_options(
-        vm, "history changes",
-        {"db", "since", "format", "threshold", "alpha", "log-level"});
-  else
-    reject_foreign_options(vm, "history list", {"db", "format", "log-level"});
-}
-
 void check_history(const po::variables_map& vm, const Options& o) {
-  if (vm.count("db") && o.command != Command::history &&
-      o.command != Command::trend)
-    throw UsageError("--db applies to 'history' and 'trend' only");
-  if (vm.count("since") &&
-      !(o.command == Command::history && o.history_action == "changes"))
-    throw UsageError("--since applies to 'history changes' only");
   if (vm.count("since") && o.since.empty())
     throw UsageError(
         "--since '' is empty; give a run id (#12), a git revision (7 to 40 "

@@ -6,7 +6,7 @@
 
 namespace mpiarena {
 
-void describe_label(po::options_description& desc, Options& o) {
+void describe_label(po::options_description& desc, Options& o, RawOptions&) {
   // clang-format off
   desc.add_options()
     ("label", po::value<std::string>(&o.label),

@@ -48,7 +48,8 @@ std::vector<std::string> parse_algorithms(const std::string& spec, bool given);
 
 // The message for a command line whose positional arguments name no
 // command, or a command that takes no argument with one: it names the
-// first argument that is not a command (`algorithms foo`: foo).
+// first argument that is not a command (`algorithms foo`: foo), and the
+// commands nearest to a word where a command was expected (`compair`).
 std::string unexpected_argument(const std::vector<std::string>& args);
 
 // --clock-sync NAME[,NAME...]: known algorithms (hca, jk), each once.
@@ -80,7 +81,6 @@ void compare_files(const std::vector<std::string>& args, Options& o);
 // Its defaults, the procedure bench/gate recommends: -r 15 --blocks 5.
 void check_ab_options(const po::variables_map& vm, Options& o);
 void parse_command(const po::variables_map& vm, Options& o);
-void check_command_options(const po::variables_map& vm, Options& o);
 void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw);
 void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw);
 void check_output(const po::variables_map& vm, Options& o, RawOptions& raw);
@@ -88,27 +88,63 @@ void check_numbers(const po::variables_map& vm, Options& o, RawOptions& raw);
 // The tables' optional views, --per-rank and --percentiles: table or
 // markdown, a run or 'report' (options_views.cpp).
 void check_views(const po::variables_map& vm, Options& o);
-// A command other than a run takes only its own options; one given to it
-// that would do nothing there (report -m bcast) is an error, not ignored.
-void reject_foreign_options(const po::variables_map& vm, const char* command,
-                            std::initializer_list<const char*> allowed);
-// runner history and trend's store (options_history.cpp): --db, --since,
-// history's actions, their options and formats.
-void describe_history(po::options_description& desc, Options& o);
+// Whether `name` was on the command line (not only its default): false
+// for an option the command does not take.
+inline bool given(const po::variables_map& vm, const char* name) {
+  return vm.count(name) > 0 && !vm[name].defaulted();
+}
+// runner history and trend's store (options_history.cpp): history's
+// actions, --db, --since.
 void parse_history(const std::vector<std::string>& args,
                    const po::variables_map& vm, Options& o);
-void reject_history_options(const po::variables_map& vm, const Options& o);
 void check_history(const po::variables_map& vm, const Options& o);
 // --label (options_label.cpp): at most kMaxLabel printable characters.
 inline constexpr std::size_t kMaxLabel = 64;
-void describe_label(po::options_description& desc, Options& o);
 void check_label(const po::variables_map& vm, const Options& o);
 // --sync, --sync-window, --clock-sync (options_sync.cpp).
-void describe_sync(po::options_description& desc, Options& o, RawOptions& raw);
-// --profile osu (options_profile.cpp): OSU's definition, in one launch;
-// and the thread level the OSU programs among --methods need.
-void describe_profile(po::options_description& desc, Options& o);
+// --profile osu and --osu-columns (options_profile.cpp): OSU's
+// definition, in one launch; and the thread level the OSU programs among
+// --methods need.
 void check_profile(const po::variables_map& vm, Options& o);
 void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw);
+
+// The option groups, each adding its options to `desc`, bound to `o` and
+// `raw`: options.cpp; describe_sync and describe_clock_sync in
+// options_sync.cpp, describe_store and describe_since in
+// options_history.cpp, describe_label in options_label.cpp,
+// describe_profile and describe_osu_columns in options_profile.cpp.
+using DescribeGroup = void(po::options_description& desc, Options& o,
+                           RawOptions& raw);
+DescribeGroup describe_general, describe_listing, describe_method_options,
+    describe_sizes, describe_selection, describe_suites, describe_measurement,
+    describe_timeout, describe_plugins, describe_builds, describe_views,
+    describe_log, describe_format, describe_output_file, describe_judgement,
+    describe_gate, describe_incomplete, describe_relative, describe_sync,
+    describe_clock_sync, describe_store, describe_since, describe_label,
+    describe_profile, describe_osu_columns;
+
+// A group of options, under its caption in a command's help.
+struct OptionGroup {
+  const char* name;     // as the commands' table names it
+  const char* caption;  // its heading in a command's help
+  DescribeGroup* describe;
+};
+
+// A command, or an action of one ("history add"), and the option groups it
+// takes besides "general" (--help, --version, --quiet), which every
+// command takes. An action has no summary or usage of its own: its
+// command's row gives them, and takes every option of its actions.
+struct CommandSpec {
+  const char* name;     // as typed: "compare", "history add", "--list"
+  Command command;
+  const char* summary;  // its line in 'runner --help'
+  const char* usage;    // its usage lines in 'runner NAME --help'
+  std::vector<const char*> groups;
+};
+
+// The tables (options_commands.cpp): every group, the commands in the
+// order 'runner --help' lists them.
+const std::vector<OptionGroup>& option_groups();
+const std::vector<CommandSpec>& command_specs();
 
 }  // namespace mpiarena

@@ -8,7 +8,8 @@
 
 namespace mpiarena {
 
-void describe_profile(po::options_description& desc, Options& o) {
+void describe_profile(po::options_description& desc, Options& o,
+                      RawOptions&) {
   // clang-format off
   desc.add_options()
     ("profile", po::value<std::string>(&o.profile),
@@ -19,7 +20,14 @@ void describe_profile(po::options_description& desc, Options& o) {
      "1000 times after 100 warm-ups, 100 after 10 above 8 KiB); no "
      "interleaving and no noise record unless asked for; verification "
      "stays on; -r and --warmup given replace OSU's counts. Add -f osu for "
-     "OSU's tables (docs/osu.md)")
+     "OSU's tables (docs/osu.md)");
+  // clang-format on
+}
+
+void describe_osu_columns(po::options_description& desc, Options& o,
+                          RawOptions&) {
+  // clang-format off
+  desc.add_options()
     ("osu-columns", po::value<std::string>(&o.osu_columns_spec),
      "-f osu: the columns OSU's flags add, comma-separated: 'full' (Min, "
      "Max and Iterations, OSU's -f), 'validation' (Pass or Fail, OSU's -c; "
@@ -63,8 +71,9 @@ void check_profile(const po::variables_map& vm, Options& o) {
     if (o.format != "osu")
       throw UsageError("--osu-columns shapes -f osu's tables; add -f osu");
   }
-  o.repetitions_given = !vm["repetitions"].defaulted();
-  o.warmup_given = !vm["warmup"].defaulted();
+  if (vm.count("repetitions"))
+    o.repetitions_given = !vm["repetitions"].defaulted();
+  if (vm.count("warmup")) o.warmup_given = !vm["warmup"].defaulted();
   if (vm.count("profile")) {
     check_choice("--profile", o.profile, {"osu"});
     if (vm["interleave"].defaulted()) o.interleave = false;

@@ -2,6 +2,7 @@
 // start together (docs/methodology.md "Window timing").
 #include <string>
 
+#include "core/results/suggest.hpp"
 #include "core/results/sync_methods.hpp"
 #include "runner/options_parse.hpp"
 
@@ -29,15 +30,20 @@ std::string sync_help() {
 const SyncMethodInfo& sync_method(const std::string& name) {
   if (const SyncMethodInfo* m = find_sync_method(name)) return *m;
   std::string accepted;
-  for (const SyncMethodInfo& m : sync_methods())
+  std::vector<std::string> names;
+  for (const SyncMethodInfo& m : sync_methods()) {
     accepted += (accepted.empty() ? "" : ", ") + m.name;
-  throw UsageError("--sync '" + name + "' is not supported; accepted: " +
-                   accepted);
+    names.push_back(m.name);
+  }
+  const std::string hint = did_you_mean(name, names);
+  throw UsageError("--sync '" + name + "' is not supported" +
+                   (hint.empty() ? "" : " (" + hint + ")") +
+                   "; accepted: " + accepted);
 }
 
 }  // namespace
 
-void describe_sync(po::options_description& desc, Options& o, RawOptions& raw) {
+void describe_sync(po::options_description& desc, Options& o, RawOptions&) {
   // clang-format off
   desc.add_options()
     ("sync", po::value<std::string>(&o.sync)->default_value(o.sync),
@@ -46,7 +52,14 @@ void describe_sync(po::options_description& desc, Options& o, RawOptions& raw) {
      "--sync window: seconds between two windows' starts, in [1e-06, 1], "
      "at least one operation's time (else exit 2); "
      "default: twice an operation's calibrated time, at least 10 us more "
-     "than it (doubled while over 10% of a sample's windows are invalid)")
+     "than it (doubled while over 10% of a sample's windows are invalid)");
+  // clang-format on
+}
+
+void describe_clock_sync(po::options_description& desc, Options&,
+                         RawOptions& raw) {
+  // clang-format off
+  desc.add_options()
     ("clock-sync", po::value<std::string>(&raw.clock_sync),
      "the clock synchronization algorithms: hca (hierarchical, O(log p) "
      "rounds) or jk (every rank against rank 0, O(p)), comma-separated for "

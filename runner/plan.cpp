@@ -19,6 +19,7 @@
 #include "core/engine/memory.hpp"
 #include "core/engine/mpi_session.hpp"
 #include "core/results/records.hpp"
+#include "core/results/suggest.hpp"
 #include "core/sdk/suite_info.hpp"
 
 namespace mpiarena {
@@ -83,6 +84,28 @@ std::string join(const std::vector<std::string>& items) {
 
 namespace {
 
+// The --payloads no selected method offers, each with the nearest offered.
+std::string payloads_not_offered(
+    const std::vector<std::string>& unknown,
+    const std::vector<const LoadedStrategy*>& methods,
+    const std::set<std::string>& known) {
+  std::vector<std::string> names;
+  for (const LoadedStrategy* s : methods) names.push_back(s->entry.info.name);
+  if (names.size() > 6) names.resize(6), names.push_back("...");
+  const std::vector<std::string> offered(known.begin(), known.end());
+  std::string each;
+  for (const std::string& p : unknown) {
+    each += std::string(each.empty() ? "" : ", ") + "'" + p + "'";
+    const std::string hint = did_you_mean(p, offered);
+    if (!hint.empty()) each += " (" + hint + ")";
+  }
+  return std::string(unknown.size() == 1 ? "payload " : "payloads ") + each +
+         (unknown.size() == 1 ? " is" : " are") +
+         " not offered by the selected methods (" + join(names) +
+         "); they offer: " + join(offered) +
+         " ('runner --list' shows each method's payloads)";
+}
+
 // Every --payloads offered by some selected method; else `error` (not
 // "unknown": 2d exists, the methods chosen may just not offer it).
 bool payloads_offered(const std::vector<const LoadedStrategy*>& methods,
@@ -90,15 +113,11 @@ bool payloads_offered(const std::vector<const LoadedStrategy*>& methods,
   std::set<std::string> known;
   for (const LoadedStrategy* s : methods)
     known.insert(s->entry.info.payloads.begin(), s->entry.info.payloads.end());
-  for (const std::string& p : options.payloads) {
-    if (known.count(p)) continue;
-    std::vector<std::string> names;
-    for (const LoadedStrategy* s : methods) names.push_back(s->entry.info.name);
-    if (names.size() > 6) names.resize(6), names.push_back("...");
-    error = "payload '" + p + "' is not offered by the selected methods (" +
-            join(names) +
-            "); they offer: " + join({known.begin(), known.end()}) +
-            " ('runner --list' shows each method's payloads)";
+  std::vector<std::string> unknown;
+  for (const std::string& p : options.payloads)
+    if (!known.count(p)) unknown.push_back(p);
+  if (!unknown.empty()) {
+    error = payloads_not_offered(unknown, methods, known);
     return false;
   }
   // A method named in --methods that offers none of the --payloads would

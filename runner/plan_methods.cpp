@@ -5,9 +5,39 @@
 #include <string>
 #include <vector>
 
+#include "core/results/suggest.hpp"
 #include "runner/plan.hpp"
 
 namespace mpiarena {
+
+namespace {
+
+// Every unknown word of --methods at once, each with the names nearest to
+// it, and where the whole list is (not the list itself: ~200 names).
+std::string unknown_methods(const std::vector<std::string>& unknown,
+                            const std::vector<std::string>& methods,
+                            const std::vector<std::string>& suites) {
+  std::vector<std::string> names = methods;
+  names.insert(names.end(), suites.begin(), suites.end());
+  names.push_back("all");
+  names.push_back("osu");
+  for (const OsuProgram& p : osu_programs()) names.push_back(p.name);
+  std::string each;
+  for (std::size_t i = 0; i < unknown.size(); ++i) {
+    if (i > 0) each += i + 1 == unknown.size() ? " and " : ", ";
+    each += "'" + unknown[i] + "'";
+    const std::string hint = did_you_mean(unknown[i], names);
+    if (!hint.empty()) each += " (" + hint + ")";
+  }
+  return std::string(unknown.size() == 1 ? "unknown method or suite "
+                                         : "unknown methods or suites ") +
+         each + "; 'runner --list' lists the " +
+         std::to_string(methods.size()) + " methods and " +
+         std::to_string(suites.size()) + " suites and OSU 7.4's program "
+         "names, or give 'all'";
+}
+
+}  // namespace
 
 std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
                                                   const Options& options,
@@ -24,6 +54,7 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
     return {};
   }
   std::set<std::string> wanted;
+  std::vector<std::string> unknown;
   for (const std::string& token : options.methods) {
     bool matched = false;
     for (const LoadedStrategy& s : registry.strategies()) {
@@ -33,13 +64,14 @@ std::vector<const LoadedStrategy*> select_methods(const Registry& registry,
         matched = true;
       }
     }
-    if (!matched) {
-      error = "unknown method or suite '" + token +
-              "'; available methods: " + join(registry.names()) +
-              "; suites: " + join({suites.begin(), suites.end()}) +
-              "; or 'all'";
-      return {};
-    }
+    if (!matched &&
+        std::find(unknown.begin(), unknown.end(), token) == unknown.end())
+      unknown.push_back(token);
+  }
+  if (!unknown.empty()) {
+    error = unknown_methods(unknown, registry.names(),
+                            {suites.begin(), suites.end()});
+    return {};
   }
   std::vector<const LoadedStrategy*> out;
   for (const LoadedStrategy& s : registry.strategies())

@@ -8,6 +8,7 @@
 #include "core/analysis/report/report.hpp"
 #include "core/results/formats.hpp"
 #include "core/results/printable.hpp"
+#include "core/results/suggest.hpp"
 
 namespace mpiarena {
 
@@ -208,9 +209,12 @@ void check_format(const std::string& format, Command command) {
   const char* name = "";
   for (const CommandOutput& c : kCommands)
     if (c.command == command) name = c.name;
+  const std::vector<std::string> accepted = accepted_formats(kinds);
+  // A format of another command needs no guess (it is said below).
+  const std::string hint = r ? std::string() : did_you_mean(format, accepted);
   std::string message = "--format '" + format + "' is not supported by " +
-                        name + "; accepted: " +
-                        joined(accepted_formats(kinds), ", ");
+                        name + (hint.empty() ? "" : " (" + hint + ")") +
+                        "; accepted: " + joined(accepted, ", ");
   if (r)
     message += " (--format " + format + " is for " +
                joined(takers(*r, false), " and ") + ")";

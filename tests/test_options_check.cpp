@@ -49,11 +49,18 @@ TEST(OptionsCheck, AChoiceReturnsTheWordAndNamesTheAcceptedOnes) {
               check_choice("--cache", "warm", {"hot", "cold"});
             }),
             "--cache 'warm' is not supported; accepted: hot, cold");
-  // Case matters: the words are the accepted spellings.
+  // Case matters: the words are the accepted spellings, the nearest
+  // named.
   EXPECT_EQ(usage_error([] {
               check_choice("--sync", "Window", {"barrier", "window"});
             }),
-            "--sync 'Window' is not supported; accepted: barrier, window");
+            "--sync 'Window' is not supported (did you mean 'window'?); "
+            "accepted: barrier, window");
+  EXPECT_EQ(usage_error([] {
+              check_choice("--wait", "pol", {"auto", "poll", "sleep"});
+            }),
+            "--wait 'pol' is not supported (did you mean 'poll'?); "
+            "accepted: auto, poll, sleep");
 }
 
 TEST(OptionsCheck, ARangeIncludesBothEndsAndSaysWhy) {
@@ -147,7 +154,8 @@ TEST(OptionsCheck, TheSamplingOptionsRefuseWhatTheyCannotDo) {
           {{"--buffers", "both"}, {"--buffers 'both'", "separate, shared"}},
           {{"--iterations", "0"}, {"--iterations", "1 and 1000000000"}},
           {{"--seed", "x"}, {"seed"}},
-          {{"--relative"}, {"--relative", "'compare' and 'trend' only"}},
+          {{"--relative"},
+           {"'--relative' is not an option of a run", "compare, trend"}},
       };
   for (const auto& [args, needles] : cases) {
     std::vector<const char*> argv = {"-m", "null", "-s", "small"};
@@ -211,9 +219,11 @@ TEST(OptionsCheck, ALabelIsShortAndPrintable) {
         << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   }
-  EXPECT_NE(parse_error({"report", "f.json", "--label", "x"})
-                .find("--label does not apply to 'report'"),
-            std::string::npos);
+  EXPECT_EQ(parse_error({"report", "f.json", "--label", "x"})
+                .rfind("'--label' is not an option of 'runner report'; it is "
+                       "an option of a run, ab.",
+                       0),
+            0u);
 }
 
 }  // namespace

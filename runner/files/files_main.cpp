@@ -45,8 +45,9 @@ constexpr const char* kUsage =
     "The options are the runner's for the same command (--format, -o,\n"
     "--threshold, --alpha, --relative, --per-rank, --percentiles, --db,\n"
     "--since, "
-    "--log-level); 'runner --help'\n"
-    "explains each. Measuring needs the runner, under mpirun or srun.\n";
+    "--log-level); 'runner COMMAND --help'\n"
+    "lists a command's options. Measuring needs the runner, under mpirun or\n"
+    "srun.\n";
 
 int unsupported(const std::string& what) {
   std::cerr

@@ -23,7 +23,8 @@ from e2e import (  # noqa: E402
 
 def test_bad_input(a):
     expect_usage_error(a, ["--methods", "nosuch"],
-                       ["unknown method or suite 'nosuch'", "bcast", "rdma"])
+                       ["unknown method or suite 'nosuch'",
+                        "'runner --list' lists the"])
     expect_usage_error(a, ["--sizes", "12XB"], ["invalid size", "Accepted:", "8B..4MiB"])
     expect_usage_error(a, ["--sizes", "huge"], ["not a preset name", "xxxlarge"])
     expect_usage_error(a, ["--plugin-dir", "/nonexistent/plugins"],
@@ -354,17 +355,68 @@ def test_list_help(a):
     headers = sum(line.startswith("method ") for line in p.stdout.splitlines())
     check(p.returncode == 0 and headers == 1, "--list under mpirun")
     p = runner(a, ["validate", bad, "--help"])
-    check(p.returncode == 0 and "--min-time" in p.stdout, "validate --help must show the help")
-    # A subcommand's --help shows the help even without its files.
-    for cmd in (["report", "--help"], ["compare", "--help"], ["validate", "--help"],
-                ["sizes", "--help"]):
+    check(p.returncode == 0 and "runner validate FILE..." in p.stdout,
+          "validate --help must show its help")
+    # A subcommand's --help shows its own help even without its files:
+    # its usage and its options, not a run's.
+    for cmd, usage, option in ((["report", "--help"], "runner report FILE", "--per-rank"),
+                               (["compare", "--help"], "runner compare BASE NEW", "--threshold"),
+                               (["validate", "--help"], "runner validate FILE", "--log-level"),
+                               (["sizes", "--help"], "runner sizes [--sizes SPEC]", "--sizes")):
         p = runner(a, cmd)
-        check(p.returncode == 0 and "--min-time" in p.stdout,
-              f"{' '.join(cmd)} must show the help, exit {p.returncode}")
+        check(p.returncode == 0 and usage in p.stdout and option in p.stdout
+              and "--min-time" not in p.stdout,
+              f"{' '.join(cmd)} must show its own help, exit {p.returncode}")
     # Under mpirun, validate reports once, with its exit code on every rank.
     p = mpirun(a, 3, ["validate", bad])
     check(p.returncode == 1 and p.stderr.count("invalid:") == 1,
           f"validate under mpirun: exit {p.returncode}, stderr {p.stderr!r}")
+
+
+def test_suggestions(a):
+    """A mistyped method, option or command is answered with the nearest
+    names, every unknown name of a list at once, in a few lines; each
+    command's help lists its own options, and an option of another
+    command is refused naming the commands that take it."""
+    p = expect_usage_error(a, ["--methods", "bcats,allreduse"],
+                           ["'bcats' (did you mean 'bcast'",
+                            "'allreduse' (did you mean 'allreduce'",
+                            "'runner --list' lists the"])
+    # The runner's message, not the launcher's own lines about the exit.
+    message = [l for l in p.stderr.splitlines() if "runner: error:" in l]
+    check(len(message) == 1 and len(message[0]) < 600,
+          f"the message is {len(message[0])} characters long: {message[0]!r}")
+    expect_usage_error(a, ["--treshold", "5"], ["did you mean '--threshold'"])
+    expect_usage_error(a, ["compair", "a.json", "b.json"],
+                       ["unexpected argument 'compair' (did you mean 'compare'?)"])
+    expect_usage_error(a, ["report", "x.json", "--window", "4"],
+                       ["'--window' is not an option of 'runner report'",
+                        "it is an option of a run, ab"])
+    expect_usage_error(a, ["-x"], ["'-x': not an option of a run",
+                                   "its short options are -f, -h"])
+    # Without a launcher too: one message, exit 2.
+    for args, needle in ((["--methods", "bcats"], "did you mean 'bcast'"),
+                         (["--payloads", "2D", "-m", "bcast"], "did you mean '2d'?"),
+                         (["-f", "jsn"], "did you mean 'json'?"),
+                         (["--help-method", "bcats"], "did you mean 'bcast'")):
+        p = runner(a, args)
+        check(p.returncode == 2 and needle in p.stderr
+              and p.stderr.count("runner: error:") == 1,
+              f"{args}: exit {p.returncode}, {p.stderr!r}")
+    p = runner(a, ["report", "--help"])
+    check(p.returncode == 0 and "--format" in p.stdout and "--per-rank" in p.stdout,
+          "report --help lacks its options")
+    for other in ("--threshold", "--window", "--methods"):
+        check(other not in p.stdout, f"report --help shows {other}")
+    p = runner(a, ["compare", "--help"])
+    check(p.returncode == 0 and "--threshold" in p.stdout and "--window" not in p.stdout,
+          "compare --help must show --threshold and no run option")
+    p = runner(a, ["help", "compare"])
+    check(p.returncode == 0 and "--threshold" in p.stdout, "runner help compare")
+    p = runner(a, ["--help"])
+    check(p.returncode == 0 and "runner COMMAND --help" in p.stdout
+          and "--min-time" in p.stdout and "--threshold" not in p.stdout,
+          "runner --help: the overview and a run's options")
 
 
 if __name__ == "__main__":
@@ -374,6 +426,7 @@ if __name__ == "__main__":
         "broken-plugin": test_broken_plugin,
         "interrupted": test_interrupted,
         "list-help": test_list_help,
+        "suggestions": test_suggestions,
         "memory-guard": test_memory_guard,
         "memory-released": test_memory_released,
         "memory-cgroup": test_memory_cgroup,

@@ -144,9 +144,12 @@ def test_compare_synthetic(a):
                          (["compare", base, new, "--threshold", "abc"], "not a percentage"),
                          (["compare", base, new, "--alpha", "1.5"], "--alpha must be"),
                          (["compare", base, new, "--format", "csv"], "not supported by compare"),
-                         (["--threshold", "5", "--list"], "--threshold does not apply to 'list'"),
-                         (["--threshold", "5"], "apply to 'compare', 'ab', 'trend', 'tune' and 'history changes' only"),
-                         (["report", base, "-m", "bcast"], "--methods does not apply to 'report'")):
+                         (["--threshold", "5", "--list"],
+                          "'--threshold' is not an option of 'runner --list'"),
+                         (["--threshold", "5"], "it is an option of ab, compare, trend, tune, "
+                                                "history changes"),
+                         (["report", base, "-m", "bcast"],
+                          "'-m' (--methods) is not an option of 'runner report'")):
         p = runner(a, args)
         check(p.returncode == 2 and needle in p.stderr, f"{args}: exit {p.returncode}")
 

@@ -158,7 +158,7 @@ def test_gate_bad_input(a):
              "'/nonexistent' is not a directory"),
             (["ab", "--base-plugin-dir", gate(a, 0), "--new-plugin-dir", a.slow_plugins,
               "-m", "gate_bcast"], "gate_bcast (base only)"),
-            (["--base-plugin-dir", gate(a, 0)], "apply to 'ab' only")):
+            (["--base-plugin-dir", gate(a, 0)], "it is an option of ab.")):
         one_error(mpirun(a, a.np, args + ["-q"]), " ".join(args[:3]), expect)
 
 

@@ -332,7 +332,8 @@ def test_exit_codes(a):
            (["history", "add", "--db", db], "at least one result file"),
            (["history", "add", "x.json", "--db", db, "--since", "#1"], "--since"),
            (["history", "list", "--db", db, "--alpha", "0.1"], "--alpha"),
-           (["compare", "a.json", "b.json", "--db", db], "--db does not apply")]
+           (["compare", "a.json", "b.json", "--db", db],
+            "'--db' is not an option of 'runner compare'; it is an option of trend, history")]
     for args, needle in bad:
         p = runner(a, args)
         e = errors_of(p)
