@@ -333,38 +333,6 @@ std::vector<Point> plan_points(
   return points;
 }
 
-std::string options_mismatch(const Options& options, MPI_Comm world) {
-  std::vector<std::string> names, values;
-  for (const auto& [name, value] : run_settings(options)) {
-    names.push_back(name);
-    values.push_back(value);
-  }
-  const std::vector<std::string> root_values = bcast_strings(values, 0, world);
-  if (root_values == values) return {};
-  // A value may be a long ladder: enough of it to see the difference.
-  auto brief = [](const std::string& v) {
-    const std::string s = v.size() > 60 ? v.substr(0, 57) + "..." : v;
-    return "'" + s + "'";
-  };
-  int world_rank = 0;
-  MPIARENA_CHECK(MPI_Comm_rank(world, &world_rank));
-  const std::string rank = std::to_string(world_rank);
-  std::string diff;
-  if (root_values.size() != values.size()) {
-    diff = "another set of options (another runner version?)";
-  } else {
-    for (std::size_t i = 0; i < values.size(); ++i)
-      if (values[i] != root_values[i])
-        diff += (diff.empty() ? "" : "; ") + names[i] + " " + brief(values[i]) +
-                " on rank " + rank + ", " + brief(root_values[i]) +
-                " on rank 0";
-  }
-  return "rank " + rank +
-         " was started with other options than rank 0, so the ranks would "
-         "not run the same points: " +
-         diff + ". Give every rank the same command line";
-}
-
 std::vector<std::vector<const Point*>> point_groups(
     const std::vector<Point>& points) {
   std::vector<std::vector<const Point*>> groups;

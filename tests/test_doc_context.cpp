@@ -118,6 +118,7 @@ Context full_context() {
   o.verify = true;
   o.pairs = o.ranks = o.size_basis = o.receive = o.wait = o.sync = o.launch =
       std::string("w");
+  o.profile = "osu";
   o.clock_sync = std::optional<std::string>("hca");
   o.builds = std::optional<mpiarena::BuildsContext>(
       mpiarena::BuildsContext{{"a"}, {"b"}});
