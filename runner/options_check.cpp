@@ -177,7 +177,8 @@ void check_command_options(const po::variables_map& vm, Options& o) {
   if (o.command == Command::report)
     reject_foreign_options(
         vm, "report",
-        {"format", "per-rank", "percentiles", "output", "log-level"});
+        {"format", "osu-columns", "per-rank", "percentiles", "output",
+         "log-level"});
   else if (o.command == Command::compare)
     reject_foreign_options(
         vm, "compare",
