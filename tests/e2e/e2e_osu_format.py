@@ -15,6 +15,9 @@
                                    `report FILE -f osu` prints the same, and
                                    --osu-columns full,validation,p50 adds
                                    OSU's columns (ReFrame's ^{size}.*Pass).
+                                   With MPIARENA_OSU_DIR (OSU 7.4's c/mpi
+                                   build directory) the same regexes read
+                                   OSU's programs run there too.
     e2e_osu_format.py fail --np 2  a corrupting method: its rows still
                                    print, with Fail in the validation
                                    column, and the run exits 1.
@@ -23,10 +26,11 @@ import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import check, mpirun, runner, suite_main  # noqa: E402
+from e2e import check, env, launch, mpirun, runner, suite_main  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
 # One regular expression per benchmark, as a site's parser writes it.
@@ -121,8 +125,32 @@ def check_fixtures():
               f"{len(data)} rows")
 
 
+OSU_PATHS = {"osu_latency": "pt2pt/standard/osu_latency",
+             "osu_bw": "pt2pt/standard/osu_bw",
+             "osu_allreduce": "collective/blocking/osu_allreduce",
+             "osu_iallreduce": "collective/non_blocking/osu_iallreduce"}
+
+
+def check_real_osu(a):
+    """MPIARENA_OSU_DIR: OSU 7.4 run here, read by the same regexes."""
+    osu = os.environ.get("MPIARENA_OSU_DIR")
+    if not osu:
+        return
+    for program, (regex, header, _) in PROGRAMS.items():
+        exe = os.path.join(osu, OSU_PATHS[program])
+        p = subprocess.run(launch(a) + [exe, "-m", "8:1024"], env=env(),
+                           capture_output=True, text=True, timeout=240)
+        print("$", exe, "-m 8:1024 ->", p.returncode, flush=True)
+        print(p.stdout[-1500:])
+        check(p.returncode == 0, f"{exe} exited {p.returncode}")
+        got = rows(p.stdout.splitlines(), regex)
+        check(header in p.stdout.splitlines() and 8 in got and 1024 in got,
+              f"{program}: OSU's own output not read: {p.stdout[-500:]}")
+
+
 def test_run(a):
     check_fixtures()
+    check_real_osu(a)
     out = os.path.join(a.workdir, "osu.json")
     p = mpirun(a, a.np, ["-m", ",".join(PROGRAMS), "--profile", "osu",
                          "-s", "8B,1KiB", "-f", "osu", "-q",
