@@ -15,8 +15,9 @@ constexpr const char* kCollNote =
     "one operation after its own barrier, as OSU; MPI_INT (OSU's -T "
     "mpi_int), so sizes below 4 B are skipped";
 
-std::vector<OsuProgram> make_programs() {
-  std::vector<OsuProgram> p = {
+// Point-to-point and one-sided.
+std::vector<OsuProgram> point_to_point() {
+  return {
       // point-to-point (c/mpi/pt2pt)
       {"osu_latency", "mpi_bytes", "", "", T::latency, false, "",
        "separate send and receive buffers, as OSU"},
@@ -67,6 +68,10 @@ std::vector<OsuProgram> make_programs() {
       {"osu_get_mbw", "get_flush_bw", "allocate", "", T::bandwidth, true, "",
        "in OSU's source tree, not built by its Makefile"},
   };
+}
+
+std::vector<OsuProgram> make_programs() {
+  std::vector<OsuProgram> p = point_to_point();
   // blocking collectives (c/mpi/collective/blocking)
   const std::vector<std::pair<const char*, const char*>> blocking = {
       {"osu_allgather", ""},     {"osu_allgatherv", kUniform},
