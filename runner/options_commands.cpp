@@ -80,8 +80,8 @@ const std::vector<CommandSpec> kCommands = {
   {"report", Command::report, "tables, summary, csv or a page of a file",
    "  runner report FILE [--format F]   ranked tables and best-method\n"
    "       summary of a saved result file (table|markdown|json), its records\n"
-   "       as csv or gbench, or a self-contained page of charts (--format\n"
-   "       html -o report.html)\n",
+   "       as csv, gbench or osu (OSU's tables), or a self-contained page of\n"
+   "       charts (--format html -o report.html)\n",
    {"format", "output", "views", "osu-columns", "log"}},
   {"compare", Command::compare, "the regression gate of two result files",
    "  runner compare BASE NEW   CI regression gate: match the points of two\n"

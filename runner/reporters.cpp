@@ -9,6 +9,7 @@
 #include "core/results/formats.hpp"
 #include "core/results/printable.hpp"
 #include "core/results/suggest.hpp"
+#include "runner/reporter_osu.hpp"
 
 namespace mpiarena {
 
@@ -116,6 +117,21 @@ class GbenchReporter : public Reporter {
   }
 };
 
+class OsuReporter : public Reporter {
+ public:
+  std::string name() const override { return "osu"; }
+  std::string help() const override {
+    return "OSU Micro-Benchmarks 7.4's tables, a table per benchmark in "
+           "OSU's columns and widths (--osu-columns adds OSU's optional "
+           "ones)";
+  }
+  unsigned kinds() const override { return kRecords; }
+  bool machine_read() const override { return true; }
+  std::string render(const Printout& out) const override {
+    return safe_text(render_osu(*out.document, out.osu_columns));
+  }
+};
+
 class HtmlReporter : public Reporter {
  public:
   std::string name() const override { return "html"; }
@@ -135,9 +151,10 @@ const MarkdownReporter kMarkdown;
 const JsonReporter kJson;
 const CsvReporter kCsv;
 const GbenchReporter kGbench;
+const OsuReporter kOsu;
 const HtmlReporter kHtml;
 const std::vector<const Reporter*> kReporters = {
-    &kTable, &kSummary, &kMarkdown, &kJson, &kCsv, &kGbench, &kHtml};
+    &kTable, &kSummary, &kMarkdown, &kJson, &kCsv, &kGbench, &kOsu, &kHtml};
 
 // What each command prints, and how a message names it.
 struct CommandOutput {

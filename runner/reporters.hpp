@@ -37,6 +37,8 @@ struct Printout {
   const Document* document = nullptr;
   const nlohmann::json* summary = nullptr;
   std::string source;
+  // kRecords, -f osu: the columns --osu-columns adds ("full", "p50"...).
+  std::vector<std::string> osu_columns;
   // kPage
   std::function<std::string()> page;
 };

@@ -144,6 +144,7 @@ void report(const Document& doc, const Options& options, bool failed,
   out.document = &doc;
   out.summary = &doc.summary;
   out.source = kept;
+  out.osu_columns = options.osu_columns;
   std::cout << reporter(options.format).render(out);
   if (failed)
     std::cerr << "runner: some points failed verification or could not run; "

@@ -58,9 +58,9 @@ std::string raw_controls(const std::string& text) {
 
 TEST(Reporters, EachCommandTakesTheFormatsOfItsKinds) {
   EXPECT_EQ(accepted(Command::run), "table, summary, markdown, json, csv, "
-                                    "gbench");
+                                    "gbench, osu");
   EXPECT_EQ(accepted(Command::report), "table, summary, markdown, json, "
-                                       "csv, gbench, html");
+                                       "csv, gbench, osu, html");
   EXPECT_EQ(accepted(Command::compare), "table, markdown, json");
   EXPECT_EQ(accepted(Command::ab), "table, markdown, json");
   EXPECT_EQ(accepted(Command::tune), "table, markdown, json");
@@ -78,11 +78,17 @@ TEST(Reporters, ARefusalNamesTheFormatAndWhatIsAccepted) {
   EXPECT_EQ(refusal("html", Command::report), "");
   EXPECT_EQ(refusal("xml", Command::run),
             "--format 'xml' is not supported by run; accepted: table, "
-            "summary, markdown, json, csv, gbench");
+            "summary, markdown, json, csv, gbench, osu");
   EXPECT_EQ(refusal("html", Command::run),
             "--format 'html' is not supported by run; accepted: table, "
-            "summary, markdown, json, csv, gbench (--format html is for "
-            "report FILE and trend FILE...)");
+            "summary, markdown, json, csv, gbench, osu (--format html is "
+            "for report FILE and trend FILE...)");
+  EXPECT_EQ(refusal("osu", Command::compare).rfind(
+                "--format 'osu' is not supported by compare; accepted: "
+                "table, markdown, json (--format osu is for a run and "
+                "report FILE)",
+                0),
+            0u);
   EXPECT_EQ(refusal("markdown", Command::algorithms),
             "--format 'markdown' is not supported by algorithms; accepted: "
             "table, json (--format markdown is for a run, report FILE, "
@@ -130,7 +136,7 @@ TEST(Reporters, HostileStringsPrintSafely) {
   };
   out.document = &doc;
   out.summary = &doc.summary;
-  for (const char* format : {"table", "markdown", "summary", "csv"}) {
+  for (const char* format : {"table", "markdown", "summary", "csv", "osu"}) {
     const std::string text = reporter(format).render(out);
     EXPECT_EQ(raw_controls(text), "") << format << ":\n" << text;
     EXPECT_NE(text.find("\\x1B[31mred\\x00nul"), std::string::npos)
@@ -164,7 +170,7 @@ TEST(Reporters, JsonSurvivesBytesThatAreNotUtf8) {
 }
 
 TEST(Reporters, WhatAFormatIs) {
-  for (const char* data : {"json", "csv", "gbench"})
+  for (const char* data : {"json", "csv", "gbench", "osu"})
     EXPECT_TRUE(reporter(data).machine_read()) << data;
   for (const char* shown : {"table", "markdown", "summary", "html"})
     EXPECT_FALSE(reporter(shown).machine_read()) << shown;

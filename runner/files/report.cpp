@@ -47,6 +47,7 @@ int command_report(const Options& options) {
   out.document = &doc;
   out.summary = &summary;
   out.source = file;
+  out.osu_columns = options.osu_columns;
   out.page = [&] { return render_html(doc, summary, file); };
   const std::string text = reporter(options.format).render(out);
   if (options.output.empty()) {

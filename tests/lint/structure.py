@@ -57,7 +57,9 @@ for room, uses in ROOMS.items():
 # Files that must build without MPI, beside the MPI-free layers.
 MPI_FREE_RUNNER = {"options.cpp", "options.hpp", "options_check.cpp",
                    "options_parse.hpp", "option_values.cpp", "settings.cpp",
-                   "ranks.cpp", "reporters.cpp", "reporters.hpp"}
+                   "ranks.cpp", "reporters.cpp", "reporters.hpp",
+                   "reporter_osu.cpp", "reporter_osu.hpp",
+                   "osu_programs.cpp", "osu_programs.hpp"}
 MPI_FREE_LAYERS = {"core/results", "runner/files"} | ANALYSIS
 # Public headers a MPI-free layer may include: the pure ones.
 PURE_PUBLIC = {"sizes.hpp", "stats.hpp", "payload.hpp", "operation.hpp",
