@@ -167,10 +167,13 @@ std::vector<std::pair<std::string, std::string>> osu_settings(
 }
 
 std::string osu_ladder(const OsuProgram& p) {
+  if (std::string(p.method).find("barrier") != std::string::npos)
+    return "1";  // osu_ibarrier too: no size, one point
   switch (p.table) {
+    case T::barrier:
+      return "1";  // no size: one point
     case T::collective:
     case T::nonblocking:
-    case T::barrier:
       return "1:1048576";
     default:
       return "1:4194304";

@@ -48,7 +48,8 @@ std::vector<std::pair<std::string, std::string>> osu_settings(
     const OsuProgram& p);
 
 // OSU's default size ladder of the program, as --sizes takes it:
-// "1:4194304" (point-to-point, one-sided), "1:1048576" (collectives).
+// "1:4194304" (point-to-point, one-sided), "1:1048576" (collectives),
+// "1" (osu_barrier, osu_ibarrier: no size, one point).
 std::string osu_ladder(const OsuProgram& p);
 
 // What a sample is under OSU's definition at `bytes`: operations timed per
