@@ -49,7 +49,8 @@ std::vector<std::pair<std::string, std::string>> run_settings(
     return out;
   };
   std::vector<std::string> sizes;
-  for (const SizePoint& p : o.sizes) sizes.push_back(p.label);
+  // The bytes: a label is only how rank 0 names a point in its records.
+  for (const SizePoint& p : o.sizes) sizes.push_back(std::to_string(p.bytes));
   // The shortest text that reads back as the same double ("0.005").
   const std::string min_time = nlohmann::json(o.min_time).dump();
   return {{"--methods", list(o.methods)},

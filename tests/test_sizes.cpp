@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "sizes_fixtures.hpp"
+
 using mpiarena::parse_bytes;
 using mpiarena::parse_sizes;
 using mpiarena::SizePoint;
@@ -16,17 +18,8 @@ using mpiarena::SizeSpecError;
 
 namespace {
 
-std::vector<std::size_t> bytes_of(const std::vector<SizePoint>& points) {
-  std::vector<std::size_t> out;
-  for (const SizePoint& p : points) out.push_back(p.bytes);
-  return out;
-}
-
-std::vector<std::string> labels_of(const std::vector<SizePoint>& points) {
-  std::vector<std::string> out;
-  for (const SizePoint& p : points) out.push_back(p.label);
-  return out;
-}
+using sizes_fixtures::bytes_of;
+using sizes_fixtures::labels_of;
 
 }  // namespace
 
