@@ -22,6 +22,9 @@ const char* kOverview =
     "\n"
     "Commands:\n";
 const char* kOverviewEnd =
+    "  osu PROGRAM       an OSU program's command line, OSU's flags (runner\n"
+    "                    osu --help; OSU's names as methods: runner --list)\n"
+    "\n"
     "'runner COMMAND --help' (or 'runner help COMMAND') shows a command's\n"
     "usage and options.\n"
     "\n"
@@ -282,7 +285,7 @@ std::string help_text(const Descriptions& d, const CommandSpec& c) {
       name.resize(std::max<std::size_t>(name.size(), 16), ' ');
       out << "  " << name << "  " << s.summary << "\n";
     }
-    out << "\n" << kOverviewEnd << d.of(c, "Options of a run");
+    out << kOverviewEnd << d.of(c, "Options of a run");
   } else {
     out << "runner " << c.name << ": " << c.summary << "\n\nUsage:\n"
         << c.usage << "\n"

@@ -13,10 +13,11 @@ namespace {
 
 // clang-format off
 const char* kHelp =
-    "runner osu PROGRAM [OSU flags] [--runner-option ...]: an OSU "
-    "Micro-Benchmarks 7.4 program's command line, measured by mpiarena as\n"
-    "--profile osu -f osu (OSU's ladder, timing and table; every transfer "
-    "verified). PROGRAM: an OSU program name (runner --list shows them).\n"
+    "runner osu PROGRAM [OSU flags] [--runner-option ...]\n"
+    "An OSU Micro-Benchmarks 7.4 program's command line, measured by\n"
+    "mpiarena as --profile osu -f osu (OSU's ladder, timing and table; every\n"
+    "transfer verified). PROGRAM: an OSU program name (runner --list shows\n"
+    "them).\n"
     "\n"
     "OSU's flags taken, with OSU's meanings:\n"
     "  -m [MIN:]MAX   message sizes, every power of two from MIN to MAX\n"
@@ -37,8 +38,8 @@ const char* kHelp =
     "Refused, with the reason: -d (GPU buffers: no device), -a, -G, -M, -s,\n"
     "D/M buffer locations. Words starting with -- are the runner's own\n"
     "options (--output FILE, --log-level info...).\n"
-    "Example: mpirun -np 2 mpiarena osu osu_latency -m 8:4194304 -i 10000 "
-    "-x 1000 -z 50,95";
+    "Example: mpirun -np 2 mpiarena osu osu_latency -m 8:4194304 \\\n"
+    "           -i 10000 -x 1000 -z 50,95";
 // clang-format on
 
 bool is_count(const std::string& s) {
