@@ -9,6 +9,8 @@
 #include <sstream>
 #include <utility>
 
+#include <mpiarena/stats.hpp>
+
 #include "core/analysis/text/text_format.hpp"
 
 namespace mpiarena {
@@ -109,6 +111,11 @@ TrendCell cell_of(const Record& r, const PointComparison* pc, int against) {
   c.median = r.time.median;
   c.lo = r.time.min;
   c.hi = r.time.max;
+  c.q1 = c.q3 = r.time.median;
+  if (!r.samples_max.empty()) {
+    c.q1 = quantile(r.samples_max, 0.25);
+    c.q3 = quantile(r.samples_max, 0.75);
+  }
   c.failed = r.verification == "failed";
   c.noisy = r.noise.noisy;
   if (!pc) return c;
@@ -162,6 +169,11 @@ void trend_group(const Trend& t, TrendGroup& g, const CompareOptions& options) {
   for (auto& [name, entry] : group_points(t, g)) {
     TrendPoint p;
     p.key = entry.first;
+    for (const Record* r : entry.second)
+      if (r) {
+        p.store_name = match_name(*r);
+        break;
+      }
     int last = -1;
     for (std::size_t j = 0; j < g.runs.size(); ++j) {
       TrendCell c;

@@ -27,6 +27,9 @@ struct TrendRun {
 struct TrendCell {
   bool present = false;
   double median = 0, lo = 0, hi = 0;  // the median, fastest, slowest sample
+  // The quartiles of the samples (MAX over ranks): the band a page draws;
+  // the median when the record keeps no samples.
+  double q1 = 0, q3 = 0;
   bool failed = false;                // verification failed in this run
   bool noisy = false;                 // the run marked the point noisy
   // Against the last earlier run of the group that has the point (none for
@@ -52,11 +55,23 @@ struct TrendCell {
 
 struct TrendPoint {
   PointKey key;
+  // The point as the results store names it (compare.hpp match_name(),
+  // the `point` column of `series`), so a name on a page finds its rows.
+  std::string store_name;
   std::vector<TrendCell> cells;  // one per run of the group, in its order
+};
+
+// Where the MPI library or its recorded settings change inside a group:
+// `at` is the first run after it (an index into TrendGroup::runs), `text`
+// what changed ("Open MPI 4.1.4 -> 4.1.6").
+struct TrendBoundary {
+  int at = 0;
+  std::string text;
 };
 
 struct TrendGroup {
   std::vector<int> runs;  // indices into Trend::runs, in time order
+  std::vector<TrendBoundary> boundaries;  // in run order
   // The context that sets the group apart ("ranks 4, MPI library ...").
   std::string context;
   // Why it is not with the first group; empty for the first.
