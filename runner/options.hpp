@@ -131,6 +131,9 @@ struct Options {
   std::string history_action;
   std::string db;
   std::string since;
+  // --by-library: history changes and trend split a series per MPI
+  // library instead of marking where the library changes.
+  bool by_library = false;
 };
 
 class UsageError : public std::invalid_argument {

@@ -30,6 +30,7 @@ const std::vector<OptionGroup> kGroups = {
   {"relative", "Shifts of the whole machine", describe_relative},
   {"store", "The results store", describe_store},
   {"since", "Since when", describe_since},
+  {"series", "Series across MPI libraries", describe_series},
   {"format", "Output", describe_format},
   {"output", "Output file", describe_output_file},
   {"views", "Table views", describe_views},
@@ -97,7 +98,7 @@ const std::vector<CommandSpec> kCommands = {
    "       against the run before; runs whose contexts differ are grouped\n"
    "       apart\n"
    "  runner trend --db STORE   the store's runs, change points marked\n",
-   {"format", "judgement", "relative", "output", "store"}},
+   {"format", "judgement", "relative", "output", "store", "series"}},
   {"tune", Command::tune, "the winners of --algorithms as a tuning file",
    "  runner tune FILE... [-o FILE]   the winners of --algorithms runs (U\n"
    "       test against the library's own choice, Holm, --alpha,\n"
@@ -120,11 +121,12 @@ const std::vector<CommandSpec> kCommands = {
    "  runner history changes --db STORE [--since RUN|REV|DATE]   change\n"
    "       points per series: exit 1 one after --since\n"
    "  runner history list --db STORE   the stored runs (docs/ci.md)\n",
-   {"store", "since", "format", "judgement", "incomplete", "log"}},
+   {"store", "since", "series", "format", "judgement", "incomplete",
+    "log"}},
   {"history add", Command::history, "", "",
    {"store", "incomplete", "log"}},
   {"history changes", Command::history, "", "",
-   {"store", "since", "format", "judgement", "log"}},
+   {"store", "since", "series", "format", "judgement", "log"}},
   {"history list", Command::history, "", "", {"store", "format", "log"}},
 };
 // clang-format on

@@ -25,6 +25,19 @@ void describe_since(po::options_description& desc, Options& o, RawOptions&) {
   // clang-format on
 }
 
+void describe_series(po::options_description& desc, Options& o,
+                     RawOptions&) {
+  // clang-format off
+  desc.add_options()
+    ("by-library", po::bool_switch(&o.by_library),
+     "history changes and trend: a series per MPI library, as separate "
+     "series and charts; by default a series is a point on a machine "
+     "across libraries and settings, and a change at a run whose MPI "
+     "library or recorded MPI settings differ from the run before is "
+     "named so (\"at run #12, Open MPI v4.1.4 -> v4.1.6: +38%\")");
+  // clang-format on
+}
+
 void parse_history(const std::vector<std::string>& args,
                    const po::variables_map& vm, Options& o) {
   const char* kUsage =

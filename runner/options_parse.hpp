@@ -110,7 +110,7 @@ void check_sync(const po::variables_map& vm, Options& o, RawOptions& raw);
 
 // The option groups, each adding its options to `desc`, bound to `o` and
 // `raw`: options.cpp; describe_sync and describe_clock_sync in
-// options_sync.cpp, describe_store and describe_since in
+// options_sync.cpp, describe_store, describe_since and describe_series in
 // options_history.cpp, describe_label in options_label.cpp,
 // describe_profile and describe_osu_columns in options_profile.cpp.
 using DescribeGroup = void(po::options_description& desc, Options& o,
@@ -120,8 +120,8 @@ DescribeGroup describe_general, describe_listing, describe_method_options,
     describe_timeout, describe_plugins, describe_builds, describe_views,
     describe_log, describe_format, describe_output_file, describe_judgement,
     describe_gate, describe_incomplete, describe_relative, describe_sync,
-    describe_clock_sync, describe_store, describe_since, describe_label,
-    describe_profile, describe_osu_columns;
+    describe_clock_sync, describe_store, describe_since, describe_series,
+    describe_label, describe_profile, describe_osu_columns;
 
 // A group of options, under its caption in a command's help.
 struct OptionGroup {

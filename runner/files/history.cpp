@@ -134,6 +134,7 @@ HistoryOptions history_options(const Options& options) {
   HistoryOptions h;
   h.alpha = options.alpha;
   h.threshold = options.threshold;
+  h.by_library = options.by_library;
   return h;
 }
 
@@ -354,7 +355,8 @@ bool store_trend(const Options& options, Trend& out) {
     std::vector<TrendRun> runs;
     for (const StoredRun& r : store->runs()) {
       TrendRun run;
-      run.file = "run " + std::to_string(r.id);
+      run.file = "#" + std::to_string(r.id) + " " + printable(r.file);
+      run.store_run = r.id;
       run.started = printable(r.started);
       // Shown as trend FILE... shows a file (read_results).
       nlohmann::json doc = store->document(r.id);
@@ -364,7 +366,8 @@ bool store_trend(const Options& options, Trend& out) {
     }
     out = compute_trend(
         std::move(runs),
-        CompareOptions{options.threshold, options.alpha, options.relative});
+        CompareOptions{options.threshold, options.alpha, options.relative},
+        options.by_library);
     mark_changes(out, find_changes(*store, history_options(options)));
     return true;
   } catch (const std::exception& e) {

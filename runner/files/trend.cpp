@@ -53,7 +53,8 @@ int command_trend(const Options& options) {
   if (!ok) return 2;  // read_results said why
   const Trend t = compute_trend(
       std::move(runs),
-      CompareOptions{options.threshold, options.alpha, options.relative});
+      CompareOptions{options.threshold, options.alpha, options.relative},
+      options.by_library);
   return write_trend(options, t);
 }
 

@@ -152,7 +152,7 @@ def test_add(a):
     check(p.returncode == 0, f"add exited {p.returncode}")
     check(p.stderr.count("added as run #") == 3, "one line per added run")
     with sqlite3.connect(db) as c:
-        check(c.execute("PRAGMA user_version").fetchone()[0] == 3, "schema version 3")
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 4, "schema version 4")
         runs = c.execute("SELECT id, started, revision, library, machine, ranks, file "
                          "FROM runs ORDER BY started").fetchall()
         check(len(runs) == 3, f"{len(runs)} runs")
@@ -754,14 +754,26 @@ def test_add_unfit(a):
     check(p.returncode == 2 and "--allow-incomplete" in p.stderr, "list --allow-incomplete")
 
 
+def as_before_schema_4(c):
+    """A store made now as schemas 1 to 3 kept it: no runs.settings, and a
+    series per point, MPI library and machine."""
+    c.execute("ALTER TABLE runs DROP COLUMN settings")
+    c.execute("ALTER TABLE series ADD COLUMN library TEXT NOT NULL DEFAULT ''")
+    c.execute("UPDATE series SET library = (SELECT library FROM runs LIMIT 1)")
+    c.execute("UPDATE series SET name = point || ' | ' || library || ' | ' "
+              "|| machine")
+
+
 def test_schema_upgrade(a):
     db = store_path(a, "v1.sqlite")
     paths = history(a, nights=3, prefix="v1")
     check(runner(a, ["history", "add"] + paths[:2] + ["--db", db]).returncode == 0, "add")
-    # Schema 1 had no kept_as (nor label, which schema 3 added).
+    # Schema 1 had no kept_as (nor label, which schema 3 added), and kept a
+    # series per library (schema 4 keeps settings instead).
     with sqlite3.connect(db) as c:
         c.execute("ALTER TABLE runs DROP COLUMN kept_as")
         c.execute("ALTER TABLE runs DROP COLUMN label")
+        as_before_schema_4(c)
         c.execute("PRAGMA user_version = 1")
     before = digest(db)
     p = runner(a, ["history", "list", "--db", db, "--format", "json"])
@@ -773,7 +785,7 @@ def test_schema_upgrade(a):
     p = runner(a, ["history", "add", paths[2], "--db", db])
     check(p.returncode == 0, f"add to a schema 1 store: exit {p.returncode}")
     with sqlite3.connect(db) as c:
-        check(c.execute("PRAGMA user_version").fetchone()[0] == 3, "schema 3 after the add")
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 4, "schema 4 after the add")
         kept = c.execute("SELECT id, kept_as FROM runs ORDER BY id").fetchall()
     check(kept == [(1, "printable"), (2, "printable"), (3, "file")], f"kept_as {kept}")
 
@@ -790,6 +802,7 @@ def test_schema_label(a):
     # Schema 2 had no label column.
     with sqlite3.connect(db) as c:
         c.execute("ALTER TABLE runs DROP COLUMN label")
+        as_before_schema_4(c)
         c.execute("PRAGMA user_version = 2")
     before = digest(db)
     p = runner(a, ["history", "list", "--db", db, "--format", "json"])
@@ -799,7 +812,7 @@ def test_schema_label(a):
     p = runner(a, ["history", "add", paths[2], "--db", db])
     check(p.returncode == 0, f"add to a schema 2 store: exit {p.returncode}")
     with sqlite3.connect(db) as c:
-        check(c.execute("PRAGMA user_version").fetchone()[0] == 3, "schema 3 after the add")
+        check(c.execute("PRAGMA user_version").fetchone()[0] == 4, "schema 4 after the add")
         labels = c.execute("SELECT label FROM runs ORDER BY id").fetchall()
     check(labels == [("night-0",), ("night-1",), ("night-2",)], f"labels {labels}")
     p = runner(a, ["history", "list", "--db", db])

@@ -362,7 +362,19 @@ def test_trend_contexts(a):
              write(a, "ctx_a2.json", run_doc(3, {})),
              write(a, "ctx_c1.json", run_doc(4, {}, mpi_library="MPICH Version: 4.0.2")),
              write(a, "ctx_b2.json", run_doc(5, {}, ranks=4, hosts=["node2", "node1"]))]
-    t, p = trend_json(a, paths)
+    # By default another MPI library continues its group, with a boundary
+    # at the run where it changes (and where it changes back).
+    t, _ = trend_json(a, paths)
+    groups = [[t["runs"][r - 1]["file"] for r in g["runs"]] for g in t["groups"]]
+    check(groups == [[paths[0], paths[2], paths[3]], [paths[1], paths[4]]],
+          f"groups across libraries {groups}")
+    marks = [(t["runs"][b["run"] - 1]["file"], b["what"])
+             for b in t["groups"][0]["boundaries"]]
+    check(len(marks) == 1 and marks[0][0] == paths[3]
+          and "-> MPICH Version: 4.0.2" in marks[0][1],
+          f"the library's boundary: {marks}")
+    check(t["groups"][1]["boundaries"] == [], "no boundary in group 2")
+    t, p = trend_json(a, paths, ["--by-library"])
     groups = [[t["runs"][r - 1]["file"] for r in g["runs"]] for g in t["groups"]]
     check(groups == [[paths[0], paths[2]], [paths[1], paths[4]], [paths[3]]],
           f"groups {groups}")
@@ -372,7 +384,7 @@ def test_trend_contexts(a):
     check("MPI library is 'MPICH Version: 4.0.2'" in why[2] and "ranks" not in why[2],
           f"group 3: {why[2]}")
     check(all(g["flagged"] == 0 for g in t["groups"]), "nothing changed within a group")
-    text = runner(a, ["trend"] + paths).stdout
+    text = runner(a, ["trend", "--by-library"] + paths).stdout
     check(text.count("grouped apart:") == 2, "a line per group set apart")
 
 

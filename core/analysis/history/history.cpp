@@ -13,6 +13,7 @@
 #include "core/analysis/stats/change_points.hpp"
 #include "core/analysis/stats/inference.hpp"
 #include "core/analysis/stats/rank_tests.hpp"
+#include "core/analysis/trend/boundary.hpp"
 #include "core/results/dates.hpp"
 #include "core/results/printable.hpp"
 
@@ -34,14 +35,13 @@ double median_of(const std::vector<SeriesValue>& v, int b, int e) {
   return median(m);
 }
 
-// The raw samples of the runs values[b, e) of series `id`, pooled.
-std::vector<double> pooled(Store& store, std::int64_t id,
-                           const std::vector<SeriesValue>& values, int b,
-                           int e) {
+// The raw samples of the runs values[b, e), pooled.
+std::vector<double> pooled(Store& store, const std::vector<SeriesValue>& values,
+                           int b, int e) {
   std::vector<double> out;
   for (int i = b; i < e; ++i) {
-    const std::vector<double> s =
-        store.samples(values[static_cast<std::size_t>(i)].run, id);
+    const SeriesValue& v = values[static_cast<std::size_t>(i)];
+    const std::vector<double> s = store.samples(v.run, v.series);
     out.insert(out.end(), s.begin(), s.end());
   }
   return out;
@@ -68,10 +68,10 @@ SeriesChange judge(Store& store, const StoredSeries& s,
   c.series = s.id;
   c.name = s.name;
   c.point = s.point;
-  c.library = s.library;
   c.machine = s.machine;
   c.index = t;
   c.run = s.values[static_cast<std::size_t>(t)].run;
+  c.library = s.values[static_cast<std::size_t>(t)].library;
   if (const auto it = run_of.find(c.run); it != run_of.end()) {
     c.started = it->second->started;
     c.revision = it->second->revision;
@@ -100,8 +100,8 @@ SeriesChange judge(Store& store, const StoredSeries& s,
       std::max(1, e - b - 2 * std::max(2, options.min_segment) + 1));
   const int k = std::max(1, options.confirm_runs);
   const UTest u =
-      mann_whitney(pooled(store, s.id, s.values, std::max(b, t - k), t),
-                   pooled(store, s.id, s.values, t, std::min(e, t + k)));
+      mann_whitney(pooled(store, s.values, std::max(b, t - k), t),
+                   pooled(store, s.values, t, std::min(e, t + k)));
   c.p = u.p;
   // U counts the pairs where the earlier sample is the larger: below half
   // of them, the later runs are slower.
@@ -110,6 +110,29 @@ SeriesChange judge(Store& store, const StoredSeries& s,
 }
 
 bool slower_after(const SeriesChange& c) { return c.u_slower; }
+
+// What changed at a run of a series from the run before (a boundary),
+// else empty (boundary.hpp context_step(), of the runs' stored contexts).
+class Boundaries {
+ public:
+  explicit Boundaries(Store& store) : store_(store) {}
+  std::string at(const SeriesValue& before, const SeriesValue& after) {
+    if (before.library == after.library && before.settings == after.settings)
+      return "";
+    const auto key = std::make_pair(before.run, after.run);
+    auto it = known_.find(key);
+    if (it == known_.end())
+      it = known_
+               .emplace(key, context_step(store_.context(before.run),
+                                          store_.context(after.run)))
+               .first;
+    return it->second;
+  }
+
+ private:
+  Store& store_;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::string> known_;
+};
 
 }  // namespace
 
@@ -122,7 +145,11 @@ History find_changes(Store& store, const HistoryOptions& options) {
   ChangePointOptions cpo;
   cpo.alpha = options.alpha;
   cpo.min_segment = options.min_segment;
-  for (const StoredSeries& s : store.series()) {
+  Boundaries boundaries(store);
+  const std::vector<StoredSeries> all = options.by_library
+                                            ? split_by_library(store.series())
+                                            : store.series();
+  for (const StoredSeries& s : all) {
     ++h.series;
     const int n = static_cast<int>(s.values.size());
     if (n < 2 * std::max(2, options.min_segment)) {
@@ -156,7 +183,12 @@ History find_changes(Store& store, const HistoryOptions& options) {
       cps.erase(cps.begin() + drop);
       ++h.unconfirmed;
     }
-    for (SeriesChange& c : confirmed) h.changes.push_back(std::move(c));
+    for (SeriesChange& c : confirmed) {
+      c.boundary =
+          boundaries.at(s.values[static_cast<std::size_t>(c.index - 1)],
+                        s.values[static_cast<std::size_t>(c.index)]);
+      h.changes.push_back(std::move(c));
+    }
   }
   return h;
 }
@@ -226,7 +258,12 @@ std::vector<SeriesChange> changes_since(const History& h,
   std::vector<SeriesChange> out;
   for (const SeriesChange& c : h.changes) {
     const auto it = place.find(c.run);
-    if (by_place ? (it != place.end() && it->second > after)
+    // A change at the run asked for itself is shown when that run is a
+    // boundary (a new library or new settings): asked "since the
+    // upgrade", the upgrade's own step is the answer.
+    if (by_place ? (it != place.end() &&
+                    (it->second > after ||
+                     (it->second == after && !c.boundary.empty())))
                  : c.started >= from_date)
       out.push_back(c);
   }

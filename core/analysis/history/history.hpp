@@ -25,12 +25,21 @@ struct HistoryOptions {
   double threshold = 0.05;
   int min_segment = 3;   // runs on each side of a change, at least
   int confirm_runs = 5;  // runs a side whose raw samples the U test pools
+  // A series per MPI library (runner history changes --by-library); by
+  // default a series spans the libraries and a change at a run whose
+  // library or MPI settings differ from the run before is marked so.
+  bool by_library = false;
 };
 
 struct SeriesChange {
   std::int64_t series = 0;
-  std::string name, point, library, machine;
+  std::string name, point, machine;
+  std::string library;   // of the first run after the change
   std::int64_t run = 0;  // the first run after the change
+  // What changed at that run from the run before it, when the change falls
+  // at such a boundary: "Open MPI v4.1.4 -> v4.1.6", "MPI settings: ...";
+  // empty otherwise.
+  std::string boundary;
   std::string started, revision, label;
   int index = 0;  // its place in the series (0: the first run)
   int runs_before = 0, runs_after = 0;  // of the segments either side
@@ -58,7 +67,8 @@ History find_changes(Store& store, const HistoryOptions& options);
 // The changes at runs after `since`: a run id ("#12" or "12": added after
 // that run), a revision (a prefix of 7 or more hex digits: after the last
 // run of that revision) or a date (YYYY-MM-DD[Thh:mm[:ss]Z]: started at or
-// after it). Empty: every change. Throws std::invalid_argument naming what
+// after it). A change at the run named itself is included when it falls
+// at a boundary (SeriesChange::boundary). Empty: every change. Throws std::invalid_argument naming what
 // `since` may be.
 std::vector<SeriesChange> changes_since(const History& h,
                                         const std::string& since);

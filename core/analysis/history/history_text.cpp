@@ -34,6 +34,35 @@ std::size_t sequence_length(const std::string& s, std::size_t i) {
   return std::min(n, s.size() - i);
 }
 
+// The changes that fall at one boundary (a run whose MPI library or
+// settings differ from the run before), with the range of their factors.
+struct BoundaryChanges {
+  std::int64_t run = 0;
+  std::string started, text;
+  int series = 0;
+  double low = 0, high = 0;
+};
+
+std::vector<BoundaryChanges> boundary_changes(
+    const std::vector<SeriesChange>& shown) {
+  std::vector<BoundaryChanges> out;
+  for (const SeriesChange& c : shown) {
+    if (c.boundary.empty()) continue;
+    const std::string text = printable(c.boundary);
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& b) {
+      return b.run == c.run && b.text == text;
+    });
+    if (it == out.end()) {
+      out.push_back({c.run, c.started, text, 0, c.factor, c.factor});
+      it = out.end() - 1;
+    }
+    ++it->series;
+    it->low = std::min(it->low, c.factor);
+    it->high = std::max(it->high, c.factor);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string column_text(const std::string& text, std::size_t width) {
@@ -97,25 +126,33 @@ std::string render_history(const History& h,
       << o.confirm_runs << " runs a side; threshold "
       << fixed(o.threshold * 100, 1, "%") << "; at least " << o.min_segment
       << " runs a side)." << (style == Style::markdown ? "\n\n" : "\n");
+  const int judged = h.series - h.short_series;
   if (h.short_series > 0)
-    out << h.short_series << " series with fewer than " << 2 * o.min_segment
-        << " runs are not judged yet.\n";
+    out << "Not judged yet: " << h.short_series << " series "
+        << (h.short_series == 1 ? "has" : "have") << " fewer than "
+        << 2 * o.min_segment << " runs.\n";
   if (h.unconfirmed > 0)
     out << h.unconfirmed
         << " split(s) of the medians not confirmed by the raw samples or "
            "under the threshold (not listed).\n";
   if (shown.empty()) {
-    out << (h.changes.empty()
-                ? "No change found.\n"
-                : "No change at the runs asked for (" +
-                      std::to_string(h.changes.size()) + " earlier).\n");
+    if (!h.changes.empty())
+      out << "No change at the runs asked for (" << h.changes.size()
+          << " earlier).\n";
+    else if (judged == 0)
+      out << "Nothing judged: no series has " << 2 * o.min_segment
+          << " runs yet.\n";
+    else
+      out << "No change found in the " << judged << " series judged.\n";
     return out.str();
   }
   if (style == Style::markdown) out << "\n";
   std::vector<std::vector<std::string>> rows;
   for (const SeriesChange& c : shown)
     rows.push_back(
-        {printable(c.point), column_text(c.library, 24), printable(c.machine),
+        {printable(c.point),
+         column_text(c.library.substr(0, c.library.find_first_of(",\n")), 24),
+         printable(c.machine),
          "#" + std::to_string(c.run), printable(c.started),
          column_text(c.label, 24), column_text(c.revision, 12),
          format_seconds(c.before) + " (" + std::to_string(c.runs_before) + ")",
@@ -126,6 +163,17 @@ std::string render_history(const History& h,
        "revision", ">before (runs)", ">after (runs)", ">change", ">p",
        "verdict"},
       rows, style);
+  const std::vector<BoundaryChanges> at = boundary_changes(shown);
+  if (!at.empty()) {
+    out << (style == Style::markdown ? "\n" : "")
+        << "At a change of MPI library or settings:\n";
+    for (const BoundaryChanges& b : at)
+      out << (style == Style::markdown ? "- " : "  ") << "at run #" << b.run
+          << " (" << printable(b.started) << "), " << b.text << ": "
+          << b.series << " series, " << percent(b.low)
+          << (percent(b.low) == percent(b.high) ? "" : " to " + percent(b.high))
+          << "\n";
+  }
   return out.str();
 }
 
@@ -149,10 +197,20 @@ nlohmann::json to_json(const History& h,
                        {"factor", c.factor},
                        {"p", c.p},
                        {"split_p", c.split_p},
-                       {"level", c.level}});
+                       {"level", c.level},
+                       {"boundary", printable(c.boundary)}});
+  nlohmann::json boundaries = nlohmann::json::array();
+  for (const BoundaryChanges& b : boundary_changes(shown))
+    boundaries.push_back({{"run", b.run},
+                          {"started", printable(b.started)},
+                          {"what", b.text},
+                          {"series", b.series},
+                          {"factor_low", b.low},
+                          {"factor_high", b.high}});
   return {{"runs", h.runs.size()},
           {"series", h.series},
           {"short_series", h.short_series},
+          {"judged_series", h.series - h.short_series},
           {"unconfirmed", h.unconfirmed},
           {"all_changes", h.changes.size()},
           {"options",
@@ -160,15 +218,14 @@ nlohmann::json to_json(const History& h,
             {"threshold", h.options.threshold},
             {"min_segment", h.options.min_segment},
             {"confirm_runs", h.options.confirm_runs}}},
-          {"changes", changes}};
+          {"changes", changes},
+          {"boundaries", boundaries}};
 }
 
 void mark_changes(Trend& t, const History& h) {
   std::map<std::int64_t, std::size_t> run_index;
-  for (std::size_t i = 0; i < t.runs.size(); ++i) {
-    const std::string& f = t.runs[i].file;
-    if (f.rfind("run ", 0) == 0) run_index[std::stoll(f.substr(4))] = i;
-  }
+  for (std::size_t i = 0; i < t.runs.size(); ++i)
+    if (t.runs[i].store_run > 0) run_index[t.runs[i].store_run] = i;
   for (const SeriesChange& c : h.changes) {
     const auto it = run_index.find(c.run);
     if (it == run_index.end()) continue;

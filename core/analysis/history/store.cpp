@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/analysis/compare/compare.hpp"
@@ -57,15 +58,15 @@ void add_points(sqlite3* db, std::int64_t id, const Document& doc) {
   Statement find(db, "SELECT id FROM series WHERE name = ?");
   Statement series(db,
                    "INSERT INTO series (name, point, suite, method, "
-                   "payload, bytes, size, ranks, library, machine) VALUES "
-                   "(?,?,?,?,?,?,?,?,?,?)");
+                   "payload, bytes, size, ranks, machine) VALUES "
+                   "(?,?,?,?,?,?,?,?,?)");
   Statement point(db,
                   "INSERT INTO points (run, series, median_s, "
                   "verification, noisy) VALUES (?,?,?,?,?)");
   Statement sample(db,
                    "INSERT INTO samples (run, series, i, "
                    "seconds) VALUES (?,?,?,?)");
-  const std::string library = library_of(c), machine = machine_of(c);
+  const std::string machine = machine_of(c);
   std::set<std::int64_t> added;
   for (const Record& r : doc.records) {
     const std::string name = series_name(r, c);
@@ -84,8 +85,7 @@ void add_points(sqlite3* db, std::int64_t id, const Document& doc) {
           .bind(6, static_cast<std::int64_t>(r.bytes))
           .bind(7, r.size_label)
           .bind(8, static_cast<std::int64_t>(r.ranks))
-          .bind(9, library)
-          .bind(10, machine);
+          .bind(9, machine);
       series.step();
       sid = sqlite3_last_insert_rowid(db);
     }
@@ -115,8 +115,46 @@ std::string document_digest(const nlohmann::json& doc) {
 }
 
 std::string series_name(const Record& r, const Context& context) {
-  return match_name(r) + " | " + library_of(context) + " | " +
-         machine_of(context);
+  return match_name(r) + " | " + machine_of(context);
+}
+
+std::string settings_key(const Context&) { return ""; }
+
+std::string settings_key_of(const std::string& context_json) {
+  try {
+    return settings_key(
+        nlohmann::json::parse(context_json).get<Context>());
+  } catch (const std::exception&) {
+    return "";  // a context this runner cannot read records no settings
+  }
+}
+
+std::vector<StoredSeries> split_by_library(
+    const std::vector<StoredSeries>& all) {
+  std::vector<StoredSeries> out;
+  for (const StoredSeries& s : all) {
+    std::vector<StoredSeries> parts;
+    for (const SeriesValue& v : s.values) {
+      auto it = std::find_if(parts.begin(), parts.end(), [&](const auto& p) {
+        return p.library == v.library;
+      });
+      if (it == parts.end()) {
+        StoredSeries p;
+        p.id = v.series;
+        p.point = s.point;
+        p.machine = s.machine;
+        p.library = v.library;
+        p.name = s.point + " | " + v.library + " | " + s.machine;
+        parts.push_back(std::move(p));
+        it = parts.end() - 1;
+      }
+      it->values.push_back(v);
+    }
+    for (StoredSeries& p : parts) out.push_back(std::move(p));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return out;
 }
 
 Store::Store(const std::string& path, bool write) : path_(path) {
@@ -200,7 +238,8 @@ std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
   Statement run(db_,
                 "INSERT INTO runs (digest, file, added_at, started, "
                 "revision, library, machine, ranks, options, context, "
-                "document, label) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+                "document, label, settings) VALUES "
+                "(?,?,?,?,?,?,?,?,?,?,?,?,?)");
   run.bind(1, digest)
       .bind(2, file)
       .bind(3, iso_now())
@@ -212,7 +251,8 @@ std::int64_t Store::add(const std::string& file, const nlohmann::json& json,
       .bind(9, nlohmann::json(c.options).dump())
       .bind(10, nlohmann::json(c).dump())
       .bind_blob(11, document_blob(json.dump()))
-      .bind(12, c.label.value_or(""));
+      .bind(12, c.label.value_or(""))
+      .bind(13, settings_key(c));
   run.step();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
   add_points(db_, id, doc);
@@ -225,7 +265,8 @@ std::vector<StoredRun> Store::runs() {
   const std::string sql =
       "SELECT r.id, r.digest, r.file, r.added_at, r.started, r.revision, "
       "r.library, r.machine, r.ranks, coalesce(c.n, 0), " +
-      std::string(schema_ >= 3 ? "r.label" : "''") +
+      std::string(schema_ >= 3 ? "r.label" : "''") + ", " +
+      std::string(schema_ >= 4 ? "r.settings" : "''") +
       " FROM runs r LEFT JOIN (SELECT run, count(*) AS n FROM points GROUP "
       "BY run) c ON c.run = r.id ORDER BY r.started, r.id";
   Statement s(db_, sql.c_str());
@@ -243,43 +284,50 @@ std::vector<StoredRun> Store::runs() {
     r.ranks = static_cast<int>(s.integer(8));
     r.points = static_cast<int>(s.integer(9));
     r.label = s.text(10);
+    r.settings = s.text(11);
     out.push_back(std::move(r));
   }
   return out;
 }
 
 std::vector<StoredSeries> Store::series() {
+  // One series per point and machine; a store of schema 3 or older, read
+  // as it is, keeps a row per library too: those rows are one series here.
   std::vector<StoredSeries> out;
+  std::map<std::pair<std::string, std::string>, std::size_t> place;
+  std::map<std::int64_t, std::size_t> of_row;  // series row -> out
   {
-    Statement s(db_,
-                "SELECT id, name, point, library, machine FROM series "
-                "ORDER BY name");
+    Statement s(db_, "SELECT id, point, machine FROM series ORDER BY id");
     while (s.step()) {
-      StoredSeries x;
-      x.id = s.integer(0);
-      x.name = s.text(1);
-      x.point = s.text(2);
-      x.library = s.text(3);
-      x.machine = s.text(4);
-      out.push_back(std::move(x));
+      const auto key = std::make_pair(s.text(1), s.text(2));
+      auto it = place.find(key);
+      if (it == place.end()) {
+        StoredSeries x;
+        x.id = s.integer(0);
+        x.point = key.first;
+        x.machine = key.second;
+        x.name = x.point + " | " + x.machine;
+        it = place.emplace(key, out.size()).first;
+        out.push_back(std::move(x));
+      }
+      of_row[s.integer(0)] = it->second;
     }
   }
-  std::vector<std::size_t> index_of;  // series id -> position in out
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const auto id = static_cast<std::size_t>(out[i].id);
-    if (index_of.size() <= id) index_of.resize(id + 1, out.size());
-    index_of[id] = i;
-  }
-  Statement s(db_,
-              "SELECT p.series, p.run, p.median_s, p.noisy FROM points p "
-              "JOIN runs r ON r.id = p.run WHERE p.verification <> 'failed' "
-              "ORDER BY r.started, r.id");
+  const std::string sql =
+      "SELECT p.series, p.run, p.median_s, p.noisy, r.library, " +
+      std::string(schema_ >= 4 ? "r.settings" : "''") +
+      " FROM points p JOIN runs r ON r.id = p.run WHERE p.verification <> "
+      "'failed' ORDER BY r.started, r.id";
+  Statement s(db_, sql.c_str());
   while (s.step()) {
-    const auto id = static_cast<std::size_t>(s.integer(0));
-    if (id >= index_of.size() || index_of[id] >= out.size()) continue;
-    out[index_of[id]].values.push_back(
-        {s.integer(1), s.real(2), s.integer(3) != 0});
+    const auto it = of_row.find(s.integer(0));
+    if (it == of_row.end()) continue;
+    out[it->second].values.push_back({s.integer(1), s.real(2),
+                                      s.integer(3) != 0, s.integer(0),
+                                      s.text(4), s.text(5)});
   }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
   return out;
 }
 
@@ -298,6 +346,13 @@ nlohmann::json Store::document(std::int64_t run) {
   s.bind(1, run);
   if (!s.step()) throw StoreError(path_ + ": no run " + std::to_string(run));
   return nlohmann::json::parse(document_text(s.blob(0)));
+}
+
+Context Store::context(std::int64_t run) {
+  Statement s(db_, "SELECT context FROM runs WHERE id = ?");
+  s.bind(1, run);
+  if (!s.step()) throw StoreError(path_ + ": no run " + std::to_string(run));
+  return nlohmann::json::parse(s.text(0)).get<Context>();
 }
 
 }  // namespace mpiarena

@@ -21,8 +21,11 @@ namespace mpiarena {
 // The version of the store's schema (PRAGMA user_version). Version 1 kept
 // each document with its strings made printable (printable.hpp); version 2
 // keeps the document as the file held it (runs.kept_as says which);
-// version 3 keeps each run's label (runner --label) in a column.
-inline constexpr int kStoreSchemaVersion = 3;
+// version 3 keeps each run's label (runner --label) in a column; version 4
+// keys a series by the point and the machine alone (the MPI library and
+// the recorded MPI settings are attributes of each run) and keeps the
+// digest of each run's MPI settings.
+inline constexpr int kStoreSchemaVersion = 4;
 
 class StoreError : public std::runtime_error {
  public:
@@ -43,26 +46,45 @@ struct StoredRun {
   std::int64_t id = 0;
   std::string digest, file, added_at, started, revision, library, machine;
   std::string label;  // runner --label; empty: none
+  // The digest of the run's recorded MPI settings (settings_key()); empty
+  // when the run recorded none.
+  std::string settings;
   int ranks = 0;
   int points = 0;
 };
 
-// One stored point of a series: its run and the median of its samples.
+// One stored point of a series: its run, the median of its samples, and
+// the run's MPI library and settings digest. `series` is the row of
+// `series` that holds it (a store of schema 3 or older, read as it is,
+// keeps a row per library).
 struct SeriesValue {
   std::int64_t run = 0;
   double median = 0;
   bool noisy = false;
+  std::int64_t series = 0;
+  std::string library, settings;
 };
 
 // A series: one point (compare's match: suite, method with its options,
-// payload, size, ranks, pairs) on one MPI library and machine, with its
-// values in run order.
+// payload, size, ranks, pairs) on one machine, whatever the MPI library,
+// with its values in run order. `library` is set only when the series was
+// split by library (split_by_library()).
 struct StoredSeries {
   std::int64_t id = 0;
-  std::string name;  // point + " | " + library + " | " + machine
+  std::string name;  // point + " | " + machine
   std::string point, library, machine;
   std::vector<SeriesValue> values;
 };
+
+// The series of `all` split where the values' MPI library differs: one
+// series per point, library and machine, named point | library | machine
+// (what schema 3 and older kept).
+std::vector<StoredSeries> split_by_library(
+    const std::vector<StoredSeries>& all);
+
+// The key of a context's MPI settings kept with each run (runs.settings):
+// empty when the run recorded none.
+std::string settings_key(const Context& context);
 
 // The digest a run is known by: FNV-1a of the document's JSON in one
 // canonical form, so the same document plain, compressed or re-indented
@@ -104,6 +126,8 @@ class Store {
   std::vector<double> samples(std::int64_t run, std::int64_t series);
   // The document of a run as it was added.
   nlohmann::json document(std::int64_t run);
+  // The context of a run as it was added.
+  Context context(std::int64_t run);
 
  private:
   std::string path_;

@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS runs (
   context  TEXT NOT NULL,
   document BLOB NOT NULL,
   kept_as  TEXT NOT NULL DEFAULT 'file',
-  label    TEXT NOT NULL DEFAULT ''
+  label    TEXT NOT NULL DEFAULT '',
+  settings TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS runs_by_time ON runs (started, id);
 CREATE TABLE IF NOT EXISTS series (
@@ -42,7 +43,6 @@ CREATE TABLE IF NOT EXISTS series (
   bytes   INTEGER NOT NULL,
   size    TEXT NOT NULL,
   ranks   INTEGER NOT NULL,
-  library TEXT NOT NULL,
   machine TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS points (
@@ -116,6 +116,47 @@ void fill_labels(sqlite3* db) {
   }
 }
 
+// Schema 3 to 4: a series is a point on a machine, whatever the MPI
+// library: the series of one point and machine on several libraries become
+// one (each run has one library, so their points never collide), and each
+// run keeps the digest of its recorded MPI settings.
+constexpr const char* kSchema3To4 = R"sql(
+CREATE TEMP TABLE merged AS
+  SELECT s.id AS old, k.id AS new FROM series s JOIN
+    (SELECT min(id) AS id, point, machine FROM series
+     GROUP BY point, machine) k
+  ON k.point = s.point AND k.machine = s.machine WHERE s.id <> k.id;
+UPDATE points SET series =
+  (SELECT new FROM merged WHERE old = points.series)
+  WHERE series IN (SELECT old FROM merged);
+UPDATE samples SET series =
+  (SELECT new FROM merged WHERE old = samples.series)
+  WHERE series IN (SELECT old FROM merged);
+DELETE FROM series WHERE id IN (SELECT old FROM merged);
+DROP TABLE merged;
+UPDATE series SET name = point || ' | ' || machine;
+ALTER TABLE series DROP COLUMN library;
+ALTER TABLE runs ADD COLUMN settings TEXT NOT NULL DEFAULT '';
+)sql";
+
+// The digest of the MPI settings of each run whose context records them.
+void fill_settings(sqlite3* db) {
+  std::vector<std::pair<std::int64_t, std::string>> found;
+  {
+    Statement s(db, "SELECT id, context FROM runs");
+    while (s.step()) {
+      const std::string key = settings_key_of(s.text(1));
+      if (!key.empty()) found.emplace_back(s.integer(0), key);
+    }
+  }
+  Statement set(db, "UPDATE runs SET settings = ? WHERE id = ?");
+  for (const auto& [id, key] : found) {
+    set.reset();
+    set.bind(1, key).bind(2, id);
+    set.step();
+  }
+}
+
 }  // namespace
 
 std::int64_t schema_version(sqlite3* db) {
@@ -147,6 +188,10 @@ void make_current(sqlite3* db) {
     if (now <= 2) {
       exec(db, kSchema2To3);
       fill_labels(db);
+    }
+    if (now <= 3) {
+      exec(db, kSchema3To4);
+      fill_settings(db);
     }
   }
   if (now < kStoreSchemaVersion)

@@ -110,6 +110,10 @@ std::int64_t table_count(sqlite3* db);
 // StoreError for a file that holds tables but no schema version.
 void make_current(sqlite3* db);
 
+// settings_key() of a context kept as JSON text; empty when the text is
+// not a context this runner reads.
+std::string settings_key_of(const std::string& context_json);
+
 // The document as the store keeps it: one gzip member (text_file.hpp's
 // gzip()), what `gzip -d` reads too.
 std::string document_blob(const std::string& text);

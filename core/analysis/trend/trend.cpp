@@ -12,6 +12,7 @@
 #include <mpiarena/stats.hpp>
 
 #include "core/analysis/text/text_format.hpp"
+#include "core/analysis/trend/boundary.hpp"
 
 namespace mpiarena {
 
@@ -53,11 +54,13 @@ bool flagged(const TrendCell& c) {
 }
 
 std::vector<std::pair<std::string, std::string>> trend_context(
-    const Context& c) {
+    const Context& c, bool by_library) {
   std::vector<std::pair<std::string, std::string>> out;
-  out.push_back({"MPI library",
-                 c.mpi_library.empty() ? "(none)" : library_name(c)});
-  out.push_back({"MPI version", text_of(c.mpi_version)});
+  if (by_library) {
+    out.push_back({"MPI library",
+                   c.mpi_library.empty() ? "(none)" : library_name(c)});
+    out.push_back({"MPI version", text_of(c.mpi_version)});
+  }
   out.push_back({"ranks", text_of(c.ranks)});
   out.push_back({"nodes", text_of(c.nodes)});
   std::vector<std::string> hosts = c.hosts;
@@ -78,10 +81,10 @@ namespace {
 
 // The runs (in time order) in groups of one context each: a group's `why`
 // says how its context differs from the first group's.
-void group_runs(Trend& t) {
+void group_runs(Trend& t, bool by_library) {
   std::vector<std::vector<std::pair<std::string, std::string>>> keys;
   for (int i = 0; i < static_cast<int>(t.runs.size()); ++i) {
-    auto key = trend_context(t.runs[i].doc.context);
+    auto key = trend_context(t.runs[i].doc.context, by_library);
     // A barrier run and a window run time different things; window runs
     // of different clocks or windows are not one series either.
     key.push_back({"synchronization", sync_setting(t.runs[i].doc).text()});
@@ -196,9 +199,21 @@ void trend_group(const Trend& t, TrendGroup& g, const CompareOptions& options) {
   }
 }
 
+// The runs of `g` where the MPI library or settings change from the run
+// before.
+void find_boundaries(const Trend& t, TrendGroup& g) {
+  for (std::size_t j = 1; j < g.runs.size(); ++j) {
+    const std::string text = context_step(
+        t.runs[static_cast<std::size_t>(g.runs[j - 1])].doc.context,
+        t.runs[static_cast<std::size_t>(g.runs[j])].doc.context);
+    if (!text.empty()) g.boundaries.push_back({static_cast<int>(j), text});
+  }
+}
+
 }  // namespace
 
-Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options) {
+Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options,
+                    bool by_library) {
   Trend t;
   t.options = options;
   std::stable_sort(runs.begin(), runs.end(),
@@ -207,8 +222,11 @@ Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options) {
                             std::make_pair(b.started.empty(), b.started);
                    });
   t.runs = std::move(runs);
-  group_runs(t);
-  for (TrendGroup& g : t.groups) trend_group(t, g, options);
+  group_runs(t, by_library);
+  for (TrendGroup& g : t.groups) {
+    trend_group(t, g, options);
+    find_boundaries(t, g);
+  }
   return t;
 }
 

@@ -7,6 +7,7 @@
 // Nothing here knows any method.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ namespace mpiarena {
 
 struct TrendRun {
   std::string file;
+  std::int64_t store_run = 0;  // the store's run id (trend --db); else 0
   std::string started;  // context start_time; empty when the file has none
   Document doc;
 };
@@ -87,18 +89,21 @@ struct Trend {
 };
 
 // The fields of a context that decide whether two runs belong in one
-// trend, as (name, value) text: MPI library and version, ranks, nodes,
-// hosts, oversubscription, and the placement of every rank (host, CPUs,
-// bound or not).
+// trend, as (name, value) text: ranks, nodes, hosts, oversubscription,
+// the placement of every rank (host, CPUs, bound or not), and with
+// `by_library` the MPI library and version first.
 std::vector<std::pair<std::string, std::string>> trend_context(
-    const Context& c);
+    const Context& c, bool by_library = true);
 
 // Orders the runs by start time (stably: runs without one keep their
 // place after those with one), groups them by trend_context() and their
 // synchronization (sync_setting(): barrier, or window with its clock and
-// window), and compares
-// each point of each run with its previous run in the group.
-Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options);
+// window), and compares each point of each run with its previous run in
+// the group. Unless `by_library`, runs of another MPI library or other MPI
+// settings stay in their group, and each run where they change is one of
+// the group's boundaries (boundary.hpp).
+Trend compute_trend(std::vector<TrendRun> runs, const CompareOptions& options,
+                    bool by_library = false);
 
 // Whether a cell is a change the trend flags: compared, in one machine
 // state, improved or regressed.

@@ -180,9 +180,15 @@ json to_json(const Trend& t) {
     }
     json runs_of = json::array();
     for (int r : g.runs) runs_of.push_back(r + 1);
+    json boundaries = json::array();
+    for (const TrendBoundary& b : g.boundaries)
+      boundaries.push_back(
+          {{"run", g.runs[static_cast<std::size_t>(b.at)] + 1},
+           {"what", b.text}});
     groups.push_back({{"runs", runs_of},
                       {"context", g.context},
                       {"why_apart", g.why},
+                      {"boundaries", boundaries},
                       {"flagged", g.flagged},
                       {"points", points}});
   }
