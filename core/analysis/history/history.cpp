@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <mpiarena/stats.hpp>
 #include <set>
@@ -111,6 +112,89 @@ SeriesChange judge(Store& store, const StoredSeries& s,
 
 bool slower_after(const SeriesChange& c) { return c.u_slower; }
 
+bool holds(const SeriesChange& c, const HistoryOptions& options) {
+  return std::fabs(c.factor - 1) >= options.threshold && c.p <= c.level &&
+         c.split_p <= c.level && (c.factor > 1) == slower_after(c);
+}
+
+// Each split judged between its confirmed neighbours; the one the raw
+// samples or the threshold do not confirm goes (the one with the largest
+// p first), and the rest are judged again without it. `cps` keeps the
+// confirmed ones; each one dropped is counted in `unconfirmed`.
+std::vector<SeriesChange> confirm(
+    Store& store, const StoredSeries& s, std::vector<ChangePoint>& cps,
+    const std::map<std::int64_t, const StoredRun*>& run_of,
+    const HistoryOptions& options, int& unconfirmed) {
+  std::vector<SeriesChange> confirmed;
+  for (;;) {
+    confirmed.clear();
+    int drop = -1;
+    double worst = -1;
+    for (std::size_t i = 0; i < cps.size(); ++i) {
+      SeriesChange c = judge(store, s, cps, i, run_of, options);
+      if (!holds(c, options) && c.p > worst) {
+        worst = c.p;
+        drop = static_cast<int>(i);
+      }
+      confirmed.push_back(std::move(c));
+    }
+    if (drop < 0) return confirmed;
+    cps.erase(cps.begin() + drop);
+    ++unconfirmed;
+  }
+}
+
+// The runs of `s` whose MPI library or settings differ from the run
+// before: the boundaries a change may fall at.
+std::vector<int> boundary_runs(const StoredSeries& s) {
+  std::vector<int> out;
+  for (std::size_t i = 1; i < s.values.size(); ++i)
+    if (s.values[i].library != s.values[i - 1].library ||
+        s.values[i].settings != s.values[i - 1].settings)
+      out.push_back(static_cast<int>(i));
+  return out;
+}
+
+// A confirmed change within kBoundaryReach runs of a boundary (a new
+// library or new settings), and not on one, moves to it when the split
+// there is confirmed as well between the same neighbours: the medians of
+// a few noisy runs cannot place a step to the run, and the boundary is
+// where an upgrade's step is expected.
+constexpr int kBoundaryReach = 2;
+
+void to_boundaries(Store& store, const StoredSeries& s,
+                   std::vector<ChangePoint>& cps,
+                   std::vector<SeriesChange>& confirmed,
+                   const std::map<std::int64_t, const StoredRun*>& run_of,
+                   const HistoryOptions& options) {
+  const std::vector<int> at = boundary_runs(s);
+  const int n = static_cast<int>(s.values.size());
+  const int seg = std::max(2, options.min_segment);
+  bool moved_any = false;
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    const int t = cps[i].index;
+    if (std::find(at.begin(), at.end(), t) != at.end()) continue;
+    const int lo = (i == 0 ? 0 : cps[i - 1].index) + seg;
+    const int hi = (i + 1 == cps.size() ? n : cps[i + 1].index) - seg;
+    int best = -1;
+    for (int b : at)
+      if (std::abs(b - t) <= kBoundaryReach && b >= lo && b <= hi &&
+          (best < 0 || std::abs(b - t) < std::abs(best - t)))
+        best = b;
+    if (best < 0) continue;
+    std::vector<ChangePoint> moved = cps;
+    moved[i].index = best;
+    SeriesChange c = judge(store, s, moved, i, run_of, options);
+    if (!holds(c, options)) continue;
+    cps = std::move(moved);
+    moved_any = true;
+  }
+  // The neighbours of a moved split judged again over their new segments.
+  if (moved_any)
+    for (std::size_t i = 0; i < cps.size(); ++i)
+      confirmed[i] = judge(store, s, cps, i, run_of, options);
+}
+
 // What changed at a run of a series from the run before (a boundary),
 // else empty (boundary.hpp context_step(), of the runs' stored contexts).
 class Boundaries {
@@ -160,29 +244,9 @@ History find_changes(Store& store, const HistoryOptions& options) {
     for (const SeriesValue& v : s.values)
       medians.push_back(log_safe(v.median));
     std::vector<ChangePoint> cps = change_points(medians, cpo);
-    // Each split judged between its confirmed neighbours; the one the raw
-    // samples or the threshold do not confirm goes (the one with the
-    // largest p first), and the rest are judged again without it.
-    std::vector<SeriesChange> confirmed;
-    for (;;) {
-      confirmed.clear();
-      int drop = -1;
-      double worst = -1;
-      for (std::size_t i = 0; i < cps.size(); ++i) {
-        SeriesChange c = judge(store, s, cps, i, run_of, options);
-        const bool ok = std::fabs(c.factor - 1) >= options.threshold &&
-                        c.p <= c.level && c.split_p <= c.level &&
-                        (c.factor > 1) == slower_after(c);
-        if (!ok && c.p > worst) {
-          worst = c.p;
-          drop = static_cast<int>(i);
-        }
-        confirmed.push_back(std::move(c));
-      }
-      if (drop < 0) break;
-      cps.erase(cps.begin() + drop);
-      ++h.unconfirmed;
-    }
+    std::vector<SeriesChange> confirmed =
+        confirm(store, s, cps, run_of, options, h.unconfirmed);
+    to_boundaries(store, s, cps, confirmed, run_of, options);
     for (SeriesChange& c : confirmed) {
       c.boundary =
           boundaries.at(s.values[static_cast<std::size_t>(c.index - 1)],
