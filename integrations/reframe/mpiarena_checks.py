@@ -139,4 +139,8 @@ class mpiarena_check(rfm.RunOnlyRegressionTest):
         self.perf_variables = {
             name: sn.make_performance_function(_constant, unit, value)
             for name, (value, unit) in performance_values(records).items()}
-        self.reference = merged_references(self.reference_file)
+        # A subclass's own `reference` stays unless REFERENCES or the
+        # file give some.
+        refs = merged_references(self.reference_file)
+        if refs:
+            self.reference = refs
