@@ -113,6 +113,8 @@ class mpiarena_check(rfm.RunOnlyRegressionTest):
         self.executable_opts = (
             ['-m', self.methods, '--sizes', self.sizes, '-o', self.result_file]
             + shlex.split(self.options) + shlex.split(self.extra_options))
+        # Kept in the output directory, for mpiarena compare and history.
+        self.keep_files = [self.result_file]
 
     @sanity_function
     def all_points_verified(self):

@@ -6,7 +6,8 @@ integrations/reframe/config/local.py and the build's runner.
 run:      `reframe -r` passes (exit 0, the test case passed); the JSON run
           report and the perflog hold every expected performance variable
           (<method>_<bytes>B in us, <method>_<bytes>B_bw in MB/s), each a
-          positive number; a reference the run cannot meet (given as a
+          positive number; the output directory keeps result.json, which
+          `runner validate` accepts; a reference the run cannot meet (a
           reference file) fails it in the performance phase.
 corrupt:  the test plugin `corrupt` (a wrong element in every transfer)
           fails the sanity check, which names the point not verified.
@@ -107,6 +108,12 @@ def test_run(a):
         value, got_unit = got[name][0], got[name][4]
         check(got_unit == unit, f"{name}: unit {got_unit!r}, not {unit!r}")
         check(isinstance(value, float) and value > 0, f"{name} = {value!r}")
+    kept = os.path.join(where, "output", "local", "default", "mpi",
+                        "mpiarena_check", "result.json")
+    p = subprocess.run([a.runner, "validate", kept], capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 0, f"the kept {kept}: validate exited "
+          f"{p.returncode}: {p.stdout}{p.stderr}")
     header, last = perflog_fields(where)
     for name, unit in want.items():
         check(f"{name}_value" in header, f"the perflog has no {name}")
