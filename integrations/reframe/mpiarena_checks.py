@@ -61,7 +61,7 @@ def point_name(record, payloads):
 
 def performance_values(records):
     """{variable: (value, unit)} of every record: the median time in us
-    and, where the record has one, the bandwidth in MB/s."""
+    and, where the point moves data, the bandwidth in MB/s."""
     payloads = {}
     for r in records:
         payloads.setdefault(r['method'], set()).add(r['payload'])
@@ -69,7 +69,7 @@ def performance_values(records):
     for r in records:
         name = point_name(r, payloads)
         values[name] = (r['time_s']['median'] * 1e6, 'us')
-        if r.get('bandwidth_Bps') is not None:
+        if r.get('bandwidth_Bps'):  # none, or 0 for no payload (barrier)
             values[f'{name}_bw'] = (r['bandwidth_Bps'] / 1e6, 'MB/s')
     return values
 
