@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/svg/svg.hpp"
 #include "core/analysis/trend/trend.hpp"
 #include "core/analysis/trend/trend_chart.hpp"
 
@@ -190,6 +191,17 @@ TEST(TrendPage, BoundariesAreDashedLinesWithTheirText) {
   ASSERT_EQ(xs.size(), 5u);
   EXPECT_GT(x, xs[2]);
   EXPECT_LT(x, xs[3]);
+  // A long text is cut beside the line, whole in its hover text.
+  const std::string text =
+      "Open MPI 4.1.4 -> 4.1.6; btl_tcp_if_include eth0 -> ib0, "
+      "mpi_leave_pinned 0 -> 1";
+  t.groups[0].boundaries = {{1, text}};
+  const std::string cut = mpiarena::render_trend_html(t);
+  EXPECT_NE(cut.find(">Open MPI 4.1.4 -&gt; 4.1.6; btl_tcp_if_include"
+                     "\xE2\x80\xA6<title>" +
+                     mpiarena::svg::escape(text) + "</title>"),
+            std::string::npos)
+      << cut;
 }
 
 TEST(TrendPage, PointsAreNamedAsTheStoreNamesThem) {
@@ -221,7 +233,14 @@ TEST(TrendPage, LongFileNamesAreCutAtTheFrontAndEscaped) {
             std::string::npos)
       << page;
   EXPECT_NE(page.find("title=\"/scratch/ddd"), std::string::npos);
-  EXPECT_NE(page.find("<td title=\"night_2.json\">night_2.json</td>"),
+  EXPECT_NE(page.find("title=\"night_2.json\">night_2.json</td>"),
+            std::string::npos);
+  EXPECT_EQ(page.find("<details>"), std::string::npos);
+  // Many runs: the table folded, the charts first.
+  const std::string many = mpiarena::render_trend_html(
+      trend_of(std::vector<double>(13, 15e-6)));
+  EXPECT_NE(many.find("<details><summary>the 13 runs: start, label, group, "
+                      "file</summary>"),
             std::string::npos);
   // UTF-8 is never cut inside a character.
   EXPECT_EQ(mpiarena::cut_front("\xC3\xA9\xC3\xA9\xC3\xA9", 2),

@@ -45,6 +45,20 @@ std::string points_of(const std::vector<std::pair<double, double>>& xy) {
   return out;
 }
 
+// The first `max` - 1 characters of a long text and "..." (U+2026),
+// never cut inside a UTF-8 character.
+std::string cut_back(const std::string& text, std::size_t max) {
+  std::size_t chars = 0, end = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80)
+      if (++chars == max) end = i;
+  return chars <= max ? text : text.substr(0, end) + "\xE2\x80\xA6";
+}
+
+// A boundary's text beside its line holds this many characters at most
+// (the whole of it in the hover text).
+constexpr std::size_t kBoundaryChars = 44;
+
 }  // namespace
 
 TrendYRange trend_y_range(const std::vector<double>& medians,
@@ -180,7 +194,9 @@ void draw_boundaries(std::ostringstream& o, const TrendChart& c,
       << svg::num(left ? x - 4 : x + 4) << "\" y=\""
       << svg::num(f.t + 12 + 12 * static_cast<double>(k % 3))
       << "\" text-anchor=\"" << (left ? "end" : "start")
-      << "\" font-size=\"10\" fill=\"#5b2c82\">" << svg::escape(bd.text)
+      << "\" font-size=\"10\" fill=\"#5b2c82\" stroke=\"#fff\" "
+         "stroke-width=\"3\" paint-order=\"stroke\">"
+      << svg::escape(cut_back(bd.text, kBoundaryChars))
       << "<title>" << svg::escape(bd.text) << "</title></text></g>";
   }
 }

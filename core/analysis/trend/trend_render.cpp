@@ -95,6 +95,8 @@ std::string shown_name(const TrendPoint& p) {
 
 // A file name in the page's runs table: longer ones keep their end.
 constexpr std::size_t kFileChars = 64;
+// The page's runs table is folded beyond this many runs.
+constexpr std::size_t kOpenRuns = 12;
 
 }  // namespace
 
@@ -267,8 +269,10 @@ std::string runs_table_html(const Trend& t) {
   for (const std::vector<std::string>& row : run_rows(t)) {
     out << "<tr><td class=\"num\">" << svg::escape(row[0]) << "</td>";
     for (std::size_t i = 1; i + 1 < row.size(); ++i)
-      out << "<td>" << svg::escape(row[i]) << "</td>";
-    out << "<td title=\"" << svg::escape(row.back()) << "\">"
+      out << (i == 1 ? "<td style=\"white-space:nowrap\">" : "<td>")
+          << svg::escape(row[i]) << "</td>";
+    out << "<td style=\"white-space:nowrap\" title=\""
+        << svg::escape(row.back()) << "\">"
         << svg::escape(cut_front(row.back(), kFileChars)) << "</td></tr>";
   }
   out << "</tbody></table>\n";
@@ -299,7 +303,13 @@ std::string render_trend_html(const Trend& t) {
               "runner history (the level moved there and stayed). Runs "
               "whose contexts differ are grouped apart.")
        << "</p>\n";
-  body << "<h2>Runs</h2>\n" << runs_table_html(t);
+  // Many runs: their table folded, so that the charts come first.
+  if (t.runs.size() > kOpenRuns)
+    body << "<h2>Runs</h2>\n<details><summary>the " << t.runs.size()
+         << " runs: start, label, group, file</summary>\n"
+         << runs_table_html(t) << "</details>\n";
+  else
+    body << "<h2>Runs</h2>\n" << runs_table_html(t);
   for (std::size_t g = 0; g < t.groups.size(); ++g) {
     const TrendGroup& grp = t.groups[g];
     body << "<section><h2>Group " << g + 1 << ": "
