@@ -289,12 +289,11 @@ std::string render_trend_html(const Trend& t) {
               "Each point's median per run in time order, named as the "
               "results store names it; the band spans the middle half of "
               "each run's samples (first to third quartile). The y axis fits "
-              "the medians and quartiles (logarithmic when they span more "
-              "than a decade): a sample beyond it is a caret at the top or "
-              "bottom edge, its value in the hover text. A dashed line "
+              "the medians and quartiles (logarithmic when the medians span "
+              "more than a decade): a sample beyond it is a caret at the top "
+              "or bottom edge, its value in the hover text. A dashed line "
               "marks where the MPI library or its settings change. A ring "
-              "marks a run where "
-              "compare's test (threshold " +
+              "marks a run where compare's test (threshold " +
               fixed(t.options.threshold * 100, 1, "%") + ", alpha " +
               p_text(t.options.alpha) +
               ") found a change against the previous run of the group (in "
