@@ -1,5 +1,5 @@
-// Internal to svg.cpp: the frame's margins, one axis's scale, its domain
-// and its ticks.
+// Internal to svg.cpp and the trend page's charts (trend_chart.hpp): the
+// frame's margins, one axis's scale, its domain and its ticks.
 #pragma once
 
 #include <cmath>

@@ -12,6 +12,7 @@
 #include "core/analysis/report/report_text.hpp"
 #include "core/analysis/svg/svg.hpp"
 #include "core/analysis/trend/trend.hpp"
+#include "core/analysis/trend/trend_chart.hpp"
 #include "core/results/printable.hpp"
 
 namespace mpiarena {
@@ -86,6 +87,17 @@ std::string flagged_text(int n) {
 
 std::string run_label(int run) { return "#" + std::to_string(run + 1); }
 
+// The point as the store names it (its `series.point`), else as compare
+// does.
+std::string shown_name(const TrendPoint& p) {
+  return p.store_name.empty() ? point_name(p.key) : p.store_name;
+}
+
+// A file name in the page's runs table: longer ones keep their end.
+constexpr std::size_t kFileChars = 64;
+// The page's runs table is folded beyond this many runs.
+constexpr std::size_t kOpenRuns = 12;
+
 }  // namespace
 
 std::string render_trend(const Trend& t, Style style) {
@@ -157,6 +169,8 @@ json to_json(const Trend& t) {
           cell["median_s"] = c.median;
           cell["min_s"] = c.lo;
           cell["max_s"] = c.hi;
+          cell["q1_s"] = c.q1;
+          cell["q3_s"] = c.q3;
           cell["verification_failed"] = c.failed;
           cell["noisy"] = c.noisy;
         }
@@ -176,7 +190,9 @@ json to_json(const Trend& t) {
         }
         cells.push_back(std::move(cell));
       }
-      points.push_back({{"point", point_name(p.key)}, {"cells", cells}});
+      json point = {{"point", point_name(p.key)}, {"cells", cells}};
+      if (!p.store_name.empty()) point["store_name"] = p.store_name;
+      points.push_back(std::move(point));
     }
     json runs_of = json::array();
     for (int r : g.runs) runs_of.push_back(r + 1);
@@ -201,58 +217,72 @@ json to_json(const Trend& t) {
 
 namespace {
 
-// The chart of one point of a group: its median per run with the spread of
-// the samples, the flagged changes ringed; its row of the table in `row`.
+// The chart of one point of a group: its median per run in the band of
+// its quartiles, the flagged changes ringed, the boundaries of the group;
+// its row of the table in `row`.
 std::string point_chart(const Trend& t, const TrendGroup& grp,
                         const TrendPoint& p, std::vector<std::string>& row) {
-  svg::LineChart c;
-  c.title = point_name(p.key);
-  c.width = 560;
-  c.height = 240;
-  // x: the place of the run in its group; labelled with its number.
-  c.x.label = "run of the group (time order)";
-  c.x.log = false;
-  c.x.integers = true;
-  c.x.format = [&grp](double v) {
-    const long long k = std::llround(v);
-    return k >= 1 && k <= static_cast<long long>(grp.runs.size())
-               ? run_label(grp.runs[static_cast<std::size_t>(k - 1)])
-               : std::string();
-  };
-  c.y.label = "median time";
-  c.y.log = false;
-  c.y.format = format_seconds;
-  svg::Series s;
-  s.name = p.key.method;
+  TrendChart c;
+  c.title = shown_name(p);
+  for (int r : grp.runs) c.x_labels.push_back(run_label(r));
+  c.boundaries = grp.boundaries;
   for (std::size_t j = 0; j < p.cells.size(); ++j) {
     const TrendCell& cell = p.cells[j];
     if (!cell.present) {
       row.push_back("-");
       continue;
     }
-    svg::Point pt(static_cast<double>(j + 1), cell.median);
-    pt.lo = cell.lo;
-    pt.hi = cell.hi;
-    pt.tip = run_label(grp.runs[j]) + " " +
-             t.runs[static_cast<std::size_t>(grp.runs[j])].started +
-             ": median " + format_seconds(cell.median) + ", samples " +
-             format_seconds(cell.lo) + " to " + format_seconds(cell.hi) +
-             (cell.compared
-                  ? ", " + percent(cell.change) + " time, " + verdict_text(cell)
-                  : "");
+    TrendChartRun r;
+    r.place = static_cast<int>(j) + 1;
+    r.median = cell.median;
+    r.q1 = cell.q1;
+    r.q3 = cell.q3;
+    r.lo = cell.lo;
+    r.hi = cell.hi;
+    r.tip = run_label(grp.runs[j]) + " " +
+            t.runs[static_cast<std::size_t>(grp.runs[j])].started +
+            ": median " + format_seconds(cell.median) + ", quartiles " +
+            format_seconds(cell.q1) + " to " + format_seconds(cell.q3) +
+            ", samples " + format_seconds(cell.lo) + " to " +
+            format_seconds(cell.hi) +
+            (cell.compared
+                 ? ", " + percent(cell.change) + " time, " + verdict_text(cell)
+                 : "");
     if (flagged(cell))
-      pt.flag = cell.verdict == Outcome::regressed ? "up" : "down";
+      r.flag = cell.verdict == Outcome::regressed ? "up" : "down";
     if (cell.change_point != 0) {
-      pt.step = cell.change_point > 0 ? "up" : "down";
-      pt.tip += "; " + cell.change_text;
+      r.step = cell.change_point > 0 ? "up" : "down";
+      r.tip += "; " + cell.change_text;
     }
-    s.points.push_back(pt);
+    c.runs.push_back(std::move(r));
     row.push_back(format_seconds(cell.median) +
                   (flagged(cell) ? " " + verdict_text(cell) : "") +
                   (cell.change_point != 0 ? " " + cell.change_text : ""));
   }
-  c.series.push_back(std::move(s));
-  return svg::render(c);
+  return render_trend_chart(c);
+}
+
+// The runs table of the page: a long file name cut at its front (the
+// whole name in the cell's hover text).
+std::string runs_table_html(const Trend& t) {
+  std::ostringstream out;
+  out << "<table><thead><tr>";
+  for (const std::string& h : kRunColumns)
+    out << (h[0] == '>' ? "<th class=\"num\">" + svg::escape(h.substr(1))
+                        : "<th>" + svg::escape(h))
+        << "</th>";
+  out << "</tr></thead><tbody>";
+  for (const std::vector<std::string>& row : run_rows(t)) {
+    out << "<tr><td class=\"num\">" << svg::escape(row[0]) << "</td>";
+    for (std::size_t i = 1; i + 1 < row.size(); ++i)
+      out << (i == 1 ? "<td style=\"white-space:nowrap\">" : "<td>")
+          << svg::escape(row[i]) << "</td>";
+    out << "<td style=\"white-space:nowrap\" title=\""
+        << svg::escape(row.back()) << "\">"
+        << svg::escape(cut_front(row.back(), kFileChars)) << "</td></tr>";
+  }
+  out << "</tbody></table>\n";
+  return out.str();
 }
 
 }  // namespace
@@ -262,9 +292,14 @@ std::string render_trend_html(const Trend& t) {
   body << "<h1>mpiarena trend: " << t.runs.size() << " runs</h1>\n"
        << "<p class=\"note\">"
        << svg::escape(
-              "Each point's median per run in time order; the bar spans the "
-              "run's fastest and slowest sample. A ring marks a run where "
-              "compare's test (threshold " +
+              "Each point's median per run in time order, named as the "
+              "results store names it; the band spans the middle half of "
+              "each run's samples (first to third quartile). The y axis fits "
+              "the medians and quartiles (logarithmic when the medians span "
+              "more than a decade): a sample beyond it is a caret at the top "
+              "or bottom edge, its value in the hover text. A dashed line "
+              "marks where the MPI library or its settings change. A ring "
+              "marks a run where compare's test (threshold " +
               fixed(t.options.threshold * 100, 1, "%") + ", alpha " +
               p_text(t.options.alpha) +
               ") found a change against the previous run of the group (in "
@@ -273,8 +308,13 @@ std::string render_trend_html(const Trend& t) {
               "runner history (the level moved there and stayed). Runs "
               "whose contexts differ are grouped apart.")
        << "</p>\n";
-  body << "<h2>Runs</h2>\n"
-       << render_grid(kRunColumns, run_rows(t), Style::html);
+  // Many runs: their table folded, so that the charts come first.
+  if (t.runs.size() > kOpenRuns)
+    body << "<h2>Runs</h2>\n<details><summary>the " << t.runs.size()
+         << " runs: start, label, group, file</summary>\n"
+         << runs_table_html(t) << "</details>\n";
+  else
+    body << "<h2>Runs</h2>\n" << runs_table_html(t);
   for (std::size_t g = 0; g < t.groups.size(); ++g) {
     const TrendGroup& grp = t.groups[g];
     body << "<section><h2>Group " << g + 1 << ": "
@@ -291,7 +331,7 @@ std::string render_trend_html(const Trend& t) {
     std::vector<std::vector<std::string>> rows;
     body << "<div class=\"charts\">\n";
     for (const TrendPoint& p : grp.points) {
-      std::vector<std::string> row{point_name(p.key)};
+      std::vector<std::string> row{shown_name(p)};
       body << point_chart(t, grp, p, row);
       rows.push_back(std::move(row));
     }
