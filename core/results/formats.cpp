@@ -8,6 +8,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "core/results/mpi_settings.hpp"
 #include "core/results/point_key.hpp"
 #include "core/results/printable.hpp"
 
@@ -53,6 +54,18 @@ std::string metrics_of(const Record& r) {
   return out;
 }
 
+// The run's columns of every row (csv_columns(), last).
+std::vector<std::string> run_cells(const Context& c) {
+  std::string hosts;
+  for (const std::string& h : c.hosts) hosts += (hosts.empty() ? "" : ";") + h;
+  return {c.start_time,
+          c.build ? c.build->git_revision : "",
+          hosts,
+          library_name(c),
+          settings_digest(c),
+          c.label.value_or("")};
+}
+
 }  // namespace
 
 std::string to_csv(const Document& doc) {
@@ -61,6 +74,9 @@ std::string to_csv(const Document& doc) {
   for (std::size_t i = 0; i < columns.size(); ++i)
     out << (i ? "," : "") << columns[i];
   out << "\n";
+  std::string run;
+  for (const std::string& cell : run_cells(doc.context))
+    run += "," + csv_field(printable_lines(cell));
   for (const Record& r : doc.records) {
     const std::vector<std::string> cells = {
         r.suite,
@@ -87,7 +103,7 @@ std::string to_csv(const Document& doc) {
     for (std::size_t i = 0; i < cells.size(); ++i)
       out << (i ? "," : "") << csv_field(printable_lines(cells[i]));
     for (const auto& p : r.time.percentiles) out << "," << (p ? exact(*p) : "");
-    out << "\n";
+    out << run << "\n";
   }
   return out.str();
 }
