@@ -8,7 +8,8 @@ CSV rows.
                 variables), both with secrets in the environment: the file
                 records the setting, in the environment and as the library
                 read it; no secret's value is in the file; runner compare
-                names the difference in its header and its JSON.
+                names the difference in its header and its JSON; a rank
+                launched with another setting is named in differing_ranks.
   csv-runs      two runs' CSV rows concatenated: the run's columns tell
                 them apart; report FILE -f csv writes the same rows.
 """
@@ -21,7 +22,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import add_mpi_args, check, env, launch, out_path, parse_args, run_test, runner, validate  # noqa: E402
+from e2e import add_mpi_args, check, env, launch, launch_prefix, out_path, parse_args, run_test, runner, validate  # noqa: E402
 
 TINY = ["--methods", "null", "--sizes", "4KiB", "--repetitions", "3",
         "--min-time", "0.001", "-q"]
@@ -86,6 +87,22 @@ def test_mpi_settings(a):
     check(not json.loads(c.stdout)["mpi_settings"]["differ"], "a file against itself differs")
     c = runner(a, ["compare", plain, plain])
     check("MPI settings differ" not in c.stdout, "a file against itself differs (text)")
+    ranks_that_differ(a)
+
+
+def ranks_that_differ(a):
+    """Rank 1 launched with a setting rank 0 lacks: differing_ranks [1]."""
+    out = out_path(a, "ranks.json")
+    args = [a.runner] + TINY + ["-o", out]
+    cmd = (launch_prefix(a) + ["-np", "1"] + args + [":", "-np", "1", "env", "UCX_TLS=tcp"]
+           + args)
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=env())
+    print(p.stderr[-3000:], file=sys.stderr)
+    check(p.returncode == 0, f"two programs: exit {p.returncode}")
+    s = validate(a, out)["context"]["mpi_settings"]
+    check(s.get("differing_ranks") == [1], f"differing_ranks: {s}")
+    check("UCX_TLS" not in s["environment"], "rank 0's environment is recorded")
 
 
 def test_csv_runs(a):
