@@ -114,8 +114,8 @@ OptionsContext options_context(const Options& options) {
 }
 
 // The MPI library's settings (mpi_settings.hpp): rank 0's environment
-// before MPI_Init (launch_environment) and what its library reports; the ranks whose environment settings differ
-// from rank 0's. Collective.
+// before MPI_Init (launch_environment) and what its library reports; the
+// ranks whose environment settings differ from rank 0's. Collective.
 MpiSettingsContext mpi_settings_context(const World& world) {
   MpiSettingsContext s = environment_settings(launch_environment());
   const nlohmann::json mine = {{"environment", s.environment},

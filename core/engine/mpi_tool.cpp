@@ -127,7 +127,8 @@ std::vector<std::string> setting_variables(
     out = {"pml", "btl", "mtl", "osc", "coll"};
     const std::string head = "OMPI_MCA_";
     for (const auto& kv : environment)
-      if (cvar_prefixed(kv.first, head)) out.push_back(kv.first.substr(head.size()));
+      if (cvar_prefixed(kv.first, head))
+        out.push_back(kv.first.substr(head.size()));
   } else if (library == "MPICH") {
     for (const auto& kv : environment) {
       if (cvar_prefixed(kv.first, "MPIR_CVAR_")) out.push_back(kv.first);

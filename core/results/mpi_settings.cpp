@@ -61,8 +61,9 @@ bool launch_noise(const std::string& name) {
       // MPICH's hydra: the host each rank runs on.
       "MPIR_CVAR_CH3_INTERFACE_HOSTNAME"};
   if (names.count(name)) return true;
-  return std::any_of(prefixes.begin(), prefixes.end(),
-                     [&](const std::string& p) { return setting_prefixed(name, p); });
+  return std::any_of(
+      prefixes.begin(), prefixes.end(),
+      [&](const std::string& p) { return setting_prefixed(name, p); });
 }
 
 bool mpi_setting_name(const std::string& name) {
