@@ -127,6 +127,7 @@ TEST(Csv, TheRunsColumnsComeLastAndTellTwoRunsApart) {
   first.context.mpi_settings = mpiarena::MpiSettingsContext{
       {{"OMPI_MCA_btl", "tcp,self"}}, {}, {}, {}};
   second.context.start_time = "2024-01-03T00:00:00Z";
+  second.context.mpi_library = "MPICH Version:\t4.0.2\nMPICH Release date:";
   const std::string a = mpiarena::to_csv(first), b = mpiarena::to_csv(second);
   auto rows = parse_csv(a);
   const auto more = parse_csv(b);
@@ -155,6 +156,11 @@ TEST(Csv, TheRunsColumnsComeLastAndTellTwoRunsApart) {
   EXPECT_NE(a.find(",\"nightly, 42\"\n"), std::string::npos);
   EXPECT_EQ(two[col["start_time"]], "2024-01-03T00:00:00Z");
   EXPECT_EQ(two[col["git_revision"]], "");
+  EXPECT_EQ(two[col["mpi_library"]], "MPICH Version: 4.0.2");
+  // The same from a context made printable (runner report's).
+  second.context.mpi_library = "MPICH Version:\\x094.0.2\\x0AMPICH Release";
+  EXPECT_EQ(parse_csv(mpiarena::to_csv(second))[1][col["mpi_library"]],
+            "MPICH Version: 4.0.2");
   EXPECT_EQ(two[col["mpi_settings"]], "");
   EXPECT_EQ(two[col["label"]], "");
   EXPECT_NE(one[col["start_time"]] + one[col["label"]],

@@ -54,6 +54,27 @@ std::string metrics_of(const Record& r) {
   return out;
 }
 
+// The library's name and version (library_name) with each run of spaces,
+// tabs and line ends as one space ("MPICH Version:\t4.0.2" as "MPICH
+// Version: 4.0.2"); the same from a context made printable (report's,
+// printable.hpp), whose tab and line end are "\x09" and "\x0A".
+std::string library_cell(const Context& c) {
+  std::string text = library_name(c);
+  text = text.substr(0, text.find("\\x0A"));
+  for (std::size_t p; (p = text.find("\\x09")) != std::string::npos;)
+    text.replace(p, 4, " ");
+  std::string out;
+  for (char ch : text) {
+    const bool space = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+    if (!space)
+      out += ch;
+    else if (!out.empty() && out.back() != ' ')
+      out += ' ';
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 // The run's columns of every row (csv_columns(), last).
 std::vector<std::string> run_cells(const Context& c) {
   std::string hosts;
@@ -61,7 +82,7 @@ std::vector<std::string> run_cells(const Context& c) {
   return {c.start_time,
           c.build ? c.build->git_revision : "",
           hosts,
-          library_name(c),
+          library_cell(c),
           settings_digest(c),
           c.label.value_or("")};
 }

@@ -43,9 +43,10 @@ inline const std::vector<std::string>& csv_columns() {
 // that move no payload. The run's columns, last, repeat the context on each
 // row, so that the rows of several runs concatenated stay apart:
 // start_time, git_revision (build.git_revision), hosts (joined by ';'),
-// mpi_library (library_name: its name and version), mpi_settings
-// (settings_digest) and label; empty where the context has none. Numbers are written so that they read back exactly;
-// text is made printable but for its newlines (printable.hpp).
+// mpi_library (library_name: its name and version, each run of
+// whitespace one space), mpi_settings (settings_digest) and label; empty
+// where the context has none. Numbers are written so that they read back
+// exactly; text is made printable but for its newlines (printable.hpp).
 std::string to_csv(const Document& doc);
 
 // "transfer/bcast/2d/1100000/np4": suite/method/payload/bytes/np<ranks>.
