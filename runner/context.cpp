@@ -13,10 +13,12 @@
 #include "core/engine/collective.hpp"
 #include "core/engine/library_algorithms.hpp"
 #include "core/engine/memory.hpp"
+#include "core/engine/mpi_tool.hpp"
 #include "core/engine/mpi_session.hpp"
 #include "core/engine/noise.hpp"
 #include "core/engine/selection_table.hpp"
 #include "core/results/dates.hpp"
+#include "core/results/mpi_settings.hpp"
 #include "core/results/records.hpp"
 #include "core/results/sync_methods.hpp"
 #include "runner/placement.hpp"
@@ -111,6 +113,24 @@ OptionsContext options_context(const Options& options) {
   return o;
 }
 
+// The MPI library's settings (mpi_settings.hpp): rank 0's environment
+// before MPI_Init (launch_environment) and what its library reports; the
+// ranks whose environment settings differ from rank 0's. Collective.
+MpiSettingsContext mpi_settings_context(const World& world) {
+  MpiSettingsContext s = environment_settings(launch_environment());
+  const nlohmann::json mine = {{"environment", s.environment},
+                               {"withheld", s.withheld}};
+  const std::vector<std::string> all =
+      gather_strings(mine.dump(), 0, world);
+  for (std::size_t r = 1; r < all.size(); ++r)
+    if (all[r] != all[0]) {
+      if (!s.differing_ranks) s.differing_ranks.emplace();
+      s.differing_ranks->push_back(static_cast<int>(r));
+    }
+  s.library = library_settings(mpi_library_name(), s.environment);
+  return s;
+}
+
 Context make_context(const World& world, const Options& options,
                      const Machine& machine, int argc, char** argv) {
   char name[MPI_MAX_PROCESSOR_NAME] = {0};
@@ -148,6 +168,7 @@ Context make_context(const World& world, const Options& options,
   c.memory->source = machine.memory_source;
   c.waiting = sleep_when_waiting(options, machine) ? "sleep" : "poll";
   c.options = options_context(options);
+  c.mpi_settings = mpi_settings_context(world);
   return c;
 }
 

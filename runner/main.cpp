@@ -12,6 +12,7 @@
 #include "core/engine/library_algorithms.hpp"
 #include "core/engine/mpi_session.hpp"
 #include "core/results/log.hpp"
+#include "core/results/mpi_settings.hpp"
 #include "runner/commands.hpp"
 #include "runner/osu_front.hpp"
 
@@ -216,6 +217,7 @@ int main(int argc, char** argv) {
   // before any of them takes a path of its own. The run's own MpiSession
   // finds MPI initialised and leaves it to this one, which finalises.
   std::optional<MpiSession> env;
+  launch_environment();  // the MPI settings, as the launch gave them
   // --algorithms: what the MPI library must read at MPI_Init.
   if (usage_error.empty() &&
       (!options.algorithms.empty() || options.command == Command::algorithms))

@@ -15,6 +15,7 @@
 #include "core/engine/synchronizer.hpp"
 #include "core/results/dates.hpp"
 #include "core/results/log.hpp"
+#include "core/results/mpi_settings.hpp"
 #include "core/results/output.hpp"
 #include "core/results/units.hpp"
 #include "runner/ab.hpp"
@@ -168,6 +169,7 @@ std::unique_ptr<Synchronizer> make_sync(const Options& options) {
 }  // namespace
 
 int command_run(const Options& options, int argc, char** argv) {
+  launch_environment();  // the MPI settings, before MPI_Init
   if (!options.algorithms.empty() || options.command == Command::algorithms)
     prepare_library_algorithms();
   MpiSession env(argc, argv, thread_level_value(options.thread_level));

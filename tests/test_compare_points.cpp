@@ -223,3 +223,31 @@ TEST(Compare, JsonAndRenderingSayWhatIsBetter) {
                                                      mpiarena::Style::markdown);
   EXPECT_NE(md.find("| transfer/bcast/1d | small |"), std::string::npos) << md;
 }
+
+TEST(Compare, MpiSettingsThatDifferAreInTheHeaderAndTheJson) {
+  auto base = doc_of({make_record("bcast", around(1e-5))});
+  auto now = doc_of({make_record("bcast", around(1e-5))});
+  base.context.mpi_settings = mpiarena::MpiSettingsContext{
+      {}, {{"btl", "self,vader"}}, {}, {}};
+  now.context.mpi_settings = mpiarena::MpiSettingsContext{
+      {{"OMPI_MCA_btl", "tcp,self"}}, {{"btl", "tcp,self"}}, {}, {}};
+  const auto c = compare_documents(base, now);
+  const std::string text =
+      mpiarena::render_comparison(c, "a.json", "b.json", mpiarena::Style::text);
+  EXPECT_NE(text.find("MPI settings differ: OMPI_MCA_btl (unset) -> "
+                      "tcp,self; library.btl self,vader -> tcp,self\n"),
+            std::string::npos)
+      << text;
+  const nlohmann::json j = mpiarena::to_json(c)["mpi_settings"];
+  EXPECT_TRUE(j["differ"].get<bool>());
+  EXPECT_EQ(j["changes"][0]["name"], "OMPI_MCA_btl");
+  EXPECT_TRUE(j["changes"][0]["base"].is_null());
+  // The same settings, or a file without them: no line.
+  const auto same = compare_documents(now, now);
+  EXPECT_FALSE(mpiarena::to_json(same)["mpi_settings"]["differ"].get<bool>());
+  EXPECT_EQ(mpiarena::render_comparison(same, "a", "b", mpiarena::Style::text)
+                .find("MPI settings differ"),
+            std::string::npos);
+  base.context.mpi_settings.reset();
+  EXPECT_TRUE(compare_documents(base, now).settings.empty());
+}

@@ -108,6 +108,9 @@ Context full_context() {
       "Open MPI", {coll}, mpiarena::SelectionTableContext{"f", "{}"},
       std::string("missing")};
   c.tuning_file = mpiarena::TuningFileContext{"v", "/t.json", "0123"};
+  c.mpi_settings = mpiarena::MpiSettingsContext{
+      {{"OMPI_MCA_btl", "tcp,self"}}, {{"btl", "tcp,self"}}, {"FI_MY_TOKEN"},
+      std::vector<int>{1}};
   mpiarena::OptionsContext& o = c.options;
   o.methods = o.payloads = o.sizes = o.set = o.algorithms = o.plugin_dirs =
       std::vector<std::string>{"x"};
@@ -162,6 +165,8 @@ TEST(DocContext, EveryPartHasTheFieldsTheSchemaLists) {
   expect(p.at("clock"), "/properties/clock", fields<mpiarena::ClockContext>());
   expect(p.at("tuning_file"), "/properties/tuning_file",
          fields<mpiarena::TuningFileContext>());
+  expect(p.at("mpi_settings"), "/properties/mpi_settings",
+         fields<mpiarena::MpiSettingsContext>());
   expect(p.at("placement"), "/properties/placement",
          fields<mpiarena::PlacementContext>());
   expect(placement.at("ranks").at("items"),
@@ -212,6 +217,7 @@ TEST(DocContext, AContextWithEveryFieldIsValidAndComesBack) {
   EXPECT_EQ(back.plugins->front().version, "1.2");
   EXPECT_EQ(back.placement->ranks[1].rank, 1);
   EXPECT_TRUE(back.placement->ranks_0_1->share_l3);
+  EXPECT_EQ(back.mpi_settings->library.at("btl"), "tcp,self");
 }
 
 TEST(DocContext, ASchemaViolationOfAFieldIsFound) {
@@ -249,6 +255,7 @@ TEST(DocContext, AnOlderFileLoadsAndIsWrittenBackAsItWas) {
   EXPECT_FALSE(c.label);
   EXPECT_FALSE(c.noise);
   EXPECT_FALSE(c.tuning_file);
+  EXPECT_FALSE(c.mpi_settings);
   EXPECT_FALSE(c.options.sync);
   EXPECT_EQ(c.options.extra, json({{"min_time", 0.005}}));
   EXPECT_EQ(c.extra, json({{"producer", {{"name", "elsewhere"}}}}));
@@ -277,6 +284,24 @@ TEST(DocContext, AMistypedFieldThrows) {
   j = json(mpiarena_test::sample_context());
   j["placement"] = 3;
   EXPECT_THROW(j.get<Context>(), json::exception);
+  j = json(mpiarena_test::sample_context());
+  j["mpi_settings"] = {{"environment", {{"UCX_TLS", 1}}}};
+  EXPECT_THROW(j.get<Context>(), json::exception);
+}
+
+TEST(DocContext, MpiSettingsOfAnotherShapeAreInvalid) {
+  Context c = full_context();
+  mpiarena::Document doc;
+  doc.context = c;
+  json j = mpiarena::to_json(doc);
+  j["context"]["mpi_settings"]["environment"]["UCX_TLS"] = 1;
+  EXPECT_FALSE(mpiarena::validate_results(j).empty());
+  j = mpiarena::to_json(doc);
+  j["context"]["mpi_settings"]["values"] = json::object();
+  EXPECT_FALSE(mpiarena::validate_results(j).empty());
+  j = mpiarena::to_json(doc);
+  j["context"]["mpi_settings"].erase("withheld");
+  EXPECT_FALSE(mpiarena::validate_results(j).empty());
 }
 
 }  // namespace

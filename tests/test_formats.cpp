@@ -9,6 +9,7 @@
 
 #include "core/analysis/compare/compare_text.hpp"
 #include "core/results/formats.hpp"
+#include "core/results/mpi_settings.hpp"
 #include "core/results/printable.hpp"
 #include "doc_fixtures.hpp"
 
@@ -113,6 +114,57 @@ TEST(Csv, PercentilesReadBackAndAreEmptyWhereAbsent) {
   EXPECT_EQ(rows[1][col["p99_s"]], "");
   for (const char* c : {"p50_s", "p95_s", "p99_s"})
     EXPECT_EQ(rows[2][col[c]], "");
+}
+
+TEST(Csv, TheRunsColumnsComeLastAndTellTwoRunsApart) {
+  mpiarena::Document first = mpiarena_test::sample_document();
+  mpiarena::Document second = first;
+  first.context.build = mpiarena::BuildContext{"GCC 12", "Release", "abc1234"};
+  first.context.hosts = {"node1", "node2"};
+  first.context.label = "nightly, 42";
+  first.context.mpi_library =
+      "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4";
+  first.context.mpi_settings = mpiarena::MpiSettingsContext{
+      {{"OMPI_MCA_btl", "tcp,self"}}, {}, {}, {}};
+  second.context.start_time = "2024-01-03T00:00:00Z";
+  second.context.mpi_library = "MPICH Version:\t4.0.2\nMPICH Release date:";
+  const std::string a = mpiarena::to_csv(first), b = mpiarena::to_csv(second);
+  auto rows = parse_csv(a);
+  const auto more = parse_csv(b);
+  rows.insert(rows.end(), more.begin() + 1, more.end());
+  const std::vector<std::string>& header = rows[0];
+  const std::vector<std::string> run = {"start_time",  "git_revision",
+                                        "hosts",       "mpi_library",
+                                        "mpi_settings", "label"};
+  ASSERT_GE(header.size(), run.size());
+  EXPECT_EQ(std::vector<std::string>(header.end() - 6, header.end()), run);
+  EXPECT_EQ(header[23], "p99_s");  // the earlier columns stay where they were
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+  const std::size_t n = first.records.size();
+  ASSERT_EQ(rows.size(), 2 * n + 1);
+  const auto& one = rows[1];
+  const auto& two = rows[n + 1];
+  ASSERT_EQ(one.size(), header.size());
+  EXPECT_EQ(one[col["start_time"]], "2024-01-02T03:04:05Z");
+  EXPECT_EQ(one[col["git_revision"]], "abc1234");
+  EXPECT_EQ(one[col["hosts"]], "node1;node2");
+  EXPECT_EQ(one[col["mpi_library"]], "Open MPI v4.1.4");
+  EXPECT_EQ(one[col["mpi_settings"]],
+            mpiarena::settings_digest(first.context));
+  EXPECT_EQ(one[col["label"]], "nightly, 42");  // quoted, read back
+  EXPECT_NE(a.find(",\"nightly, 42\"\n"), std::string::npos);
+  EXPECT_EQ(two[col["start_time"]], "2024-01-03T00:00:00Z");
+  EXPECT_EQ(two[col["git_revision"]], "");
+  EXPECT_EQ(two[col["mpi_library"]], "MPICH Version: 4.0.2");
+  // The same from a context made printable (runner report's).
+  second.context.mpi_library = "MPICH Version:\\x094.0.2\\x0AMPICH Release";
+  EXPECT_EQ(parse_csv(mpiarena::to_csv(second))[1][col["mpi_library"]],
+            "MPICH Version: 4.0.2");
+  EXPECT_EQ(two[col["mpi_settings"]], "");
+  EXPECT_EQ(two[col["label"]], "");
+  EXPECT_NE(one[col["start_time"]] + one[col["label"]],
+            two[col["start_time"]] + two[col["label"]]);
 }
 
 TEST(Gbench, HasTheFieldsCompareDotPyReads) {

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/engine/mpi_tool.hpp"
+
 namespace mpiarena {
 
 namespace {
@@ -22,56 +24,10 @@ std::string upper(std::string s) {
   return s;
 }
 
-// The MPI_T index of control variable `name`, or -1.
-int cvar_index(const std::string& name) {
-  int index = -1;
-  if (MPI_T_cvar_get_index(name.c_str(), &index) != MPI_SUCCESS) return -1;
-  return index;
-}
-
-std::string cvar_description(int index, MPI_T_enum& enumtype) {
-  char name[256], desc[8192];
-  int name_len = sizeof name, desc_len = sizeof desc, verbosity = 0, bind = 0,
-      scope = 0;
-  MPI_Datatype type;
-  if (MPI_T_cvar_get_info(index, name, &name_len, &verbosity, &type, &enumtype,
-                          desc, &desc_len, &bind, &scope) != MPI_SUCCESS)
-    return "";
-  return desc;
-}
-
-// The variable's int value; false when it cannot be read.
-bool cvar_read(int index, int& value) {
-  MPI_T_cvar_handle handle;
-  int count = 0;
-  if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) != MPI_SUCCESS)
-    return false;
-  const bool ok = count == 1 && MPI_T_cvar_read(handle, &value) == MPI_SUCCESS;
-  MPI_T_cvar_handle_free(&handle);
-  return ok;
-}
-
-int cvar_write(int index, int value) {
-  MPI_T_cvar_handle handle;
-  int count = 0;
-  int err = MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count);
-  if (err != MPI_SUCCESS) return err;
-  err = MPI_T_cvar_write(handle, &value);
-  MPI_T_cvar_handle_free(&handle);
-  return err;
-}
-
-std::vector<LibraryAlgorithm> enum_items(MPI_T_enum e) {
+// The items of an enumeration as algorithms.
+std::vector<LibraryAlgorithm> algorithm_items(MPI_T_enum e) {
   std::vector<LibraryAlgorithm> out;
-  int n = 0, len = 256;
-  char name[256];
-  if (MPI_T_enum_get_info(e, &n, name, &len) != MPI_SUCCESS) return out;
-  for (int i = 0; i < n; ++i) {
-    int value = 0;
-    len = sizeof name;
-    if (MPI_T_enum_get_item(e, i, &value, name, &len) == MPI_SUCCESS)
-      out.push_back({value, name});
-  }
+  for (const auto& [value, name] : enum_items(e)) out.push_back({value, name});
   return out;
 }
 
@@ -92,7 +48,7 @@ void open_mpi(CollectiveAlgorithms& c) {
                  " with an enumeration (is coll/tuned built?)";
     return;
   }
-  const std::vector<LibraryAlgorithm> items = enum_items(e);
+  const std::vector<LibraryAlgorithm> items = algorithm_items(e);
   for (const LibraryAlgorithm& a : items)
     if (a.value != 0) c.algorithms.push_back(a);
   int value = 0, dynamic = 0;

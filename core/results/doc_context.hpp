@@ -99,6 +99,8 @@ struct Context {
   std::optional<LibraryAlgorithmsContext> library_algorithms;
   // Absent in files before it; null: the launch loaded none.
   std::optional<std::optional<TuningFileContext>> tuning_file;
+  // Absent in files before it.
+  std::optional<MpiSettingsContext> mpi_settings;
   nlohmann::json extra = nlohmann::json::object();
   template <class S, class F>
   static void fields(S& s, F&& f) {
@@ -119,6 +121,7 @@ struct Context {
     f("clock", s.clock);
     f("library_algorithms", s.library_algorithms);
     f("tuning_file", s.tuning_file);
+    f("mpi_settings", s.mpi_settings);
     f("timer_resolution_s", s.timer_resolution_s);
     f("cpus_per_node", s.cpus_per_node);
     f("oversubscribed", s.oversubscribed);
@@ -167,6 +170,7 @@ std::vector<std::string> field_names() {
   X(SelectionTableContext) \
   X(LibraryAlgorithmsContext) \
   X(TuningFileContext) \
+  X(MpiSettingsContext) \
   X(BuildsContext) \
   X(PluginContext)
 #define MPIARENA_CONTEXT_JSON(T)                 \

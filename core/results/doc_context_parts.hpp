@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -245,6 +246,24 @@ struct TuningFileContext {
     f("variable", s.variable);
     f("path", s.path);
     f("digest", s.digest);
+  }
+};
+
+// The MPI library's settings of the launch (mpi_settings.hpp): the
+// environment variables the libraries read, by name, and what the library
+// reports of its own through MPI_T; a secret's name only (`withheld`).
+// differing_ranks: the ranks whose environment settings are not rank 0's
+// (absent when all agree).
+struct MpiSettingsContext {
+  std::map<std::string, std::string> environment, library;
+  std::vector<std::string> withheld;
+  std::optional<std::vector<int>> differing_ranks;
+  template <class S, class F>
+  static void fields(S& s, F&& f) {
+    f("environment", s.environment);
+    f("library", s.library);
+    f("withheld", s.withheld);
+    f("differing_ranks", s.differing_ranks);
   }
 };
 

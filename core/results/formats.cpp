@@ -8,6 +8,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "core/results/mpi_settings.hpp"
 #include "core/results/point_key.hpp"
 #include "core/results/printable.hpp"
 
@@ -53,6 +54,39 @@ std::string metrics_of(const Record& r) {
   return out;
 }
 
+// The library's name and version (library_name) with each run of spaces,
+// tabs and line ends as one space ("MPICH Version:\t4.0.2" as "MPICH
+// Version: 4.0.2"); the same from a context made printable (report's,
+// printable.hpp), whose tab and line end are "\x09" and "\x0A".
+std::string library_cell(const Context& c) {
+  std::string text = library_name(c);
+  text = text.substr(0, text.find("\\x0A"));
+  for (std::size_t p; (p = text.find("\\x09")) != std::string::npos;)
+    text.replace(p, 4, " ");
+  std::string out;
+  for (char ch : text) {
+    const bool space = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+    if (!space)
+      out += ch;
+    else if (!out.empty() && out.back() != ' ')
+      out += ' ';
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// The run's columns of every row (csv_columns(), last).
+std::vector<std::string> run_cells(const Context& c) {
+  std::string hosts;
+  for (const std::string& h : c.hosts) hosts += (hosts.empty() ? "" : ";") + h;
+  return {c.start_time,
+          c.build ? c.build->git_revision : "",
+          hosts,
+          library_cell(c),
+          settings_digest(c),
+          c.label.value_or("")};
+}
+
 }  // namespace
 
 std::string to_csv(const Document& doc) {
@@ -61,6 +95,9 @@ std::string to_csv(const Document& doc) {
   for (std::size_t i = 0; i < columns.size(); ++i)
     out << (i ? "," : "") << columns[i];
   out << "\n";
+  std::string run;
+  for (const std::string& cell : run_cells(doc.context))
+    run += "," + csv_field(printable_lines(cell));
   for (const Record& r : doc.records) {
     const std::vector<std::string> cells = {
         r.suite,
@@ -87,7 +124,7 @@ std::string to_csv(const Document& doc) {
     for (std::size_t i = 0; i < cells.size(); ++i)
       out << (i ? "," : "") << csv_field(printable_lines(cells[i]));
     for (const auto& p : r.time.percentiles) out << "," << (p ? exact(*p) : "");
-    out << "\n";
+    out << run << "\n";
   }
   return out.str();
 }

@@ -27,7 +27,10 @@ inline const std::vector<std::string>& csv_columns() {
       "verification", "verification_message",
       "phases_s",     "parts_s",
       "metrics",      "p50_s",
-      "p95_s",        "p99_s"};
+      "p95_s",        "p99_s",
+      "start_time",   "git_revision",
+      "hosts",        "mpi_library",
+      "mpi_settings", "label"};
   return columns;
 }
 
@@ -37,8 +40,13 @@ inline const std::vector<std::string>& csv_columns() {
 // empty when the record has none. p50_s, p95_s, p99_s: the percentiles of
 // the samples (stats.hpp), empty where the samples were too few for one.
 // Times are seconds over samples_s.max; bandwidth_Bps is empty for methods
-// that move no payload. Numbers are written so that they read back exactly;
-// text is made printable but for its newlines (printable.hpp).
+// that move no payload. The run's columns, last, repeat the context on each
+// row, so that the rows of several runs concatenated stay apart:
+// start_time, git_revision (build.git_revision), hosts (joined by ';'),
+// mpi_library (library_name: its name and version, each run of
+// whitespace one space), mpi_settings (settings_digest) and label; empty
+// where the context has none. Numbers are written so that they read back
+// exactly; text is made printable but for its newlines (printable.hpp).
 std::string to_csv(const Document& doc);
 
 // "transfer/bcast/2d/1100000/np4": suite/method/payload/bytes/np<ranks>.

@@ -345,6 +345,7 @@ Comparison compare_documents(const Document& base, const Document& now,
   c.options = options;
   context_warnings(base.context, now.context, c.warnings);
   sync_warnings(base, now, c.warnings);
+  c.settings = settings_changes(base.context, now.context);
   c.base_label = base.context.label.value_or("");
   c.new_label = now.context.label.value_or("");
   if (!base.complete) {

@@ -14,6 +14,7 @@
 
 #include "core/analysis/stats/inference.hpp"
 #include "core/analysis/stats/rank_tests.hpp"
+#include "core/results/mpi_settings.hpp"
 #include "core/results/point_key.hpp"
 #include "core/results/records.hpp"
 
@@ -227,6 +228,9 @@ struct Comparison {
   std::vector<PointComparison> points;
   std::vector<OnlyIn> only_base, only_new;
   std::vector<std::string> warnings;  // context differences, duplicates...
+  // The MPI settings that differ from BASE to NEW (settings_changes);
+  // empty when they agree or a file records none.
+  std::vector<SettingChange> settings;
   // The runs' labels (runner --label), empty when a run has none.
   std::string base_label, new_label;
   NoiseComparison noise;

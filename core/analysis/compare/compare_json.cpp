@@ -159,6 +159,7 @@ json to_json(const Comparison& c) {
         {"only_in_base", c.only_base.size()},
         {"only_in_new", c.only_new.size()}}},
       {"warnings", c.warnings},
+      {"mpi_settings", settings_json(c.settings)},
       {"labels", {{"base", c.base_label}, {"new", c.new_label}}},
       {"noise",
        {{"base", figures_json(c.noise.base)},

@@ -152,6 +152,9 @@ std::string preamble(const Comparison& c, const std::string& base,
          "better\n"
       << item << "bandwidth: payload bytes / median time, higher is better\n"
       << item << procedure_line(c) << "\n";
+  if (!c.settings.empty())
+    out << item << "MPI settings differ: "
+        << printable(settings_text(c.settings)) << "\n";
   if (c.options.holm)
     out << item << "correction: Holm over the " << c.tests
         << " tests of this comparison (p column: adjusted), so that an A/A "
