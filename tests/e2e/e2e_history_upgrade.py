@@ -17,6 +17,11 @@ upgrade:     synthetic nights with an upgrade at night 8: a 30% step there
              --since the run after does not.
 honest:      a store of 4 runs says that nothing was judged (not "No change
              found"), in text and JSON (judged_series 0).
+settings:    nights whose recorded MPI settings change at night 8 (mpirun
+             --mca btl tcp,self): a 30% step there is named by the setting
+             that changed, in history changes and in trend's boundary; a
+             run that recorded no settings (an older runner) is no
+             boundary.
 trend:       trend --db of the upgraded store: one group across the upgrade,
              the boundary at run 7 with its text, the store's file names in
              the runs, the store's point names, and the page shows the
@@ -160,6 +165,42 @@ def test_upgrade(a):
     check("No change found in the 2 series judged." in text, "the flat store's words")
 
 
+BTL_BEFORE = {"environment": {}, "library": {"btl": "^uct,openib,ofi"},
+              "withheld": []}
+BTL_AFTER = {"environment": {"OMPI_MCA_btl": "tcp,self"},
+             "library": {"btl": "tcp,self"}, "withheld": []}
+
+
+def test_settings(a):
+    db = store_path(a, "settings.sqlite")
+    paths = history(a, nights=14, step_at=8, factor=1.3, prefix="set")
+    for i, path in enumerate(paths):
+        with open(path) as f:
+            doc = json.load(f)
+        # Night 0 as an older runner wrote it: no settings recorded.
+        if i > 0:
+            doc["context"]["mpi_settings"] = BTL_AFTER if i >= 8 else BTL_BEFORE
+        with open(path, "w") as f:
+            json.dump(doc, f)
+    check(runner(a, ["history", "add"] + paths + ["--db", db]).returncode == 0, "add")
+    with sqlite3.connect(db) as c:
+        keys = [r[0] for r in c.execute("SELECT settings FROM runs ORDER BY id")]
+    check(keys[0] == "" and len(set(keys[1:8])) == 1 and len(set(keys[8:])) == 1
+          and keys[1] != keys[8] and keys[1] != "", f"runs.settings {keys}")
+    h, code = changes(a, db)
+    named = [c["boundary"] for c in h["changes"] if c["run"] == 9]
+    check(code == 1 and len(h["changes"]) == 1 and len(named) == 1
+          and named[0] == "MPI settings: OMPI_MCA_btl (unset) -> tcp,self; "
+          "library.btl ^uct,openib,ofi -> tcp,self",
+          f"the step named by its setting: {[(c['run'], c['boundary']) for c in h['changes']]}")
+    p = runner(a, ["trend", "--db", db, "--format", "json"])
+    t = json.loads(p.stdout)
+    b = t["groups"][0]["boundaries"] if p.returncode == 0 else None
+    check(len(t["groups"]) == 1 and b is not None and len(b) == 1
+          and b[0]["run"] == 9 and "OMPI_MCA_btl (unset) -> tcp,self" in b[0]["what"],
+          f"trend's boundary: {b}")
+
+
 def test_honest(a):
     db = store_path(a, "short.sqlite")
     paths = history(a, nights=4, prefix="short")
@@ -202,7 +243,8 @@ def main():
     ap.add_argument("--workdir", required=True)
     a = parse_args(ap)
     tests = {"old-store": test_old_store, "upgrade": test_upgrade,
-             "honest": test_honest, "trend": test_trend}
+             "honest": test_honest, "trend": test_trend,
+             "settings": test_settings}
     return run_test(tests[a.test], a)
 
 

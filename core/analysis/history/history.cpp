@@ -149,8 +149,11 @@ std::vector<SeriesChange> confirm(
 std::vector<int> boundary_runs(const StoredSeries& s) {
   std::vector<int> out;
   for (std::size_t i = 1; i < s.values.size(); ++i)
+    // A run that recorded no settings (an older runner) is no boundary
+    // of its settings.
     if (s.values[i].library != s.values[i - 1].library ||
-        s.values[i].settings != s.values[i - 1].settings)
+        (s.values[i].settings != s.values[i - 1].settings &&
+         !s.values[i].settings.empty() && !s.values[i - 1].settings.empty()))
       out.push_back(static_cast<int>(i));
   return out;
 }

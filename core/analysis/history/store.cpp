@@ -13,6 +13,7 @@
 #include "core/analysis/history/store_sql.hpp"
 #include "core/results/dates.hpp"
 #include "core/results/digest.hpp"
+#include "core/results/mpi_settings.hpp"
 #include "core/results/printable.hpp"
 
 namespace mpiarena {
@@ -118,7 +119,9 @@ std::string series_name(const Record& r, const Context& context) {
   return match_name(r) + " | " + machine_of(context);
 }
 
-std::string settings_key(const Context&) { return ""; }
+std::string settings_key(const Context& context) {
+  return settings_digest(context);
+}
 
 std::string settings_key_of(const std::string& context_json) {
   try {

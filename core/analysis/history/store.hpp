@@ -83,7 +83,7 @@ std::vector<StoredSeries> split_by_library(
     const std::vector<StoredSeries>& all);
 
 // The key of a context's MPI settings kept with each run (runs.settings):
-// empty when the run recorded none.
+// mpi_settings.hpp settings_digest(), empty when the run recorded none.
 std::string settings_key(const Context& context);
 
 // The digest a run is known by: FNV-1a of the document's JSON in one

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <vector>
 
+#include "core/results/mpi_settings.hpp"
 #include "core/results/printable.hpp"
 
 namespace mpiarena {
@@ -55,6 +56,10 @@ std::string context_step(const Context& before, const Context& after) {
   if (out.empty() && before.mpi_library != after.mpi_library)
     out = "MPI library build: " + printable(after.mpi_library.substr(
                                       0, after.mpi_library.find('\n')));
+  const std::string settings = settings_text(before, after);
+  if (!settings.empty())
+    out += (out.empty() ? "MPI settings: " : "; MPI settings: ") +
+           printable(settings);
   return out;
 }
 
