@@ -99,7 +99,13 @@ def render(d):
             "place within 2 runs of the boundary is moved to it when the "
             "split there is confirmed too (the same U test, Welch test and "
             "threshold); a split the data place more than 2 runs away, or "
-            "that does not hold at the boundary, stays where it is."]
+            "that does not hold at the boundary, stays where it is.", "",
+            "The trend page of the first 25% store "
+            "(`bench/history_upgrade --page FILE`, in headless Chromium at "
+            "1400x1300): [trend-upgrade-screenshot.png]"
+            "(../trend-upgrade-screenshot.png), one chart per point across "
+            "the upgrade, the boundary dashed and labelled, the change "
+            "point squared at it."]
     with open(d.rstrip("/") + ".md", "w") as f:
         f.write("\n".join(out) + "\n")
     return 0 if all(verdicts) else 1
