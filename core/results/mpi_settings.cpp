@@ -20,7 +20,8 @@ bool setting_prefixed(const std::string& s, const std::string& prefix) {
 }
 
 std::string setting_upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(c));
+  for (char& c : s)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
 
