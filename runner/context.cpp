@@ -220,8 +220,8 @@ Context run_context(const World& world, const Options& options,
   c.cache = CacheContext{options.cache_cold ? "cold" : "hot",
                          machine.llc_source, machine.llc_bytes,
                          cold_set_bytes(machine.llc_bytes)};
-  c.stopping =
-      StoppingContext{options.target_rse, options.max_time, options.iterations};
+  c.stopping = StoppingContext{options.target_rse, options.max_time,
+                               options.iterations, options.precision};
   c.buffers = options.separate_buffers ? "separate" : "shared";
   c.mpi_thread_level = ThreadLevelContext{
       options.thread_level.empty() ? "none (MPI_Init)" : options.thread_level,

@@ -158,6 +158,7 @@ MeasureOptions measure_options(const Options& options, const Machine& machine) {
   m.oversubscribed = machine.oversubscribed;
   m.target_rse = options.target_rse;
   m.max_time = options.max_time;
+  m.precision = options.precision;
   m.iterations = options.iterations;
   m.sleep_when_waiting = sleep_when_waiting(options, machine);
   return m;

@@ -151,8 +151,17 @@ void describe_suites(po::options_description& desc, Options& o,
      "samples until the relative standard error of the mean of the samples "
      "is at most this (e.g. 1%) or --max-time is spent on the point; the "
      "record says which stopped it")
-    ("max-time", po::value<double>(&o.max_time)->default_value(o.max_time, "10"),
-     "with --target-rse: seconds of samples one point may take at most")
+    ("precision", po::value<std::string>(&raw.precision)->default_value(raw.precision),
+     "sample a point until the median of its samples is known to this "
+     "(the half-width of its 95% confidence interval, from the samples' "
+     "order statistics, over the median), after at least --repetitions "
+     "samples and for at most --max-time; the record gives the precision "
+     "reached and what stopped it. 'off': exactly --repetitions samples, "
+     "as when -r, --iterations, --target-rse or --profile is given "
+     "without --precision")
+    ("max-time", po::value<double>(&o.max_time),
+     "with --precision or --target-rse: seconds of samples one point may "
+     "take at most (default 1 with --precision, 10 with --target-rse)")
     ("cache", po::value<std::string>(&raw.cache)->default_value(raw.cache),
      "'hot': every operation reuses the same buffers (as OSU); 'cold': "
      "ping-pong suite, each operation uses the next of a set of buffers "
@@ -182,7 +191,7 @@ void describe_measurement(po::options_description& desc, Options& o,
                           RawOptions& raw) {
   // clang-format off
   desc.add_options()
-    ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time, "0.005"),
+    ("min-time", po::value<double>(&o.min_time)->default_value(o.min_time, "0.001"),
      "seconds one sample must last at least (inner iterations adapt)")
     ("repetitions,r", po::value<int>(&o.repetitions)->default_value(o.repetitions),
      "samples per point (statistics are over these); runner ab's default is "

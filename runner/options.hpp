@@ -41,14 +41,20 @@ struct OptionSetting {
 // --clock-sync names them.
 inline const std::string kClockSyncAlgorithms[] = {"hca", "jk"};
 
+// --max-time when not given: per point, with --precision (the default) and
+// with --target-rse.
+inline constexpr double kPrecisionMaxTime = 1;
+inline constexpr double kTargetRseMaxTime = 10;
+
 struct Options {
   Command command = Command::run;
   // --clock-sync: the clock synchronization algorithms (clock_sync.hpp);
   // runner clocks measures each, in this order.
   std::vector<std::string> clock_sync{"hca", "jk"};
-  // --sync: a method of core/results/sync_methods.hpp (barrier, window);
+  // --sync: a method of core/results/sync_methods.hpp (auto, barrier,
+  // single, window);
   // --sync-window (seconds; 0: calibrated).
-  std::string sync = "barrier";
+  std::string sync = "auto";
   double sync_window = 0;
   std::vector<std::string> methods{"all"};
   std::vector<std::string> payloads;  // empty: every payload of each method
@@ -58,7 +64,7 @@ struct Options {
                              // suite's default (default_sizes_spec)
   std::string output;
   std::string format = "table";
-  double min_time = 0.005;
+  double min_time = 0.001;
   int repetitions = 7;
   int warmup = 1;
   double point_timeout = 60;   // seconds; 0: no bound (watchdog.hpp)
@@ -95,7 +101,12 @@ struct Options {
   bool noise = true;        // --noise on|off: record steal, preemption
   int retry_noisy = 2;      // --retry-noisy N: re-measure noisy samples
   double target_rse = 0;    // --target-rse (fraction); 0: fixed count
-  double max_time = 10;     // --max-time seconds per point (target-rse)
+  // --precision (fraction); 0: the fixed count (off, or -r, --iterations,
+  // --target-rse or --profile given without it).
+  double precision = 0;
+  // --max-time seconds per point (--precision, --target-rse); 0: not
+  // given, kPrecisionMaxTime or kTargetRseMaxTime.
+  double max_time = 0;
   bool cache_cold = false;  // --cache hot|cold
   bool separate_buffers = true;
   bool receive_fresh = false;   // --receive reuse|fresh (transfer, 2d)    //

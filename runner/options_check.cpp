@@ -181,6 +181,37 @@ void check_run_shape(const po::variables_map& vm, Options& o, RawOptions& raw) {
               "slices of the computation between two MPI_Testall calls");
 }
 
+// --precision and --max-time (after --target-rse and --iterations): on by
+// default, off where the count is fixed without it.
+void check_precision(const po::variables_map& vm, Options& o,
+                     const RawOptions& raw) {
+  const bool asked = given(vm, "precision");
+  if (raw.precision != "off")
+    o.precision = parse_percent("--precision", raw.precision, 100);
+  if (asked && raw.precision != "off" && o.precision <= 0)
+    throw UsageError("--precision must be above 0%, e.g. 2%, or 'off'");
+  if (asked && o.precision > 0 && o.target_rse > 0)
+    throw UsageError(
+        "--precision and --target-rse are two ways to stop sampling; give "
+        "one of the two");
+  if (asked && o.precision > 0 && vm.count("iterations"))
+    throw UsageError(
+        "--precision adds samples of calibrated length; --iterations fixes "
+        "their operations: give one of the two");
+  const bool fixed = given(vm, "repetitions") || vm.count("iterations") ||
+                     o.target_rse > 0 || vm.count("profile");
+  if (!asked && fixed) o.precision = 0;
+  if (vm.count("max-time")) {
+    check_seconds("--max-time", o.max_time, 0, true, 86400);
+    if (o.target_rse == 0 && o.precision == 0)
+      throw UsageError(
+          "--max-time bounds --precision and --target-rse; sampling here is "
+          "a fixed count (e.g. --precision 2% --max-time 1)");
+  } else {
+    o.max_time = o.target_rse > 0 ? kTargetRseMaxTime : kPrecisionMaxTime;
+  }
+}
+
 // The interleaving, the noise record, the stopping rule, the buffers and
 // fixed iterations.
 void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
@@ -208,11 +239,7 @@ void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
     if (o.target_rse <= 0)
       throw UsageError("--target-rse must be above 0%, e.g. 1%");
   }
-  check_seconds("--max-time", o.max_time, 0, true, 86400);
-  if (given(vm, "max-time") && o.target_rse == 0)
-    throw UsageError(
-        "--max-time bounds --target-rse; give --target-rse too (e.g. "
-        "--target-rse 1% --max-time 10)");
+  check_precision(vm, o, raw);
   o.cache_cold = check_choice("--cache", raw.cache, {"hot", "cold"}) == "cold";
   o.separate_buffers = check_choice("--buffers", raw.buffers,
                                     {"separate", "shared"}) == "separate";

@@ -100,6 +100,11 @@ void check_ab_options(const po::variables_map& vm, Options& o) {
     throw UsageError("--blocks must be between 2 and --repetitions (" +
                      std::to_string(o.repetitions) + "), got " +
                      std::to_string(o.blocks));
+  if (given(vm, "precision") && o.precision > 0)
+    throw UsageError(
+        "'ab' takes a fixed number of samples for both builds in the same "
+        "rounds; --precision stops each point on its own: give -r instead");
+  o.precision = 0;
   if (vm.count("target-rse"))
     throw UsageError(
         "'ab' takes a fixed number of samples for both builds in the same "

@@ -77,6 +77,7 @@ std::vector<std::pair<std::string, std::string>> run_settings(
           {"--noise", o.noise ? "on" : "off"},
           {"--retry-noisy", std::to_string(o.retry_noisy)},
           {"--target-rse", nlohmann::json(o.target_rse).dump()},
+          {"--precision", nlohmann::json(o.precision).dump()},
           {"--max-time", nlohmann::json(o.max_time).dump()},
           {"--cache", o.cache_cold ? "cold" : "hot"},
           {"--buffers", o.separate_buffers ? "separate" : "shared"},

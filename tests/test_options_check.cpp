@@ -113,7 +113,8 @@ TEST(OptionsCheck, TheOptionsGiveTheSharedMessages) {
   EXPECT_EQ(parse_error({"--receive", "new"}),
             "--receive 'new' is not supported; accepted: reuse, fresh");
   EXPECT_EQ(parse_error({"--sync", "clock"}),
-            "--sync 'clock' is not supported; accepted: barrier, window");
+            "--sync 'clock' is not supported; accepted: auto, barrier, "
+            "single, window");
   EXPECT_EQ(parse_error({"--thread-level", "all"}),
             "--thread-level 'all' is not supported; accepted: single, "
             "funneled, serialized, multiple");
@@ -147,7 +148,13 @@ TEST(OptionsCheck, TheSamplingOptionsRefuseWhatTheyCannotDo) {
           {{"--target-rse", "0.5"}, {"--target-rse '0.5'", "ambiguous"}},
           {{"--target-rse", "abc"}, {"--target-rse 'abc'", "percentage"}},
           {{"--target-rse", "0%"}, {"--target-rse", "above 0%"}},
-          {{"--max-time", "5"}, {"--max-time", "--target-rse"}},
+          {{"--max-time", "5", "--precision", "off"},
+           {"--max-time", "--target-rse", "fixed count"}},
+          {{"--precision", "0"}, {"--precision", "above 0%"}},
+          {{"--precision", "1%", "--target-rse", "1%"},
+           {"--precision and --target-rse"}},
+          {{"--precision", "1%", "--iterations", "5"},
+           {"--precision", "--iterations"}},
           {{"--target-rse", "1%", "--max-time", "0"},
            {"--max-time", "(0, 86400]"}},
           {{"--cache", "warm"}, {"--cache 'warm'", "hot, cold"}},
@@ -187,7 +194,7 @@ TEST(OptionsCheck, SyncTakesAndDescribesTheRegistrysMethods) {
     EXPECT_NE(help.find(said), std::string::npos) << m.name;
     names += (names.empty() ? "" : " | ") + m.name;
   }
-  EXPECT_NE(help.find("--sync arg (=barrier) " + names + ": how the ranks"),
+  EXPECT_NE(help.find("--sync arg (=auto) " + names + ": how the ranks"),
             std::string::npos);
 }
 

@@ -233,3 +233,35 @@ TEST(Predict, CalibrationSequenceReachesMinTime) {
   }
   EXPECT_EQ(seen, (std::vector<std::int64_t>{1, 10, 100, 1000, 7000}));
 }
+
+// The median's 95% interval from order statistics: 7 samples give [x(1),
+// x(7)], 10 give [x(2), x(9)], 20 give [x(6), x(15)]; the half-width
+// is the larger side over the median.
+TEST(MedianPrecision, IsTheHalfWidthOfTheOrderStatisticInterval) {
+  using mpiarena::median_precision;
+  EXPECT_EQ(median_precision({}), 0);
+  EXPECT_EQ(median_precision({0, 0, 0}), 0);
+  // 7 values: the range; median 100, ends 98 and 103.
+  EXPECT_DOUBLE_EQ(median_precision({103, 99, 100, 98, 101, 100, 100}), 0.03);
+  // 10 values: x(2) = 2 and x(9) = 9 about a median of 5.5.
+  std::vector<double> ten{10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+  EXPECT_DOUBLE_EQ(median_precision(ten), 3.5 / 5.5);
+  // An outlier beyond x(n+1-j) does not widen it: 20 values of 100 but
+  // for five far ones on each side.
+  std::vector<double> twenty(10, 100.0);
+  for (int k = 0; k < 5; ++k) {
+    twenty.push_back(1);
+    twenty.push_back(1000);
+  }
+  EXPECT_DOUBLE_EQ(median_precision(twenty), 0);
+  twenty.push_back(100);  // 21 values: x(6), x(16) still 100
+  EXPECT_DOUBLE_EQ(median_precision(twenty), 0);
+  // Below 6 values, the range's.
+  EXPECT_DOUBLE_EQ(median_precision({90, 100, 120}), 0.2);
+  // Large n: the normal approximation keeps it about 1 / sqrt(n) wide.
+  std::vector<double> many;
+  for (int i = 0; i < 1001; ++i) many.push_back(1000 + i);
+  const double p = median_precision(many);
+  EXPECT_GT(p, 0.015);
+  EXPECT_LT(p, 0.025);
+}

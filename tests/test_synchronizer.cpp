@@ -24,11 +24,14 @@ using mpiarena::SyncMethodInfo;
 using mpiarena::SyncSettings;
 using mpiarena::timing::Sample;
 
-TEST(Synchronizer, TheRegistryHoldsBarrierThenWindow) {
+TEST(Synchronizer, TheRegistryHoldsAutoBarrierSingleWindow) {
   std::vector<std::string> names;
   for (const SyncMethodInfo& m : mpiarena::sync_methods())
     names.push_back(m.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"barrier", "window"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"auto", "barrier", "single",
+                                             "window"}));
+  EXPECT_FALSE(mpiarena::sync_uses_global_clock("auto"));
+  EXPECT_FALSE(mpiarena::sync_uses_global_clock("single"));
   EXPECT_FALSE(mpiarena::sync_uses_global_clock("barrier"));
   EXPECT_TRUE(mpiarena::sync_uses_global_clock("window"));
   EXPECT_FALSE(mpiarena::sync_uses_global_clock("clock"));
@@ -52,7 +55,8 @@ TEST(Synchronizer, AnUnknownNameIsRefusedNamingTheAcceptedOnes) {
     ADD_FAILURE() << "no exception";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(),
-                 "--sync 'clock' is not supported; accepted: barrier, window");
+                 "--sync 'clock' is not supported; accepted: auto, barrier, "
+                 "single, window");
   }
 }
 

@@ -42,6 +42,11 @@ struct MeasureOptions {
   // max_time seconds (0: the fixed count).
   double target_rse = 0;
   double max_time = 10;
+  // After `repetitions` samples, add samples until the median of their
+  // times is known to this relative precision (median_precision: the
+  // half-width of its 95% interval), or their time passes max_time (0:
+  // the fixed count; target_rse, when set, stops instead).
+  double precision = 0;
   // Operations per sample, fixed (no calibration); 0: calibrate.
   std::int64_t iterations = 0;
   // Interleave the members of a group (measure_group); false: one after

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <mpiarena/mpi_check.hpp>
 #include <mpiarena/payload.hpp>
 #include <mpiarena/stats.hpp>
@@ -53,6 +54,32 @@ bool injected_noise(long sample) {
   return listed.count(sample) > 0;
 }
 
+// What calibration learned of a method at its last size (payload, ranks
+// and part alike): the operation's time there, the slowest rank's. The
+// next size starts its calibration from it instead of one operation. The
+// figures are reduced over the point's ranks, which ran the same points
+// before (the key holds their count), so every rank starts alike.
+struct Learned {
+  double bytes = 0, per_op = 0;
+};
+
+Learned& learned(const std::string& key) {
+  static std::map<std::string, Learned> all;
+  return all[key];
+}
+
+// The first run's count: half of min_time at the learned time grown in
+// proportion to the bytes (a time that grows no faster than its bytes is
+// never overshot); 1 with nothing learned.
+std::int64_t first_iterations(const Learned& l, double bytes,
+                              double min_time) {
+  if (l.per_op <= 0 || l.bytes <= 0) return 1;
+  const double per_op = l.per_op * std::max(1.0, bytes / l.bytes);
+  const double n = std::floor(0.5 * min_time / per_op);
+  return static_cast<std::int64_t>(
+      std::clamp(n, 1.0, static_cast<double>(kMaxIterations)));
+}
+
 const StrategyInfo& no_info() {
   static const StrategyInfo none{};
   return none;
@@ -63,7 +90,8 @@ const StrategyInfo& no_info() {
 PointRun::PointRun(GroupMember& m, const MeasureOptions& opt, MPI_Comm harness)
     : m_(m),
       opt_(opt),
-      sync_(opt.sync ? *opt.sync : default_synchronizer()),
+      sync_((opt.sync ? *opt.sync : default_synchronizer())
+                .for_suite(m.info ? m.info->suite : std::string())),
       harness_(harness),
       info_(m.info ? *m.info : no_info()),
       ctx_(m.ctx),
@@ -127,6 +155,7 @@ void PointRun::calibrate() {
         timeout());
     Sample s;
     std::int64_t iters = opt_.iterations;
+    if (!sync_.calibrates()) iters = 1;  // the method sizes its samples
     if (iters > 0) {
       // --iterations: the count is given; one untimed run sizes the
       // watchdog's bound and the estimate of a later part.
@@ -137,7 +166,11 @@ void PointRun::calibrate() {
       // before the count is accepted, so one stall on a loaded machine
       // cannot lock in a count whose samples are far shorter than
       // min_time.
-      iters = 1;
+      Learned& known = learned(info_.suite + "/" + info_.name + " " +
+                               ctx_.payload + " " + std::to_string(ctx_.size) +
+                               " " + parts_[pi]);
+      const double bytes = static_cast<double>(ctx_.bytes);
+      iters = first_iterations(known, bytes, opt_.min_time);
       double per_op = 0;  // from the previous run, max over ranks
       for (;;) {
         const double expected = per_op * static_cast<double>(iters);
@@ -149,6 +182,7 @@ void PointRun::calibrate() {
         per_op = s.max / static_cast<double>(iters);
         iters = predict_iterations(iters, s.max, opt_.min_time);
       }
+      known = {bytes, s.max / static_cast<double>(iters)};
     }
     pr.iters = iters;
     pr.expected = s.max;
@@ -247,11 +281,16 @@ void PointRun::sample(int slot, NoiseProbe* probe, CoreProbe* state,
   rec_.slots.push_back(slot);
   // Enough samples? The fixed count, then --target-rse or --max-time.
   if (samples_ < opt_.repetitions) return;
-  rec_.rse = relative_standard_error(headline_run().pt.samples_max);
-  if (opt_.target_rse <= 0) {
+  const std::vector<double>& headline = headline_run().pt.samples_max;
+  rec_.rse = relative_standard_error(headline);
+  rec_.precision = median_precision(headline);
+  if (opt_.target_rse <= 0 && opt_.precision <= 0) {
     rec_.stopped_by = "repetitions";
-  } else if (samples_ >= 2 && rec_.rse <= opt_.target_rse) {
+  } else if (opt_.target_rse > 0 && samples_ >= 2 &&
+             rec_.rse <= opt_.target_rse) {
     rec_.stopped_by = "target_rse";
+  } else if (opt_.target_rse <= 0 && rec_.precision <= opt_.precision) {
+    rec_.stopped_by = "precision";
   } else if (spent_ >= opt_.max_time) {
     rec_.stopped_by = "max_time";
   } else {

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "core/engine/global_clock.hpp"
+#include "core/engine/op_times.hpp"
 #include "core/engine/point_run.hpp"
 #include "core/engine/synchronizer.hpp"
 #include "core/results/units.hpp"
@@ -57,47 +58,6 @@ bool wait_until(double until, bool sleep) {
   while (MPI_Wtime() < until) {
   }
   return true;
-}
-
-double median_of(const std::vector<double>& v) {
-  return median(v, EvenMedian::upper);
-}
-
-// The sample's figures from each rank's windows, `mx` = [took..., 0...,
-// invalid...] (took: exit - start on the global clock): reduced over the
-// ranks, the medians over the valid windows, times `windows`.
-void windows_into(Sample& out, std::vector<double>& mx, std::int64_t windows,
-                  MPI_Comm harness, int nranks) {
-  const std::size_t n = static_cast<std::size_t>(windows);
-  std::vector<double> sum(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    sum[i] = mx[i];
-    mx[n + i] = -mx[i];
-  }
-  std::vector<double> rmx(mx.size()), rsum(n);
-  MPIARENA_CHECK(MPI_Allreduce(mx.data(), rmx.data(),
-                               static_cast<int>(mx.size()), MPI_DOUBLE, MPI_MAX,
-                               harness));
-  MPIARENA_CHECK(MPI_Allreduce(sum.data(), rsum.data(), static_cast<int>(n),
-                               MPI_DOUBLE, MPI_SUM, harness));
-  std::vector<double> hi, lo, avg, own;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (rmx[2 * n + i] > 0) continue;  // a rank was late, or overran
-    hi.push_back(rmx[i]);
-    lo.push_back(-rmx[n + i]);
-    avg.push_back(rsum[i] / nranks);
-    own.push_back(mx[i]);
-  }
-  const double w = static_cast<double>(windows);
-  out.windows = windows;
-  out.invalid = windows - static_cast<std::int64_t>(hi.size());
-  out.max = w * median_of(hi);
-  out.min = w * median_of(lo);
-  out.avg = w * median_of(avg);
-  const double mine = w * median_of(own);
-  out.per_rank.resize(static_cast<std::size_t>(nranks));
-  MPIARENA_CHECK(MPI_Allgather(&mine, 1, MPI_DOUBLE, out.per_rank.data(), 1,
-                               MPI_DOUBLE, harness));
 }
 
 // One sample on the global clock `clock`: operation k starts on every rank
@@ -146,7 +106,7 @@ Sample run_windowed(Runner& r, const clocks::ClockModel& clock,
   const NoiseReading seen = r.noise ? r.noise->stop() : NoiseReading{};
   Sample out = r.reduce(t.local, t.seconds_per_tick, t.error, core_to_core,
                         seen, expected, what);
-  windows_into(out, mx, windows, r.harness, r.nranks);
+  per_operation_figures(out, mx, windows, r.harness, r.nranks);
   return out;
 }
 

@@ -55,6 +55,16 @@ class Synchronizer {
   // its clock, checked once more).
   virtual void stop(Context& /*context*/) {}
 
+  // The method a point of `suite` runs under: this one (auto: the
+  // suite's own, suites.hpp suite_sync).
+  virtual const Synchronizer& for_suite(const std::string& /*suite*/) const {
+    return *this;
+  }
+
+  // Whether a point's calibration is the loop grown to --min-time
+  // (PointRun::calibrate); false: one untimed operation sizes it.
+  virtual bool calibrates() const { return true; }
+
   // A point, collective over its harness. The calibration runs after a
   // barrier whatever the method (timing::Runner::run); then, per part:
   // after its calibration (`per_op`: one operation's time, the largest

@@ -79,15 +79,17 @@ struct CacheContext {
   }
 };
 
-// runner --target-rse, --max-time and --iterations.
+// runner --target-rse, --max-time, --iterations and --precision.
 struct StoppingContext {
   double target_rse = 0, max_time_s = 0;
   std::int64_t iterations = 0;
+  double precision = 0;
   template <class S, class F>
   static void fields(S& s, F&& f) {
     f("target_rse", s.target_rse);
     f("max_time_s", s.max_time_s);
     f("iterations", s.iterations);
+    f("precision", s.precision);
   }
 };
 

@@ -216,6 +216,7 @@ json to_json(const Record& r) {
   if (!r.notes.empty()) j["notes"] = r.notes;
   if (r.noise.recorded) j["noise"] = noise_json(r.noise);
   j["stopping"] = {{"by", r.stopped_by}, {"rse", r.rse}};
+  if (r.precision >= 0) j["stopping"]["precision"] = r.precision;
   if (!r.cache.empty()) j["cache"] = r.cache;
   if (!r.buffers.empty()) j["buffers"] = r.buffers;
   if (!r.definition.empty()) j["definition"] = r.definition;
@@ -326,6 +327,7 @@ Record record_from_json(const json& j) {
   if (j.contains("stopping")) {
     r.stopped_by = j.at("stopping").at("by").get<std::string>();
     r.rse = j.at("stopping").at("rse").get<double>();
+    r.precision = j.at("stopping").value("precision", -1.0);
   }
   r.cache = j.value("cache", "");
   r.buffers = j.value("buffers", "");

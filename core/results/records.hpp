@@ -158,10 +158,13 @@ struct Record {
   // Numbers that hold on a noisy machine (docs/methodology.md) -------
   Noise noise;
   // What ended the repetitions: "repetitions" (the fixed count),
-  // "target_rse" (runner --target-rse reached) or "max_time" (--max-time
-  // spent first), and the relative standard error of the mean at the end.
+  // "precision" (runner --precision reached), "target_rse" (runner
+  // --target-rse reached) or "max_time" (--max-time spent first), the
+  // relative standard error of the mean at the end and how well the median
+  // is known (median_precision; negative: not recorded, older files).
   std::string stopped_by = "repetitions";
   double rse = 0;
+  double precision = -1;
   // "hot" or "cold" (runner --cache): what the point ran; empty in files
   // written before it existed (hot).
   std::string cache;

@@ -69,6 +69,43 @@ double relative_standard_error(const std::vector<double>& v) {
   return sd / std::sqrt(static_cast<double>(n)) / std::fabs(mean);
 }
 
+namespace {
+
+// The rank j (1-based) of the lower end of the median's 95% interval
+// among n sorted values (median_precision); 1 below 6 values.
+std::size_t median_interval_rank(std::size_t n) {
+  if (n < 6) return 1;
+  if (n > 200) {
+    const double j = 0.5 * static_cast<double>(n) -
+                     0.98 * std::sqrt(static_cast<double>(n));
+    return std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(j)));
+  }
+  // P(B <= k) for B ~ Binomial(n, 1/2), k = 0, 1, ...: the largest j with
+  // P(B <= j - 1) <= 0.025.
+  double term = std::pow(0.5, static_cast<double>(n));  // P(B = 0)
+  double cdf = term;
+  std::size_t j = 0;
+  for (std::size_t k = 0; k < n / 2 && cdf <= 0.025; ++k) {
+    j = k + 1;
+    term *= static_cast<double>(n - k) / static_cast<double>(k + 1);
+    cdf += term;
+  }
+  return std::max<std::size_t>(1, j);
+}
+
+}  // namespace
+
+double median_precision(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  std::vector<double> s = v;
+  std::sort(s.begin(), s.end());
+  const double m = median(s, EvenMedian::mean);
+  if (m == 0) return 0;
+  const std::size_t j = median_interval_rank(s.size());
+  const double lo = s[j - 1], hi = s[s.size() - j];
+  return std::max(m - lo, hi - m) / std::fabs(m);
+}
+
 std::size_t percentile_min_samples(int p) {
   if (p <= 0 || p >= 100) return 1;
   const auto above = static_cast<std::size_t>(100 - p);

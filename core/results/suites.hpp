@@ -47,6 +47,15 @@ inline std::string default_sizes_spec(const std::string& suite) {
   return "";
 }
 
+// The synchronisation method (sync_methods.hpp) --sync auto gives a
+// suite's points: "single" for the collectives (back to back in a loop, a
+// small rooted operation overlaps the next: a pipelined rate, not its
+// latency; docs/methodology.md, "How a collective is timed"), "barrier"
+// (the calibrated loop) for the others.
+inline std::string suite_sync(const std::string& suite) {
+  return suite == "collective" ? "single" : "barrier";
+}
+
 // Whether a suite's methods are alternative ways of doing one thing, so that
 // "the fastest" means something: not the everyday collectives (allreduce and
 // alltoall are different operations, shown side by side; those that declare

@@ -15,8 +15,17 @@
 // yet their windows) refuses it. The description is --help's.
 // clang-format off
 #define MPIARENA_SYNC_METHODS(X)                                              \
+  X(auto, false,                                                              \
+    "each suite its own (the default): single for the collective suite, "     \
+    "barrier for the others")                                                 \
   X(barrier, false,                                                           \
-    "after MPI_Barrier, the loop timed on each rank (OSU's and IMB's way)")   \
+    "after MPI_Barrier, a calibrated loop of back-to-back operations timed "  \
+    "on each rank, per operation: a rate where operations overlap (IMB's "    \
+    "and OSU's point-to-point way)")                                          \
+  X(single, false,                                                            \
+    "every operation alone after its own MPI_Barrier, timed on each rank; "   \
+    "a sample's figure is the median over its operations of the slowest "     \
+    "rank's time (OSU's collectives time each operation so)")                 \
   X(window, true,                                                             \
     "the clocks synchronized first (--clock-sync), then every operation "     \
     "starts at its own agreed time on the global clock, windows "             \

@@ -60,6 +60,21 @@ std::vector<std::string> record_row(std::string lead, const Record* r,
   return row;
 }
 
+// How the group's operations were timed, where it decides what the number
+// is (docs/methodology.md, "How a collective is timed"): one at a time
+// (--sync single, window) or, for the collective suite, back to back.
+std::string timing_note(const std::vector<const Record*>& recs) {
+  if (recs.empty()) return "";
+  const auto it = recs.front()->definition.find("sync");
+  const std::string sync =
+      it == recs.front()->definition.end() ? "barrier" : it->second;
+  if (sync == "single") return "one operation at a time, each after a barrier";
+  if (sync == "window") return "one operation at a time, each in its window";
+  if (recs.front()->suite == "collective")
+    return "operations back to back: a rate, one may overlap the next";
+  return "";
+}
+
 // What the times of a group are: one-way (ping-pong), per message of a
 // window (one way, or both ways at once: time_scale includes 1 / window),
 // and with --pairs all the time and bandwidth of one pair among several.
@@ -106,6 +121,8 @@ std::string group_note(const std::vector<const Record*>& recs) {
     }
   if (!placement.empty() && placement != "ranks 0 and 1, within a node")
     note += (note.empty() ? "" : "; ") + placement;
+  const std::string timing = timing_note(recs);
+  if (!timing.empty()) note += (note.empty() ? "" : "; ") + timing;
   return note.empty() ? "" : " (" + note + ")";
 }
 

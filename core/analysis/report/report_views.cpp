@@ -114,6 +114,36 @@ std::string noise_lines(const Document& doc) {
   return out.str();
 }
 
+// --precision: the samples' rule, how many points reached it, and the
+// worst precision of those that did not.
+std::string precision_line(const Document& doc, const StoppingContext& s) {
+  int reached = 0, capped = 0, samples_lo = 0, samples_hi = 0;
+  double worst = 0;
+  for (const Record& r : doc.records) {
+    if (r.stopped_by == "precision") ++reached;
+    if (r.stopped_by == "max_time") {
+      ++capped;
+      worst = std::max(worst, r.precision);
+    }
+    const int n = r.repetitions;
+    samples_lo = samples_lo == 0 ? n : std::min(samples_lo, n);
+    samples_hi = std::max(samples_hi, n);
+  }
+  std::ostringstream out;
+  out.precision(3);
+  out << "samples until the median is known to +-" << s.precision * 100
+      << "% (95%), " << doc.context.options.repetitions.value_or(0)
+      << " at least, at most " << s.max_time_s << " s a point: " << reached
+      << " of " << doc.records.size() << " points reached it";
+  if (capped > 0)
+    out << ", " << capped << " stopped at " << s.max_time_s
+        << " s (worst: +-" << worst * 100 << "%)";
+  if (samples_hi > 0)
+    out << "; " << samples_lo << " to " << samples_hi << " samples";
+  out << "\n";
+  return out.str();
+}
+
 }  // namespace
 
 std::string render_header(const Document& doc) {
@@ -161,6 +191,7 @@ std::string render_header(const Document& doc) {
   if (stopping.iterations > 0)
     out << "fixed " << stopping.iterations
         << " operations per sample (--iterations)\n";
+  if (stopping.precision > 0) out << precision_line(doc, stopping);
   if (stopping.target_rse > 0) {
     int reached = 0, capped = 0;
     for (const Record& r : doc.records)
@@ -176,6 +207,9 @@ std::string render_header(const Document& doc) {
     out << "per-operation time: the latest exit minus the window's start, "
            "median over a sample's valid windows; median over "
         << repetitions << " samples\n";
+  } else if (stopping.precision > 0) {
+    out << "per-operation time of the slowest rank; median over the "
+           "samples\n";
   } else {
     out << "per-operation time of the slowest rank; median over " << repetitions
         << " samples\n";

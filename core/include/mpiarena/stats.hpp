@@ -50,6 +50,14 @@ std::size_t nearest_rank(std::size_t n, double q);
 // |mean|; 0 with fewer than 2 values or a zero mean.
 double relative_standard_error(const std::vector<double>& v);
 
+// How well the median of `v` is known: the relative half-width of its 95%
+// distribution-free confidence interval, max(median - x(j), x(n+1-j) -
+// median) / median, where x(j) is the j-th smallest value and j the
+// largest rank with P(Binomial(n, 1/2) < j) <= 2.5% (exact to n = 200,
+// the normal approximation above); below 6 values, which give no such
+// interval, the range's. 0 for no value or a zero median.
+double median_precision(const std::vector<double>& v);
+
 // The fewest samples the p-th percentile (0 < p < 100) is given for:
 // 100 / (100 - p) rounded up (p50: 2, p95: 20, p99: 100), so that at
 // least one sample lies above it; with fewer it would be the maximum.
