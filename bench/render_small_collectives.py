@@ -4,6 +4,7 @@ render_small_collectives.py DIR PAGE.md. Every figure comes from
 DIR/runs.jsonl and DIR/meta.json; with no runs.jsonl the page says how to
 make one."""
 import json
+import math
 import os
 import statistics
 import sys
@@ -153,6 +154,37 @@ def table(med, np, single_args):
     return out + [""]
 
 
+def geomean(xs):
+    xs = [x for x in xs if x == x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def summary(med, nps):
+    """Per timing, size and rank count, the geometric mean over the five
+    collectives of its ratio to OSU and to ReproMPI."""
+    cols = [("ReproMPI", "reprompi", "median")] + COLUMNS
+    refs = (("OSU", "osu", "avg"), ("ReproMPI", "reprompi", "median"))
+    heads = [(np, b, ref) for np in nps for ref in refs for b in (8, 1024)]
+    out = ["## Summary", "",
+           "Each figure's ratio to OSU and to ReproMPI, the geometric mean "
+           "over the five collectives (those where both are known).", "",
+           "| figure | " + " | ".join(
+               f"/ {r[0]}, {'1 KiB' if b == 1024 else '8 B'}, {np} ranks"
+               for np, b, r in heads) + " |",
+           "|---|" + "---|" * len(heads)]
+    for title, who, stat in cols:
+        cells = []
+        for np, b, (_, ref_who, ref_stat) in heads:
+            g = geomean([med.get((np, who, f"{c} {b}", stat), math.nan) /
+                         med.get((np, ref_who, f"{c} {b}", ref_stat),
+                                 math.nan) for c, bb in POINTS if bb == b])
+            same = (who, stat) == (ref_who, ref_stat)
+            cells.append("-" if g is None or same else
+                         f"{g:.2f}" if 0.01 <= g < 100 else f"{g:.1e}")
+        out.append(f"| {title} | " + " | ".join(cells) + " |")
+    return out + [""]
+
+
 def invalid(rows, np):
     """The median fraction of invalid windows per point, ReproMPI and
     mpiarena's window timing."""
@@ -215,8 +247,9 @@ def render(d, page):
     if not rows:
         lines += ["No measurement yet: run the command above.", ""]
     else:
-        lines += ["## Figures", ""]
         med = medians(rows)
+        lines += summary(med, sorted({r["np"] for r in rows}))
+        lines += ["## Figures", ""]
         single = {r["np"]: " ".join(r["args"]) for r in rows
                   if r["who"] == "single"}
         for np in sorted({r["np"] for r in rows}):
