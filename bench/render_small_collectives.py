@@ -45,9 +45,9 @@ bench/small_collectives --render                 # the page again from the data
 
 bcast, reduce, gatherv, scatterv and allreduce at 8 B and 1 KiB, timed by
 OSU 7.4, IMB-MPI1, ReproMPI and mpiarena under three timings, all launches
-of a round in a shuffled order, Open MPI. **3 ranks are oversubscribed**
-on this 2-core machine (`mpirun --oversubscribe`): their times are the
-scheduler's as much as the library's. There mpiarena's ranks wait asleep
+of a round in a shuffled order, Open MPI. **More ranks than the {cores}
+cores are oversubscribed** (`mpirun --oversubscribe`): their times are
+the scheduler's as much as the library's. There mpiarena's ranks wait asleep
 around a sample (`--wait auto`), its one-operation timing takes 100 samples
 after 10 warm-up operations (not 1000 and 100), and ReproMPI's window is
 10 ms; ReproMPI's oversubscribed times were milliseconds in
@@ -76,8 +76,8 @@ after 10 warm-up operations (not 1000 and 100), and ReproMPI's window is
   HCA3 clocks through `MPITS_PARAMS`, `--datatype=MPI_INT
   --operation=MPI_SUM`, window 100 us at 2 ranks, 10 ms oversubscribed):
   every operation starts at an agreed time on a synchronized clock; its
-  time is the last exit minus that common start, the median over valid
-  windows. ReproMPI has no Gatherv and Scatterv: its **MPI_Gather and
+  time is the latest end minus the earliest actual start, the median over
+  valid windows. ReproMPI has no Gatherv and Scatterv: its **MPI_Gather and
   MPI_Scatter stand in** on those rows (the same blocks, equal counts).
 - **mpiarena** (`build/runner -m coll_bcast,reduce,gatherv,scatterv,allreduce
   --set gatherv.counts=uniform --set scatterv.counts=uniform`, `MPI_INT`: 8 B
@@ -131,8 +131,9 @@ def medians(rows):
     return {k: statistics.median(v) for k, v in got.items()}
 
 
-def table(med, np, single_args):
-    out = [f"### {np} ranks" + (" (oversubscribed)" if np > 2 else ""), "",
+def table(med, np, single_args, cores):
+    out = [f"### {np} ranks" + (" (oversubscribed)" if np > cores else ""),
+           "",
            f"single: `{single_args.get(np, '-')}`", "",
            "| point | OSU | control | ReproMPI | "
            + " | ".join(c[0] for c in COLUMNS) + " |",
@@ -243,7 +244,8 @@ def render(d, page):
         lines += [SMOKE.format(started=m.get("started"),
                                rounds=m.get("rounds"),
                                load=m.get("loadavg_at_start", 0))]
-    lines += [HEAD]
+    cores = m.get("cores", 2)
+    lines += [HEAD.format(cores=cores)]
     if not rows:
         lines += ["No measurement yet: run the command above.", ""]
     else:
@@ -253,7 +255,7 @@ def render(d, page):
         single = {r["np"]: " ".join(r["args"]) for r in rows
                   if r["who"] == "single"}
         for np in sorted({r["np"] for r in rows}):
-            lines += table(med, np, single)
+            lines += table(med, np, single, cores)
             inv = invalid(rows, np)
             if inv:
                 lines += ["Invalid windows (median over points and rounds): "
