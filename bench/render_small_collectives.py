@@ -92,9 +92,14 @@ after 10 warm-up operations (not 1000 and 100), and ReproMPI's window is
   - **window** (`--sync window`, calibrated window, hca clocks): a common
     start on the synchronized clock to the last exit, as ReproMPI.
 
+  - **NAME** (any further column pair): a timing given to the bench as
+    `--arm NAME='ARGS'`, the runner's arguments named above the table.
+
   **max**: the record's median (per sample the slowest rank); **avg**: the
   mean of `samples_s.avg` (per sample the average over ranks), OSU's
-  statistic.
+  statistic: a mean, so a few slow samples move it where they leave the
+  median alone (`runs.jsonl` keeps the median of `samples_s.avg` too,
+  `avg_median`).
 
 Every figure is the median over the rounds. A cell reads: the figure, then
 (its ratio to OSU, its ratio to ReproMPI).
@@ -131,20 +136,20 @@ def medians(rows):
     return {k: statistics.median(v) for k, v in got.items()}
 
 
-def table(med, np, single_args, cores):
+def table(med, np, single_args, cores, columns):
     out = [f"### {np} ranks" + (" (oversubscribed)" if np > cores else ""),
-           "",
-           f"single: `{single_args.get(np, '-')}`", "",
+           "", "; ".join(f"{w}: `{single_args[(np, w)]}`" for n, w in
+                         sorted(single_args) if n == np), "",
            "| point | OSU | control | ReproMPI | "
-           + " | ".join(c[0] for c in COLUMNS) + " |",
-           "|---|---|---|---|" + "---|" * len(COLUMNS)]
+           + " | ".join(c[0] for c in columns) + " |",
+           "|---|---|---|---|" + "---|" * len(columns)]
     for c, b in POINTS:
         p = f"{c} {b}"
         ref = med.get((np, "osu", p, "avg"), float("nan"))
         ctl = med.get((np, "osu_control", p, "avg"), float("nan"))
         rp = med.get((np, "reprompi", p, "median"), float("nan"))
         cells = []
-        for _, who, stat in COLUMNS:
+        for _, who, stat in columns:
             v = med.get((np, who, p, stat), float("nan"))
             cells.append(f"{fmt(v)} ({ratio(v, ref)}, {ratio(v, rp)})"
                          if v == v else "-")
@@ -160,10 +165,10 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def summary(med, nps):
+def summary(med, nps, columns):
     """Per timing, size and rank count, the geometric mean over the five
     collectives of its ratio to OSU and to ReproMPI."""
-    cols = [("ReproMPI", "reprompi", "median")] + COLUMNS
+    cols = [("ReproMPI", "reprompi", "median")] + columns
     refs = (("OSU", "osu", "avg"), ("ReproMPI", "reprompi", "median"))
     heads = [(np, b, ref) for np in nps for ref in refs for b in (8, 1024)]
     out = ["## Summary", "",
@@ -250,12 +255,17 @@ def render(d, page):
         lines += ["No measurement yet: run the command above.", ""]
     else:
         med = medians(rows)
-        lines += summary(med, sorted({r["np"] for r in rows}))
+        extra = [w for w in dict.fromkeys(r["who"] for r in rows)
+                 if w not in ARMS]  # the --arm timings
+        columns = COLUMNS + [(f"{w} {t}", w, stat) for w in extra
+                             for t, stat in (("max", "median"),
+                                             ("avg", "avg_mean"))]
+        lines += summary(med, sorted({r["np"] for r in rows}), columns)
         lines += ["## Figures", ""]
-        single = {r["np"]: " ".join(r["args"]) for r in rows
-                  if r["who"] == "single"}
+        single = {(r["np"], r["who"]): " ".join(r["args"]) for r in rows
+                  if r["who"] == "single" or r["who"] in extra}
         for np in sorted({r["np"] for r in rows}):
-            lines += table(med, np, single, cores)
+            lines += table(med, np, single, cores, columns)
             inv = invalid(rows, np)
             if inv:
                 lines += ["Invalid windows (median over points and rounds): "
