@@ -246,9 +246,9 @@ def render(d, page):
     m = json.load(open(meta_path)) if bench_io.exists(meta_path) else {}
     lines = [TITLE]
     if rows and m.get("smoke"):
-        lines += [SMOKE.rstrip("\n").format(started=m.get("started"),
-                               rounds=m.get("rounds"),
-                               load=m.get("loadavg_at_start", 0))]
+        lines += [SMOKE.rstrip("\n").format(
+            started=m.get("started"), rounds=m.get("rounds"),
+            load=m.get("loadavg_at_start", 0)), ""]
     cores = m.get("cores", 2)
     lines += [HEAD.format(cores=cores)]
     if not rows:
