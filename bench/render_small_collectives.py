@@ -132,6 +132,8 @@ def medians(rows):
     for r in rows:
         for p, figs in r["figures"].items():
             for stat, v in figs.items():
+                if v is None:  # ReproMPI's point with no valid window
+                    continue
                 got.setdefault((r["np"], r["who"], p, stat), []).append(v)
     return {k: statistics.median(v) for k, v in got.items()}
 
