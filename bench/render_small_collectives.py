@@ -82,13 +82,18 @@ after 10 warm-up operations (not 1000 and 100), and ReproMPI's window is
 - **mpiarena** (`build/runner -m coll_bcast,reduce,gatherv,scatterv,allreduce
   --set gatherv.counts=uniform --set scatterv.counts=uniform`, `MPI_INT`: 8 B
   is 2 ints), three timings:
-  - **barrier** (`--sync barrier`, the default): a calibrated loop of
+  - **barrier** (`--sync barrier`, the collectives' default before these
+    figures): a calibrated loop of
     operations back to back after one barrier, divided by its length: the
     pipelined rate, where a rooted collective's next operation overlaps
     the last.
   - **single**: one operation per sample after its own barrier (OSU's
-    definition; the arguments are in the table's heading): the operation
-    plus the barrier's exit skew, as OSU.
+    definition: `-i 1 -r 1000 --warmup 100`; the arguments are in the
+    table's heading): the operation plus the barrier's exit skew, as OSU.
+    The arm **default** is the runner with no timing option, as a user
+    runs it: `--sync auto`, which gives the collectives `--sync single`
+    (each operation after its own barrier, a sample the median of its
+    operations) with the default sampling (`--precision 2%`).
   - **window** (`--sync window`, calibrated window, hca clocks): a common
     start on the synchronized clock to the last exit, as ReproMPI.
 
@@ -142,9 +147,9 @@ def table(med, np, single_args, cores, columns):
     out = [f"### {np} ranks" + (" (oversubscribed)" if np > cores else ""),
            "", "; ".join(f"{w}: `{single_args[(np, w)]}`" for n, w in
                          sorted(single_args) if n == np), "",
-           "| point | OSU | control | ReproMPI | "
+           "| point | OSU | control | OSU max | ReproMPI | "
            + " | ".join(c[0] for c in columns) + " |",
-           "|---|---|---|---|" + "---|" * len(columns)]
+           "|---|---|---|---|---|" + "---|" * len(columns)]
     for c, b in POINTS:
         p = f"{c} {b}"
         ref = med.get((np, "osu", p, "avg"), float("nan"))
@@ -157,8 +162,10 @@ def table(med, np, single_args, cores, columns):
                          if v == v else "-")
         size = "1 KiB" if b == 1024 else f"{b} B"
         rp_cell = f"{fmt(rp)} ({ratio(rp, ref)})" if rp == rp else "-"
+        mx = med.get((np, "osu", p, "max"), float("nan"))
+        mx_cell = fmt(mx) if mx == mx else "-"
         out.append(f"| {c} {size} | {fmt(ref)} | {ratio(ctl, ref)} | "
-                   f"{rp_cell} | " + " | ".join(cells) + " |")
+                   f"{mx_cell} | {rp_cell} | " + " | ".join(cells) + " |")
     return out + [""]
 
 
@@ -171,7 +178,8 @@ def summary(med, nps, columns):
     """Per timing, size and rank count, the geometric mean over the five
     collectives of its ratio to OSU and to ReproMPI."""
     cols = [("ReproMPI", "reprompi", "median")] + columns
-    refs = (("OSU", "osu", "avg"), ("ReproMPI", "reprompi", "median"))
+    refs = (("OSU", "osu", "avg"), ("OSU max", "osu", "max"),
+            ("ReproMPI", "reprompi", "median"))
     heads = [(np, b, ref) for np in nps for ref in refs for b in (8, 1024)]
     out = ["## Summary", "",
            "Each figure's ratio to OSU and to ReproMPI, the geometric mean "

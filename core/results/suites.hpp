@@ -56,6 +56,15 @@ inline std::string suite_sync(const std::string& suite) {
   return suite == "collective" ? "single" : "barrier";
 }
 
+// Whether a rank may leave one of the suite's operations before the others
+// are done with it (a rooted transfer or a collective), so that operations
+// back to back in a loop can overlap: the loop's time per operation is
+// then a rate, not one operation's time (the tables say so).
+inline bool operations_may_overlap(const std::string& suite) {
+  return suite == "collective" || suite == "transfer" ||
+         suite == "distribution" || suite == "combination";
+}
+
 // Whether a suite's methods are alternative ways of doing one thing, so that
 // "the fastest" means something: not the everyday collectives (allreduce and
 // alltoall are different operations, shown side by side; those that declare

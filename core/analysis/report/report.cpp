@@ -61,18 +61,26 @@ std::vector<std::string> record_row(std::string lead, const Record* r,
 }
 
 // How the group's operations were timed, where it decides what the number
-// is (docs/methodology.md, "How a collective is timed"): one at a time
-// (--sync single, window) or, for the collective suite, back to back.
-std::string timing_note(const std::vector<const Record*>& recs) {
-  if (recs.empty()) return "";
+// is (docs/methodology.md, "How a collective is timed"), a line under its
+// title: one at a time (--sync single, window) or, for the collective
+// suite, back to back.
+std::string timing_line(const std::vector<const Record*>& recs,
+                        Style style) {
+  if (recs.empty() || style == Style::html) return "";
   const auto it = recs.front()->definition.find("sync");
   const std::string sync =
       it == recs.front()->definition.end() ? "barrier" : it->second;
-  if (sync == "single") return "one operation at a time, each after a barrier";
-  if (sync == "window") return "one operation at a time, each in its window";
-  if (recs.front()->suite == "collective")
-    return "operations back to back: a rate, one may overlap the next";
-  return "";
+  std::string line;
+  if (sync == "single")
+    line = "one operation at a time, each after a barrier: the time of one "
+           "operation, the slowest rank's";
+  else if (sync == "window")
+    line = "one operation at a time, each in its window on the global clock";
+  else if (operations_may_overlap(recs.front()->suite))
+    line = "operations back to back (--sync barrier): time per operation, "
+           "a rate where one overlaps the next";
+  if (line.empty()) return "";
+  return style == Style::markdown ? "_" + line + "_\n\n" : "  " + line + "\n";
 }
 
 // What the times of a group are: one-way (ping-pong), per message of a
@@ -121,8 +129,6 @@ std::string group_note(const std::vector<const Record*>& recs) {
     }
   if (!placement.empty() && placement != "ranks 0 and 1, within a node")
     note += (note.empty() ? "" : "; ") + placement;
-  const std::string timing = timing_note(recs);
-  if (!timing.empty()) note += (note.empty() ? "" : "; ") + timing;
   return note.empty() ? "" : " (" + note + ")";
 }
 
@@ -294,13 +300,15 @@ std::string render_table(const Document& doc, Style style, bool pct) {
       for (const auto& [k, rs] : groups)
         if (series_of(k) == sk)
           series.insert(series.end(), rs.begin(), rs.end());
-      out << heading(group_title(key, "", series), style);
+      out << heading(group_title(key, "", series), style)
+          << timing_line(series, style);
       series_table(out, series, style, pct);
       continue;
     }
     out << heading(
         group_title(key, size_text(labels[key], std::get<3>(key)), recs),
-        style);
+        style)
+        << timing_line(recs, style);
     if (!group_ranked(key))
       unranked_table(out, recs, style, pct);
     else

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <mpiarena/sizes.hpp>
 #include <sstream>
 #include <string>
@@ -12,6 +13,7 @@
 #include "core/analysis/report/report_text.hpp"
 #include "core/analysis/report/summary.hpp"
 #include "core/results/printable.hpp"
+#include "core/results/suites.hpp"
 
 namespace mpiarena {
 
@@ -114,6 +116,46 @@ std::string noise_lines(const Document& doc) {
   return out.str();
 }
 
+// What the times are, by how the suites' operations were timed
+// (docs/methodology.md, "How a collective is timed"): one at a time
+// (--sync single), back to back where one can overlap the next (a rate),
+// or back to back where they cannot.
+std::string timing_lines(const Document& doc, const std::string& samples) {
+  std::set<std::string> single, rate;
+  bool other = doc.records.empty();
+  for (const Record& r : doc.records) {
+    const auto it = r.definition.find("sync");
+    if (it != r.definition.end() && it->second == "single")
+      single.insert(r.suite);
+    else if (operations_may_overlap(r.suite))
+      rate.insert(r.suite);
+    else
+      other = true;
+  }
+  auto names = [](const std::set<std::string>& suites) {
+    std::string s;
+    for (const std::string& n : suites) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  };
+  std::ostringstream out;
+  if (!single.empty())
+    out << names(single)
+        << ": one operation at a time, each after its own barrier: the "
+           "slowest rank's time of one operation (median over a sample's "
+           "operations), median over "
+        << samples << "\n";
+  if (!rate.empty())
+    out << names(rate)
+        << ": operations back to back after one barrier (--sync barrier): "
+           "the slowest rank's time per operation, a rate where one overlaps "
+           "the next; median over "
+        << samples << "\n";
+  if (other)
+    out << "per-operation time of the slowest rank; median over " << samples
+        << "\n";
+  return out.str();
+}
+
 // --precision: the samples' rule, how many points reached it, and the
 // worst precision of those that did not.
 std::string precision_line(const Document& doc, const StoppingContext& s) {
@@ -207,12 +249,10 @@ std::string render_header(const Document& doc) {
     out << "per-operation time: the latest exit minus the window's start, "
            "median over a sample's valid windows; median over "
         << repetitions << " samples\n";
-  } else if (stopping.precision > 0) {
-    out << "per-operation time of the slowest rank; median over the "
-           "samples\n";
   } else {
-    out << "per-operation time of the slowest rank; median over " << repetitions
-        << " samples\n";
+    out << timing_lines(doc, stopping.precision > 0
+                                 ? std::string("the samples")
+                                 : std::to_string(repetitions) + " samples");
   }
   return out.str();
 }
