@@ -60,29 +60,6 @@ std::vector<std::string> record_row(std::string lead, const Record* r,
   return row;
 }
 
-// How the group's operations were timed, where it decides what the number
-// is (docs/methodology.md, "How a collective is timed"), a line under its
-// title: one at a time (--sync single, window) or, for the collective
-// suite, back to back.
-std::string timing_line(const std::vector<const Record*>& recs,
-                        Style style) {
-  if (recs.empty() || style == Style::html) return "";
-  const auto it = recs.front()->definition.find("sync");
-  const std::string sync =
-      it == recs.front()->definition.end() ? "barrier" : it->second;
-  std::string line;
-  if (sync == "single")
-    line = "one operation at a time, each after a barrier: the time of one "
-           "operation, the slowest rank's";
-  else if (sync == "window")
-    line = "one operation at a time, each in its window on the global clock";
-  else if (operations_may_overlap(recs.front()->suite))
-    line = "operations back to back (--sync barrier): time per operation, "
-           "a rate where one overlaps the next";
-  if (line.empty()) return "";
-  return style == Style::markdown ? "_" + line + "_\n\n" : "  " + line + "\n";
-}
-
 // What the times of a group are: one-way (ping-pong), per message of a
 // window (one way, or both ways at once: time_scale includes 1 / window),
 // and with --pairs all the time and bandwidth of one pair among several.
@@ -300,15 +277,13 @@ std::string render_table(const Document& doc, Style style, bool pct) {
       for (const auto& [k, rs] : groups)
         if (series_of(k) == sk)
           series.insert(series.end(), rs.begin(), rs.end());
-      out << heading(group_title(key, "", series), style)
-          << timing_line(series, style);
+      out << heading(group_title(key, "", series), style);
       series_table(out, series, style, pct);
       continue;
     }
     out << heading(
         group_title(key, size_text(labels[key], std::get<3>(key)), recs),
-        style)
-        << timing_line(recs, style);
+        style);
     if (!group_ranked(key))
       unranked_table(out, recs, style, pct);
     else
