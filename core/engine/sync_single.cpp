@@ -44,7 +44,6 @@ Sample run_single(Runner& r, std::int64_t ops, double expected,
   const std::size_t n = static_cast<std::size_t>(ops);
   // [took..., -took..., invalid (none)...] reduced with MAX; took with SUM.
   std::vector<double> mx(3 * n);
-  double timed_total = 0;
   const Runner::Timed t = r.timed(what, expected, [&] {
     for (std::size_t i = 0; i < n; ++i) {
       if (r.sleep_when_waiting) sleeping_barrier(r.harness);
@@ -52,15 +51,14 @@ Sample run_single(Runner& r, std::int64_t ops, double expected,
       const double t0 = MPI_Wtime();
       r.s.execute();
       mx[i] = MPI_Wtime() - t0;
-      timed_total += mx[i];
     }
   });
   const NoiseReading seen = r.noise ? r.noise->stop() : NoiseReading{};
-  // The phases' ticks span the barriers too: scaled to the operations'
-  // share of the loop's time.
-  const double share = t.local > 0 ? timed_total / t.local : 0;
-  Sample out = r.reduce(timed_total, t.seconds_per_tick * share, t.error,
-                        core_to_core, seen, expected, what);
+  // Reduced first as the loop (barriers included: its wall time, the
+  // phases' totals), then as its operations.
+  Sample out = r.reduce(t.local, t.seconds_per_tick, t.error, core_to_core,
+                        seen, expected, what);
+  out.loop_s = out.max;
   per_operation_figures(out, mx, ops, r.harness, r.nranks);
   return out;
 }
@@ -84,13 +82,15 @@ class SingleSync : public Synchronizer {
     return run_single(runner, pr.iters, pr.expected, pr.timed.c_str());
   }
 
-  // The operations' time (what --max-time counts), the slowest rank's.
+  // The loop's time, barriers included (what the noise judgement and
+  // --max-time count), the slowest rank's.
   double wall(const PartRun& /*pr*/, const Sample& s) const override {
-    return s.max;
+    return s.loop_s;
   }
 
+  // The next sample's bound follows the slowest loop yet.
   void kept(PartRun& pr, const Sample& s) const override {
-    pr.expected = std::max(pr.expected, s.max);
+    pr.expected = std::max(pr.expected, s.loop_s);
   }
 
   void record(Record& rec, const std::vector<PartRun>& /*runs*/,

@@ -103,6 +103,9 @@ struct Sample {
   // Window timing (sync_window.cpp): the windows of the sample and those a
   // rank arrived late for (not counted in max, min, avg, per_rank).
   std::int64_t windows = 0, invalid = 0;
+  // --sync single (sync_single.cpp): the sample's loop, barriers included,
+  // the slowest rank's (what its noise and --max-time count).
+  double loop_s = 0;
 };
 
 struct Runner {

@@ -226,7 +226,8 @@ def test_bad(a):
     p = run(a, ["-m", "bcast", "-p", "1d", "--sizes", "1MiB", "--sync",
                 "window", "--sync-window", "1e-6"])
     one_error(p, "--sync-window 1.00 us", "shorter than one operation")
-    one_error(run(a, m + ["--sync", "skampi"]), "skampi", "barrier, window")
+    one_error(run(a, m + ["--sync", "skampi"]), "skampi",
+              "auto, barrier, single, window")
     one_error(run(a, m + ["--sync", "window", "--clock-sync", "ntp"]),
               "ntp", "hca, jk")
     one_error(run(a, m + ["--sync", "window", "--clock-sync", "hca,jk"]),
