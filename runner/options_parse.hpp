@@ -28,7 +28,7 @@ struct RawOptions {
   std::string methods = "all", payloads, max_memory, threshold, pairs = "one",
               size_basis = "per-rank", interleave = "on", noise = "on",
               target_rse, cache = "hot", buffers = "separate",
-              receive = "reuse", seed;
+              receive = "reuse", seed, copy_limit = "on";
   std::vector<std::string> set_specs;
   std::string algorithms, clock_sync;
 };

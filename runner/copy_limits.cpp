@@ -1,0 +1,79 @@
+// The copy limit of a run's transfer points (copy_limits.hpp).
+#include "runner/copy_limits.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <mpiarena/payload.hpp>
+#include <mpiarena/sizes.hpp>
+#include <optional>
+#include <string>
+
+#include "core/engine/copy_probe.hpp"
+#include "core/engine/mpi_tool.hpp"
+#include "core/results/units.hpp"
+
+namespace mpiarena {
+
+namespace {
+
+// Timed copies of each kind; the best is kept (docs/methodology.md).
+constexpr int kRepetitions = 5;
+
+}  // namespace
+
+CopyLimits::Key CopyLimits::key_of(const Point& p) {
+  return {payload_bytes(p.payload, p.size.bytes), p.ranks};
+}
+
+bool CopyLimits::needs(const Point& p) const {
+  return on_ && p.strategy->entry.info.suite == "transfer" &&
+         key_of(p).first > 0;
+}
+
+void CopyLimits::prepare(const std::vector<const Point*>& group,
+                         MPI_Comm harness, spdlog::logger& log, int rank) {
+  for (const Point* p : group) {
+    if (!needs(*p)) continue;
+    const Key key = key_of(*p);
+    if (limits_.count(key)) continue;
+    const CopyLimit c = measure_copy_limit(harness, key.first, kRepetitions);
+    limits_[key] = c;
+    if (rank == 0)
+      log.info(
+          "copy limit at {}: {} one core, {} {} ranks at once (best of {}, "
+          "measured in {})",
+          format_bytes(static_cast<double>(c.bytes)),
+          format_rate(c.one_core_Bps), format_rate(c.all_ranks_Bps),
+          c.node_ranks, c.repetitions, format_seconds(c.seconds));
+  }
+}
+
+void CopyLimits::attach(Record& rec, const Point& p) const {
+  if (!needs(p)) return;
+  auto it = limits_.find(key_of(p));
+  if (it == limits_.end()) return;
+  const StrategyInfo& info = p.strategy->entry.info;
+  int copies = info.memory_copies;
+  if (info.library_copies) {
+    const int lib = library_copies();
+    copies = lib > 0 ? copies + lib : 0;  // unknown path: no fraction
+  }
+  rec.copy_limit = it->second;
+  apply_copies(rec.copy_limit, copies, rec.ranks, rec.bandwidth);
+}
+
+int CopyLimits::library_copies() const {
+  if (library_ >= 0) return library_;
+  library_ = 0;
+  int provided = 0;
+  // MPI_T stays initialised (as mpi_tool.hpp's callers leave it).
+  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+    return library_;
+  const int index = cvar_index("btl_vader_single_copy_mechanism");
+  if (index < 0) return library_;
+  const std::optional<std::string> value = cvar_text(index);
+  if (value) library_ = library_path_copies(*value);
+  return library_;
+}
+
+}  // namespace mpiarena
