@@ -54,12 +54,12 @@ void CopyLimits::attach(Record& rec, const Point& p) const {
   if (it == limits_.end()) return;
   const StrategyInfo& info = p.strategy->entry.info;
   int copies = info.memory_copies;
-  if (info.library_copies) {
-    const int lib = library_copies();
-    copies = lib > 0 ? copies + lib : 0;  // unknown path: no fraction
-  }
+  const int lib = info.library_copies ? library_copies() : 0;
+  if (info.library_copies) copies = lib > 0 ? copies + lib : 0;  // unknown
   rec.copy_limit = it->second;
-  apply_copies(rec.copy_limit, copies, rec.ranks, rec.bandwidth);
+  // The library's single copy alone: the receiver reads the sender's pages.
+  apply_copies(rec.copy_limit, copies, rec.ranks, rec.bandwidth,
+               info.memory_copies == 0 && lib == 1);
 }
 
 int CopyLimits::library_copies() const {

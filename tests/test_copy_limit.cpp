@@ -53,11 +53,17 @@ TEST(CopyLimit, LibraryPathCopiesFollowTheSingleCopyMechanism) {
   EXPECT_EQ(mpiarena::library_path_copies(""), 0);
 }
 
-TEST(CopyLimit, OneCopyIsHeldAgainstOneCoreMoreAgainstAllRanks) {
+TEST(CopyLimit, ASingleReceiverReadIsHeldAgainstOneCoreTheRestAllRanks) {
   CopyLimit c = limit_110mb();
-  mpiarena::apply_copies(c, 1, 2, 12e9);
+  mpiarena::apply_copies(c, 1, 2, 12e9, true);  // the receiver's read alone
   EXPECT_EQ(c.fraction_of, "one_core");
   EXPECT_DOUBLE_EQ(c.fraction, 0.8);
+  mpiarena::apply_copies(c, 1, 3, 6e9, true);  // two receivers copy at once
+  EXPECT_EQ(c.fraction_of, "all_ranks");
+  EXPECT_DOUBLE_EQ(c.fraction, 0.6);
+  mpiarena::apply_copies(c, 1, 2, 12e9);  // one copy split over the cores
+  EXPECT_EQ(c.fraction_of, "all_ranks");
+  EXPECT_DOUBLE_EQ(c.fraction, 0.6);
   mpiarena::apply_copies(c, 2, 2, 9e9);
   EXPECT_EQ(c.fraction_of, "all_ranks");
   EXPECT_DOUBLE_EQ(c.fraction, 0.9);

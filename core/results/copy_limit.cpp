@@ -29,13 +29,14 @@ int library_path_copies(const std::string& single_copy_mechanism) {
 }
 
 void apply_copies(CopyLimit& limit, int copies, int ranks,
-                  double bandwidth_Bps) {
+                  double bandwidth_Bps, bool one_core) {
   limit.copies = std::max(copies, 0);
   limit.fraction_of.clear();
   limit.fraction = 0;
   const int receivers = ranks - 1;
   if (limit.copies == 0 || receivers <= 0) return;
-  const bool one = limit.copies * receivers == 1 || limit.node_ranks < 2;
+  const bool one = (one_core && limit.copies * receivers == 1) ||
+                   limit.node_ranks < 2;
   limit.fraction_of = one ? "one_core" : "all_ranks";
   limit.fraction =
       copy_fraction(bandwidth_Bps, limit.copies, receivers,

@@ -21,9 +21,8 @@ struct CopyLimit {
   double seconds = 0;        // what measuring it cost (buffers included)
   // The record's own figures: the copies of the payload one operation
   // makes per receiving rank (0: not declared, no fraction); the limit
-  // they are held against (fraction_of: "one_core" when one copy in all
-  // can run at a time, else "all_ranks"); and copies x receivers x
-  // bandwidth / that limit.
+  // they are held against (fraction_of: "one_core" or "all_ranks",
+  // apply_copies); and copies x receivers x bandwidth / that limit.
   int copies = 0;
   std::string fraction_of;
   double fraction = 0;
@@ -51,12 +50,13 @@ double copy_fraction(double bandwidth_Bps, int copies, int receivers,
 int library_path_copies(const std::string& single_copy_mechanism);
 
 // Sets copies, fraction_of and fraction for a record of `ranks` ranks (one
-// root, ranks - 1 receivers) whose bandwidth is `bandwidth_Bps`: a single
-// copy in all (copies x receivers == 1) is held against one_core_Bps, as
-// only one core can make it; more copies against all_ranks_Bps, the node's
-// ranks copying at once (on a node of one rank, one_core_Bps).
+// root, ranks - 1 receivers) whose bandwidth is `bandwidth_Bps`. The limit
+// is one_core_Bps when one core makes the operation's only copy
+// (`one_core`: the library's single-copy path, where the receiver reads
+// the sender's pages, with one receiver) or the node has one rank, else
+// all_ranks_Bps: the copies can run on the node's cores at once.
 void apply_copies(CopyLimit& limit, int copies, int ranks,
-                  double bandwidth_Bps);
+                  double bandwidth_Bps, bool one_core = false);
 
 nlohmann::json copy_limit_json(const CopyLimit& c);
 CopyLimit copy_limit_from(const nlohmann::json& j);
