@@ -2,14 +2,16 @@
 """The machine's copy limit beside the transfer records (docs/methodology.md,
 "The copy limit").
 
-    e2e_copy_limit.py records --np N   -m shm,raw -p 1d at two sizes: every
+    e2e_copy_limit.py records --np N   -m shm,raw,cma_split -p 1d at two
+                                        sizes: every
                                         record carries copy_limit for its own
                                         payload byte count (rates > 0, the
                                         node's ranks), measured once per byte
                                         count (the log says so twice, not
-                                        four times); shm declares 2 copies
+                                        six times); shm declares 2 copies
                                         and its fraction is 2 x receivers x
-                                        bandwidth / all_ranks_Bps; raw's
+                                        bandwidth / all_ranks_Bps, cma_split
+                                        1 against all_ranks_Bps; raw's
                                         copies follow Open MPI's single-copy
                                         mechanism (none: 2) and are 0 (no
                                         fraction) under MPICH; the file
@@ -30,7 +32,7 @@ from e2e import check, env, launch, show, suite_main  # noqa: E402
 def run(a, out, args, extra_env=None):
     if os.path.exists(out):
         os.remove(out)
-    cmd = launch(a) + [a.runner, "-m", "shm,raw", "-p", "1d", "--sizes",
+    cmd = launch(a) + [a.runner, "-m", "shm,raw,cma_split", "-p", "1d", "--sizes",
                        "small,large", "-i", "2", "-r", "3", "-o", out] + args
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=280,
                        env=env(extra_env))
@@ -54,7 +56,7 @@ def test_records(a):
     p, doc = run(a, out, [], extra)
     validate(a, out)
     recs = doc["records"]
-    check(len(recs) == 4, f"{len(recs)} records, expected 4")
+    check(len(recs) == 6, f"{len(recs)} records, expected 6")
     receivers = a.np - 1
     for r in recs:
         c = r.get("copy_limit")
@@ -71,6 +73,13 @@ def test_records(a):
             want = 2 * receivers * r["bandwidth_Bps"] / c["all_ranks_Bps"]
             check(abs(c["fraction"] - want) <= 1e-9 * want,
                   f"shm fraction {c['fraction']}, expected {want}")
+        elif r["method"] == "cma_split":
+            # One copy, made half by each core: against all ranks.
+            check(c["copies"] == 1 and c["fraction_of"] == "all_ranks",
+                  f"cma_split: {c}")
+            want = receivers * r["bandwidth_Bps"] / c["all_ranks_Bps"]
+            check(abs(c["fraction"] - want) <= 1e-9 * want,
+                  f"cma_split fraction {c['fraction']}, expected {want}")
         else:
             want = 0 if mpich else 2  # single_copy_mechanism none
             check(c["copies"] == want, f"raw copies {c['copies']} != {want}")
