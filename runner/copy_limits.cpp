@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <mpiarena/payload.hpp>
 #include <mpiarena/sizes.hpp>
 #include <optional>
@@ -36,6 +37,18 @@ void CopyLimits::prepare(const std::vector<const Point*>& group,
     if (!needs(*p)) continue;
     const Key key = key_of(*p);
     if (limits_.count(key)) continue;
+    const double need = 2.0 * static_cast<double>(key.first) *
+                        std::max(1, std::min(key.second, ranks_per_node_));
+    if (available_ > 0 && need > static_cast<double>(available_) / 2) {
+      limits_[key] = CopyLimit{};  // not measured, and not tried again
+      if (rank == 0)
+        log.warn("copy limit at {} not measured: its buffers ({}) would fill "
+                 "more than half the memory available on a node ({})",
+                 format_bytes(static_cast<double>(key.first)),
+                 format_bytes(need),
+                 format_bytes(static_cast<double>(available_)));
+      continue;
+    }
     const CopyLimit c = measure_copy_limit(harness, key.first, kRepetitions);
     limits_[key] = c;
     if (rank == 0)
@@ -51,7 +64,7 @@ void CopyLimits::prepare(const std::vector<const Point*>& group,
 void CopyLimits::attach(Record& rec, const Point& p) const {
   if (!needs(p)) return;
   auto it = limits_.find(key_of(p));
-  if (it == limits_.end()) return;
+  if (it == limits_.end() || !it->second.measured()) return;
   const StrategyInfo& info = p.strategy->entry.info;
   int copies = info.memory_copies;
   const int lib = info.library_copies ? library_copies() : 0;

@@ -23,10 +23,15 @@ namespace mpiarena {
 
 class CopyLimits {
  public:
-  explicit CopyLimits(bool on) : on_(on) {}
+  // `available`: the memory the node with the least may fill (0: unknown),
+  // shared by up to `ranks_per_node` ranks.
+  CopyLimits(bool on, std::size_t available, int ranks_per_node)
+      : on_(on), available_(available), ranks_per_node_(ranks_per_node) {}
 
   // Collective over `harness` (the group's ranks): measures the limit for
-  // the group's points that need one and have none yet. Rank 0 logs it.
+  // the group's points that need one and have none yet; not where its two
+  // buffers per rank would fill more than half the node's available memory
+  // (the log says so). Rank 0 logs it.
   void prepare(const std::vector<const Point*>& group, MPI_Comm harness,
                spdlog::logger& log, int rank);
 
@@ -43,6 +48,8 @@ class CopyLimits {
   int library_copies() const;
 
   bool on_;
+  std::size_t available_;
+  int ranks_per_node_;
   std::map<Key, CopyLimit> limits_;
   mutable int library_ = -1;  // not read yet
 };

@@ -335,7 +335,8 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
   Stage s{points, machine, options, doc, log, plugin_log, world.rank(),
           false,  0,       {}};
   const MeasureOptions mopt = measure_options(options, machine);
-  CopyLimits copy_limits(options.copy_limit);
+  CopyLimits copy_limits(options.copy_limit, machine.min_available,
+                         machine.max_ranks_per_node);
   s.copy_limits = &copy_limits;
   PointComms comms(world);
   std::vector<std::string> fallbacks;  // groups measured one at a time

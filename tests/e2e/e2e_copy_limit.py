@@ -19,6 +19,11 @@
                                         copy-limit line.
     e2e_copy_limit.py off --np N       --copy-limit off: no record carries
                                         it, no line under the table.
+    e2e_copy_limit.py memory --np N    --max-memory 8MB at large (1.1 MB):
+                                        the limit's buffers (2 x 1.1 MB per
+                                        rank) would fill more than half of
+                                        it: not measured, the log says so,
+                                        the points still run and validate.
 """
 import json
 import os
@@ -29,11 +34,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import check, env, launch, show, suite_main  # noqa: E402
 
 
-def run(a, out, args, extra_env=None):
+def run(a, out, args, extra_env=None, sizes="small,large"):
     if os.path.exists(out):
         os.remove(out)
-    cmd = launch(a) + [a.runner, "-m", "shm,raw,cma_split", "-p", "1d", "--sizes",
-                       "small,large", "-i", "2", "-r", "3", "-o", out] + args
+    cmd = launch(a) + [a.runner, "-m", "shm,raw,cma_split", "-p", "1d",
+                       "--sizes", sizes, "-i", "2", "-r", "3", "-o", out] + args
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=280,
                        env=env(extra_env))
     show(cmd, p)
@@ -106,5 +111,18 @@ def test_off(a):
           "copy limit measured or shown under --copy-limit off")
 
 
+def test_memory(a):
+    out = os.path.join(a.workdir, f"copy_limit_memory_np{a.np}.json")
+    p, doc = run(a, out, ["--max-memory", "8MB"], sizes="large")
+    validate(a, out)
+    check(len(doc["records"]) == 3,
+          f"{len(doc['records'])} records, expected 3 (the points run)")
+    check(all("copy_limit" not in r for r in doc["records"]),
+          "a record carries a copy limit its memory did not allow")
+    check("copy limit at 1.10 MB not measured" in p.stdout + p.stderr,
+          "the log does not say the limit was not measured")
+
+
 if __name__ == "__main__":
-    sys.exit(suite_main({"records": test_records, "off": test_off}))
+    sys.exit(suite_main({"records": test_records, "off": test_off,
+                         "memory": test_memory}))
