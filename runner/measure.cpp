@@ -14,6 +14,7 @@
 #include "core/results/units.hpp"
 #include "core/sdk/suite_info.hpp"
 #include "runner/algorithms.hpp"
+#include "runner/copy_limits.hpp"
 #include "runner/measure_parts.hpp"
 
 namespace mpiarena {
@@ -102,6 +103,7 @@ struct Stage {
   // block of measure_members).
   double planned_peak = 0;
   std::string usage_error;  // the first PointUsageError's reason
+  CopyLimits* copy_limits = nullptr;
 };
 
 // The strategy of `p`, or why the plugin could not create it.
@@ -209,6 +211,7 @@ void complete_record(Record& rec, const Point& p, const GroupMember& m,
   rec.plugin_version = info.version;
   rec.plugin_build = p.strategy->build;
   if (p.osu) rec.alias = p.osu->name;
+  if (s.copy_limits) s.copy_limits->attach(rec, p);
 }
 
 // Each member's result into the document: a record, a skip, or a failure.
@@ -332,6 +335,9 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
   Stage s{points, machine, options, doc, log, plugin_log, world.rank(),
           false,  0,       {}};
   const MeasureOptions mopt = measure_options(options, machine);
+  CopyLimits copy_limits(options.copy_limit, machine.min_available,
+                         machine.max_ranks_per_node);
+  s.copy_limits = &copy_limits;
   PointComms comms(world);
   std::vector<std::string> fallbacks;  // groups measured one at a time
   int group_index = 0;
@@ -350,6 +356,7 @@ bool measure_points(const std::vector<Point>& points, const Machine& machine,
     std::string alone;
     gopt.interleave = interleaved(group, s, alone, fallbacks);
     gopt.sync = sync;
+    copy_limits.prepare(group, comms.harness(), log, s.rank);
     if (gopt.interleave) {
       measure_members(group, comms, gopt, seed, this_group, s, alone);
     } else {  // each strategy destroyed before the next is created

@@ -125,6 +125,11 @@ void describe_suites(po::options_description& desc, Options& o,
      "stencil suite: bytes between two elements of the application array "
      "that pack and unpack touch (OPBench's BUF_STRIDE); a multiple of 8, "
      "8 to 4096")
+    ("copy-limit", po::value<std::string>(&raw.copy_limit)->default_value(raw.copy_limit),
+     "'on': before the transfer suite's points of each payload size, "
+     "measure the machine's copy bandwidth for that byte count (a copy on "
+     "one core, then on every rank of the node at once) and record it "
+     "with the fraction each method reaches; 'off': not measured")
     ("interleave", po::value<std::string>(&raw.interleave)->default_value(raw.interleave),
      "'on': the methods that compete at a size (same suite, ranks and "
      "size) are prepared together and their samples run in rounds, one "

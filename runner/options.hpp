@@ -87,6 +87,7 @@ struct Options {
   // Numbers that hold on a noisy machine (docs/methodology.md).
   bool interleave = true;   // --interleave on|off (competing methods)
   std::uint64_t seed = 0;   // --seed of the interleaved order
+  bool copy_limit = true;   // --copy-limit on|off (transfer records)
   std::string label;  // --label: the run's name in its context
   // --profile: "osu" (options_profile.cpp), or empty.
   std::string profile;

@@ -217,6 +217,8 @@ void check_precision(const po::variables_map& vm, Options& o,
 void check_sampling(const po::variables_map& vm, Options& o, RawOptions& raw) {
   o.interleave =
       check_choice("--interleave", raw.interleave, {"on", "off"}) == "on";
+  o.copy_limit =
+      check_choice("--copy-limit", raw.copy_limit, {"on", "off"}) == "on";
   o.seed_given = vm.count("seed") > 0;
   if (o.seed_given) {
     // Digits only: stoull would wrap "-1" to 2^64-1.

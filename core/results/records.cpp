@@ -226,6 +226,7 @@ json to_json(const Record& r) {
                        {"slots", r.slots}};
   if (r.window > 0) j["window"] = r.window;
   if (r.sync.windowed) j["sync"] = sync_json(r.sync);
+  if (r.copy_limit.measured()) j["copy_limit"] = copy_limit_json(r.copy_limit);
   if (!r.params.empty()) {
     json params = json::object();
     for (const auto& [k, v] : r.params) params[k] = v;
@@ -343,6 +344,8 @@ Record record_from_json(const json& j) {
     r.per_rank = j.at("per_rank_s").get<std::vector<double>>();
   r.window = j.value("window", 0);
   if (j.contains("sync")) r.sync = sync_from(j.at("sync"));
+  if (j.contains("copy_limit"))
+    r.copy_limit = copy_limit_from(j.at("copy_limit"));
   if (j.contains("params"))
     for (const auto& [k, v] : j.at("params").items())
       r.params.emplace_back(k, v.get<std::string>());

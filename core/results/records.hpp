@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/results/copy_limit.hpp"
 #include "core/results/doc_context.hpp"
 
 namespace mpiarena {
@@ -195,6 +196,9 @@ struct Record {
   // operation_text agrees rank together (report.hpp).
   std::string operation;
   std::vector<std::pair<std::string, std::string>> semantics;
+  // The machine's copy limit at this payload's byte count and the fraction
+  // of it the point reached (copy_limit.hpp); not measured: bytes 0.
+  CopyLimit copy_limit;
   // The value of param `key`, or empty.
   std::string param(const std::string& key) const {
     for (const auto& [k, v] : params)

@@ -159,7 +159,7 @@ std::string check_suite(const StrategyInfo& info) {
 }
 
 // The numbers: time_scale, min_ranks, payload_copies(_per_rank),
-// thread_level.
+// memory_copies, thread_level.
 std::string check_numbers(const StrategyInfo& info) {
   if (!std::isfinite(info.time_scale) || info.time_scale <= 0)
     return "time_scale " + std::to_string(info.time_scale) +
@@ -174,6 +174,9 @@ std::string check_numbers(const StrategyInfo& info) {
     return "payload_copies_per_rank " +
            std::to_string(info.payload_copies_per_rank) +
            " is not accepted: 0 or more";
+  if (info.memory_copies < 0 || info.memory_copies > 64)
+    return "memory_copies " + std::to_string(info.memory_copies) +
+           " is not accepted: 0 to 64";
   const int t = info.thread_level;
   if (t != MPI_THREAD_SINGLE && t != MPI_THREAD_FUNNELED &&
       t != MPI_THREAD_SERIALIZED && t != MPI_THREAD_MULTIPLE)

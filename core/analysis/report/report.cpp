@@ -182,6 +182,7 @@ void series_table(std::ostream& out, const std::vector<const Record*>& series,
     t.add(record_row(size_text(r->size_label, r->bytes), r, nullptr, pct));
   out << t.render(style);
   render_state(out, series, style);
+  out << copy_limit_lines(series, style);
 }
 
 // Different operations (or overlap figures): side by side, unranked.
@@ -201,6 +202,7 @@ void unranked_table(std::ostream& out, const std::vector<const Record*>& recs,
   }
   if (!t.empty()) out << t.render(style);
   render_state(out, recs, style);
+  out << copy_limit_lines(recs, style);
 }
 
 // Methods that compete, ranked by median time, with the factor against
@@ -222,6 +224,7 @@ void ranked_table(std::ostream& out, const std::vector<const Record*>& recs,
   }
   if (!t.empty()) out << t.render(style);
   render_state(out, recs, style);
+  out << copy_limit_lines(recs, style);
 }
 
 // (suite, payload, ranks, operation).

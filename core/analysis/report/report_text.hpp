@@ -22,4 +22,11 @@ std::string render_noisy_table(const std::vector<const Record*>& recs,
 // "Noisy points: 3 of 172 (...)": the count above that table.
 std::string noisy_count_line(const std::vector<const Record*>& recs);
 
+// Under a table: per byte count of `recs` that carries the machine's copy
+// limit (Record::copy_limit), "copy limit at 110 MB: 15.2 GB/s one core,
+// 17.1 GB/s 2 ranks at once; reached: shm 0.93 (2 copies), ..."; empty
+// when none carries it.
+std::string copy_limit_lines(const std::vector<const Record*>& recs,
+                             Style style);
+
 }  // namespace mpiarena

@@ -34,18 +34,11 @@
 namespace mpiarena {
 
 // Raised whenever a public header changes what a built plugin depends on
-// (StrategyInfo, the entry, the base classes' layout). 4: phases, parts,
-// metrics, version, the Log facade, SkipPoint, mpiarena_mpi_implementation.
-// 5: cold caches and buffer schemes. 6: windowed methods (RunContext::window),
-// params and matrix axes, MetricInput::pairs. 7: RunContext::receive_fresh
-// (--receive fresh), page-aligned collective buffers (buffer.hpp). 8: a
-// method's own options (OptionInfo, StrategyInfo::options, RunContext::option).
-// 9: StrategyInfo::library_collective. 10: OptionInfo's named constructors,
-// option values read with the runner's own parser (option_value.hpp),
-// library_collective open to any collective. 11: StrategyInfo::thread_level.
-// 12: RmaStrategy's bidirectional mode. 13: payload_copies_per_rank.
-// 14: StrategyInfo::operation (operation.hpp).
-inline constexpr std::uint32_t kAbiVersion = 14;
+// (StrategyInfo, the entry, the base classes' layout); what each version
+// changed: docs/writing-a-plugin.md, "The contract". The latest: 12,
+// RmaStrategy's bidirectional mode; 13, payload_copies_per_rank; 14,
+// StrategyInfo::operation (operation.hpp); 15, memory_copies.
+inline constexpr std::uint32_t kAbiVersion = 15;
 
 // What a metric formula sees: per-operation times in seconds of every part
 // (by part name) and phase (by phase name for the headline part, and by
@@ -224,6 +217,11 @@ struct StrategyInfo {
   // Contract v14: what one execute() computes, and so which methods of its
   // suite it ranks with (operation.hpp; empty: the suite's own work).
   Operation operation;
+  // Contract v15: the copies of the payload one operation makes through
+  // memory per receiver (methodology.md, "The copy limit"): the method's
+  // own, plus with library_copies one message's on the MPI library's path.
+  int memory_copies = 0;
+  bool library_copies = false;
 };
 
 // Thrown by prepare() (or setup()) on EVERY rank alike when a point cannot

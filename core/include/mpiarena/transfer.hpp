@@ -26,6 +26,16 @@ StrategyInfo transfer_info(std::string name, std::string summary,
                            std::vector<std::string> payloads = {"1d", "2d"},
                            int payload_copies = 1);
 
+// `info` with the copies of the payload one operation makes through memory
+// per receiving rank (StrategyInfo::memory_copies and library_copies):
+// `own` made by the method itself, plus, with `library`, those of one
+// message on the MPI library's shared-memory path.
+inline StrategyInfo with_copies(StrategyInfo info, int own, bool library) {
+  info.memory_copies = own;
+  info.library_copies = library;
+  return info;
+}
+
 class TransferStrategy : public Strategy {
  public:
   void prepare(const RunContext& ctx) final;

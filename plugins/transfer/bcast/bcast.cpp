@@ -26,8 +26,9 @@ class Bcast final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Bcast>(mpiarena::transfer_info(
-    "bcast",
-    "MPI_Bcast of the buffer (1d); sizes by MPI_Bcast, rows by MPI_Ibcast + "
-    "MPI_Waitall (2d)",
-    {"1d", "2d"})))
+MPIARENA_PLUGIN(mpiarena::make_entry<Bcast>(mpiarena::with_copies(
+    mpiarena::transfer_info("bcast",
+                            "MPI_Bcast of the buffer (1d); sizes by "
+                            "MPI_Bcast, rows by MPI_Ibcast + MPI_Waitall (2d)",
+                            {"1d", "2d"}),
+    0, true)))

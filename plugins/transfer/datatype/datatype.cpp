@@ -66,11 +66,11 @@ class Datatype final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Datatype>(mpiarena::transfer_info(
-    "datatype",
-    "MPI_Type_contiguous of the buffer (built once) (1d) or of each row "
-    "(built and freed "
-    "each operation, sizes by MPI_Bcast) (2d), MPI_Isend to each receiver / "
-    "MPI_Irecv + "
-    "MPI_Waitall",
-    {"1d", "2d"})))
+MPIARENA_PLUGIN(mpiarena::make_entry<Datatype>(mpiarena::with_copies(
+    mpiarena::transfer_info(
+        "datatype",
+        "MPI_Type_contiguous of the buffer (built once) (1d) or of each row "
+        "(built and freed each operation, sizes by MPI_Bcast) (2d), "
+        "MPI_Isend to each receiver / MPI_Irecv + MPI_Waitall",
+        {"1d", "2d"}),
+    0, true)))

@@ -89,9 +89,10 @@ class Pack final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Pack>(
+MPIARENA_PLUGIN(mpiarena::make_entry<Pack>(mpiarena::with_copies(
     mpiarena::transfer_info("pack",
                             "MPI_Pack on the root (2d: row count, sizes, "
                             "rows), MPI_Ibcast of the packed size "
                             "then of the buffer, MPI_Unpack on receivers",
-                            {"1d", "2d"}, 2)))
+                            {"1d", "2d"}, 2),
+    2, true)))

@@ -67,9 +67,11 @@ class Raw final : public mpiarena::TransferStrategy {
 
 }  // namespace
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Raw>(mpiarena::transfer_info(
-    "raw",
-    "MPI_Isend from the root to each receiver, MPI_Recv (1d); row count and "
-    "row sizes, "
-    "then each row by MPI_Isend/MPI_Irecv + MPI_Waitall (2d)",
-    {"1d", "2d"})))
+MPIARENA_PLUGIN(mpiarena::make_entry<Raw>(mpiarena::with_copies(
+    mpiarena::transfer_info(
+        "raw",
+        "MPI_Isend from the root to each receiver, MPI_Recv (1d); row count "
+        "and row sizes, then each row by MPI_Isend/MPI_Irecv + MPI_Waitall "
+        "(2d)",
+        {"1d", "2d"}),
+    0, true)))

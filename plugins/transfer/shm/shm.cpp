@@ -380,9 +380,13 @@ mpiarena::StrategyInfo single_node(mpiarena::StrategyInfo info) {
   return info;
 }
 
-MPIARENA_PLUGIN(mpiarena::make_entry<Shm>(single_node(mpiarena::transfer_info(
-    "shm",
-    "Root copies the data into a shared-memory ring (MPI_Win_allocate_shared, "
-    "8 slots of 512 KiB) while the receivers copy filled slots out, "
-    "pipelined chunk by chunk; 2d: row count and sizes, then the rows",
-    {"1d", "2d"}))))
+// Two copies per receiver: the root's into the ring, the receiver's out.
+MPIARENA_PLUGIN(mpiarena::make_entry<Shm>(single_node(mpiarena::with_copies(
+    mpiarena::transfer_info(
+        "shm",
+        "Root copies the data into a shared-memory ring "
+        "(MPI_Win_allocate_shared, 8 slots of 512 KiB) while the receivers "
+        "copy filled slots out, pipelined chunk by chunk; 2d: row count and "
+        "sizes, then the rows",
+        {"1d", "2d"}),
+    2, false))))
