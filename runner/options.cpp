@@ -151,22 +151,6 @@ void describe_suites(po::options_description& desc, Options& o,
     ("retry-noisy", po::value<int>(&o.retry_noisy)->default_value(o.retry_noisy),
      "re-measure a noisy sample up to N times (0 to 100) before keeping it; "
      "the record counts the retries")
-    ("target-rse", po::value<std::string>(&raw.target_rse),
-     "precision-targeted stopping (SKaMPI): after --repetitions samples, add "
-     "samples until the relative standard error of the mean of the samples "
-     "is at most this (e.g. 1%) or --max-time is spent on the point; the "
-     "record says which stopped it")
-    ("precision", po::value<std::string>(&raw.precision)->default_value(raw.precision),
-     "sample a point until the median of its samples is known to this "
-     "(the half-width of its 95% confidence interval, from the samples' "
-     "order statistics, over the median), after at least --repetitions "
-     "samples and for at most --max-time; the record gives the precision "
-     "reached and what stopped it. 'off': exactly --repetitions samples, "
-     "as when -r, --iterations, --target-rse or --profile is given "
-     "without --precision")
-    ("max-time", po::value<double>(&o.max_time),
-     "with --precision or --target-rse: seconds of samples one point may "
-     "take at most (default 1 with --precision, 10 with --target-rse)")
     ("cache", po::value<std::string>(&raw.cache)->default_value(raw.cache),
      "'hot': every operation reuses the same buffers (as OSU); 'cold': "
      "ping-pong suite, each operation uses the next of a set of buffers "
@@ -201,6 +185,22 @@ void describe_measurement(po::options_description& desc, Options& o,
     ("repetitions,r", po::value<int>(&o.repetitions)->default_value(o.repetitions),
      "samples per point (statistics are over these); runner ab's default is "
      "15, not this one")
+    ("target-rse", po::value<std::string>(&raw.target_rse),
+     "precision-targeted stopping (SKaMPI): after --repetitions samples, add "
+     "samples until the relative standard error of the mean of the samples "
+     "is at most this (e.g. 1%) or --max-time is spent on the point; the "
+     "record says which stopped it")
+    ("precision", po::value<std::string>(&raw.precision)->default_value(raw.precision),
+     "sample a point until the median of its samples is known to this "
+     "(the half-width of its 95% confidence interval, from the samples' "
+     "order statistics, over the median), after at least --repetitions "
+     "samples and for at most --max-time; the record gives the precision "
+     "reached and what stopped it. 'off': exactly --repetitions samples, "
+     "as when -r, --iterations, --target-rse or --profile is given "
+     "without --precision")
+    ("max-time", po::value<double>(&o.max_time),
+     "with --precision or --target-rse: seconds of samples one point may "
+     "take at most (default 1 with --precision, 10 with --target-rse)")
     ("warmup", po::value<int>(&o.warmup)->default_value(o.warmup),
      "untimed operations before calibration")
     ("iterations,i", po::value<std::int64_t>(&o.iterations),

@@ -198,8 +198,10 @@ void check_precision(const po::variables_map& vm, Options& o,
     throw UsageError(
         "--precision adds samples of calibrated length; --iterations fixes "
         "their operations: give one of the two");
+  // runner ab refuses it (check_ab_options): the builds' samples pair.
   const bool fixed = given(vm, "repetitions") || vm.count("iterations") ||
-                     o.target_rse > 0 || vm.count("profile");
+                     o.target_rse > 0 || vm.count("profile") ||
+                     o.command == Command::ab;
   if (!asked && fixed) o.precision = 0;
   if (vm.count("max-time")) {
     check_seconds("--max-time", o.max_time, 0, true, 86400);

@@ -104,7 +104,6 @@ void check_ab_options(const po::variables_map& vm, Options& o) {
     throw UsageError(
         "'ab' takes a fixed number of samples for both builds in the same "
         "rounds; --precision stops each point on its own: give -r instead");
-  o.precision = 0;
   if (vm.count("target-rse"))
     throw UsageError(
         "'ab' takes a fixed number of samples for both builds in the same "
