@@ -189,7 +189,7 @@ void check_precision(const po::variables_map& vm, Options& o,
   if (raw.precision != "off")
     o.precision = parse_percent("--precision", raw.precision, 100);
   if (asked && raw.precision != "off" && o.precision <= 0)
-    throw UsageError("--precision must be above 0%, e.g. 2%, or 'off'");
+    throw UsageError("--precision must be above 0%, e.g. 5%, or 'off'");
   if (asked && o.precision > 0 && o.target_rse > 0)
     throw UsageError(
         "--precision and --target-rse are two ways to stop sampling; give "
@@ -208,7 +208,7 @@ void check_precision(const po::variables_map& vm, Options& o,
     if (o.target_rse == 0 && o.precision == 0)
       throw UsageError(
           "--max-time bounds --precision and --target-rse; sampling here is "
-          "a fixed count (e.g. --precision 2% --max-time 1)");
+          "a fixed count (e.g. --precision 5% --max-time 1)");
   } else {
     o.max_time = o.target_rse > 0 ? kTargetRseMaxTime : kPrecisionMaxTime;
   }

@@ -27,7 +27,7 @@ inline constexpr int kAbBlocks = 5;
 struct RawOptions {
   std::string methods = "all", payloads, max_memory, threshold, pairs = "one",
               size_basis = "per-rank", interleave = "on", noise = "on",
-              target_rse, precision = "2%", cache = "hot",
+              target_rse, precision = "5%", cache = "hot",
               buffers = "separate", receive = "reuse", seed,
               copy_limit = "on";
   std::vector<std::string> set_specs;
