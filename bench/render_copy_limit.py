@@ -78,9 +78,11 @@ def vmstat_summary():
     if not rows:
         return "no vmstat rows"
     med = lambda k: statistics.median(int(x[k]) for x in rows)  # noqa: E731
-    busy = (" The machine was busy with other work (idle median "
-            f"{med('id')} %): these figures are not its own."
-            if med("id") < 50 else "")
+    # The bench's own two ranks poll on both CPUs (idle near 0 %, 2-3
+    # runnable): more runnable than that is someone else's work.
+    busy = (" The machine was busy with other work (runnable median "
+            f"{med('r')} on 2 CPUs): these figures are not its own."
+            if med("r") > 3 else "")
     return (f"vmstat over the run ({len(rows)} s): runnable `r` median "
             f"{med('r')} (2 CPUs), idle `id` median {med('id')} %, steal `st` "
             f"median {med('st')} %, max {max(int(x['st']) for x in rows)} %."
