@@ -5,11 +5,9 @@
 #include <cstring>
 #include <mpiarena/buffer.hpp>
 #include <mpiarena/mpi_check.hpp>
+#include <mpiarena/stream_copy.hpp>
 #include <stdexcept>
 #include <vector>
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 #include "core/engine/engine.hpp"
 
@@ -22,35 +20,18 @@ namespace {
 // at the clock's resolution.
 constexpr std::size_t kLeastBytes = std::size_t{16} << 20;
 
-using CopyFn = void (*)(unsigned char*, const unsigned char*, std::size_t);
-
-void plain_copy(unsigned char* to, const unsigned char* from, std::size_t n) {
+void glibc_copy(unsigned char* to, const unsigned char* from, std::size_t n) {
   std::memcpy(to, from, n);
 }
 
-// A copy with non-temporal stores (SSE2, every x86-64 has it): the
-// destination's lines are written without being read first, which glibc's
-// memcpy does only above its own threshold (glibc.cpu.
-// x86_non_temporal_threshold, 114 MiB on the 2-CPU machine: not at 110 MB).
-// `to` is page-aligned. Elsewhere memcpy.
+// A copy with non-temporal stores (<mpiarena/stream_copy.hpp>, as the shm
+// method's receivers make it), fenced: glibc's memcpy writes so only above
+// its own threshold (glibc.cpu.x86_non_temporal_threshold, 114 MiB on the
+// 2-CPU machine: not at 110 MB).
 void stream_copy(unsigned char* to, const unsigned char* from, std::size_t n) {
-#if defined(__x86_64__)
-  const std::size_t blocks = n / 64;
-  for (std::size_t i = 0; i < blocks; ++i) {
-    const auto* s = reinterpret_cast<const __m128i*>(from + 64 * i);
-    auto* d = reinterpret_cast<__m128i*>(to + 64 * i);
-    const __m128i a = _mm_loadu_si128(s), b = _mm_loadu_si128(s + 1),
-                  c = _mm_loadu_si128(s + 2), e = _mm_loadu_si128(s + 3);
-    _mm_stream_si128(d, a);
-    _mm_stream_si128(d + 1, b);
-    _mm_stream_si128(d + 2, c);
-    _mm_stream_si128(d + 3, e);
-  }
-  std::memcpy(to + 64 * blocks, from + 64 * blocks, n - 64 * blocks);
-  _mm_sfence();
-#else
-  std::memcpy(to, from, n);
-#endif
+  static const CopyFn copy = pick_stream_copy();
+  copy(to, from, n);
+  stream_fence();
 }
 
 // `copies` copies of `n` bytes by `copy`, in seconds per copy. The empty
@@ -76,7 +57,7 @@ double one_core(MPI_Comm node, int node_rank, PageVector<unsigned char>& to,
   const std::size_t n = from.size();
   std::vector<double> times;
   for (int i = 0; i < reps; ++i)
-    for (CopyFn copy : {plain_copy, stream_copy}) {
+    for (CopyFn copy : {glibc_copy, stream_copy}) {
       sleeping_barrier(node);
       if (node_rank == 0)
         times.push_back(
@@ -94,7 +75,7 @@ double all_ranks(MPI_Comm node, int node_ranks, PageVector<unsigned char>& to,
   const std::size_t n = from.size();
   double best = 0;
   for (int i = 0; i < reps; ++i)
-    for (CopyFn copy : {plain_copy, stream_copy}) {
+    for (CopyFn copy : {glibc_copy, stream_copy}) {
       MPIARENA_CHECK(MPI_Barrier(node));
       double t = timed_copy(copy, to.data(), from.data(), n, copies_for(n));
       MPIARENA_CHECK(
@@ -122,7 +103,7 @@ CopyLimit measure_copy_limit(MPI_Comm comm, std::size_t bytes,
   double rates[2] = {0, 0};
   {
     PageVector<unsigned char> from(bytes, 0x5a), to(bytes, 0);
-    timed_copy(plain_copy, to.data(), from.data(), bytes);  // untimed: warm
+    timed_copy(glibc_copy, to.data(), from.data(), bytes);  // untimed: warm
     rates[0] = one_core(node, node_rank, to, from, repetitions);
     rates[1] = all_ranks(node, node_ranks, to, from, repetitions);
     if (to[bytes - 1] != 0x5a)

@@ -68,7 +68,7 @@
 #include <thread>
 #include <vector>
 
-#include "stream_copy.hpp"
+#include <mpiarena/stream_copy.hpp>
 
 namespace {
 
@@ -103,10 +103,10 @@ constexpr std::size_t round_up(std::size_t n, std::size_t to) {
   return (n + to - 1) / to * to;
 }
 
-using shm_detail::CopyFn;
-using shm_detail::cpu_relax;
-using shm_detail::pick_stream_copy;
-using shm_detail::stream_fence;
+using mpiarena::CopyFn;
+using mpiarena::cpu_relax;
+using mpiarena::pick_stream_copy;
+using mpiarena::stream_fence;
 
 class Shm final : public mpiarena::TransferStrategy {
   void setup() override {

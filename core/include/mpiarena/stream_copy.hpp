@@ -1,7 +1,9 @@
-// Copy and wait primitives of the shm plugin: a pause for spin loops and a
-// memcpy with non-temporal stores (AVX2 or SSE2 on x86-64, plain memcpy
-// elsewhere), for receivers copying out payloads that will not stay in
-// cache. Included by shm.cpp only.
+// Copy and wait primitives: a pause for spin loops and a memcpy with
+// non-temporal stores (AVX2 or SSE2 on x86-64, plain memcpy elsewhere),
+// which writes the destination's lines without reading them first: for a
+// payload that will not stay in cache (the shm method's receivers) and for
+// the copy limit the runner measures (core/engine/copy_probe.cpp). After a
+// batch of stream copies, stream_fence() orders their stores.
 #pragma once
 
 #include <algorithm>
@@ -13,7 +15,7 @@
 #include <immintrin.h>
 #endif
 
-namespace shm_detail {
+namespace mpiarena {
 
 inline void cpu_relax() {
 #if defined(__x86_64__)
@@ -85,4 +87,4 @@ inline CopyFn pick_stream_copy() { return plain_copy; }
 inline void stream_fence() {}
 #endif
 
-}  // namespace shm_detail
+}  // namespace mpiarena
