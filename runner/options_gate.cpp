@@ -100,7 +100,8 @@ void check_ab_options(const po::variables_map& vm, Options& o) {
     throw UsageError("--blocks must be between 2 and --repetitions (" +
                      std::to_string(o.repetitions) + "), got " +
                      std::to_string(o.blocks));
-  if (given(vm, "precision") && o.precision > 0)
+  if (given(vm, "precision") &&
+      vm["precision"].as<std::string>() != "off")
     throw UsageError(
         "'ab' takes a fixed number of samples for both builds in the same "
         "rounds; --precision stops each point on its own: give -r instead");
