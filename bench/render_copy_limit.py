@@ -38,6 +38,12 @@ WHAT = [
     ("memcpy_np2_write", "write only, 2 ranks (aggregate)"),
     ("memcpy_big_np1_memcpy", "memcpy at 4 x the size, 1 rank"),
     ("memcpy_big_np1_nt", "non-temporal copy at 4 x the size, 1 rank"),
+    ("split_own", "shared segment, each of 2 ranks copies its own "
+     "(aggregate, non-temporal)"),
+    ("split_split", "shared segment, one copy split in halves over 2 ranks "
+     "(non-temporal)"),
+    ("split_huge_own", "as split_own, on transparent huge pages"),
+    ("split_huge_split", "as split_split, on transparent huge pages"),
 ]
 rounds = {}
 for f in sorted(bench_io.glob(os.path.join(d, "round_*.tsv"))):
@@ -201,6 +207,13 @@ H = [
      [("osu_w1", "osu_ref_a", "window 1 / window 8 (each message acknowledged)"),
       ("osu_w64", "osu_ref_a", "window 64 / window 8"),
       ("stream_bw", "osu_ref_a", "our stream (acknowledged after its receives) / osu_bw")]),
+    ("One copy split over both cores reaches the copy limit when both "
+     "buffers are in shared memory",
+     [("split_split", "split_own", "one copy, halves on 2 ranks / each "
+       "rank its own copy"),
+      ("split_huge_split", "split_split", "on huge pages / on 4 KiB pages"),
+      ("shm", "split_split", "mpiarena shm / the split copy"),
+      ("cma_split", "split_split", "mpiarena cma_split / the split copy")]),
     ("memcpy is measured badly (page faults, no non-temporal stores)",
      [("memcpy_np1_fresh", "memcpy_np1_memcpy", "untouched / pre-touched destination"),
       ("memcpy_np1_nt", "memcpy_np1_memcpy", "non-temporal stores / memcpy"),
@@ -288,6 +301,17 @@ reading = [
              "one: a limit measured with page faults is too low (the "
              "runner touches every page first).",
              "Page faults cost the first memcpy little ({}x)."),
+    sentence("split_split", "split_own",
+             "One copy split in halves over the 2 ranks, between buffers "
+             "in one shared segment, moves {}x the payload rate of every "
+             "rank copying its own.",
+             "One copy split in halves over the 2 ranks, between buffers "
+             "in one shared segment, reaches {}x the rate of every rank "
+             "copying its own.",
+             "One copy split in halves over the 2 ranks, between buffers "
+             "in one shared segment, reaches the copy limit ({}x the rate "
+             "of every rank copying its own): a method whose payload "
+             "lives in shared memory can reach it."),
     sentence("memcpy_np1_nt", "memcpy_np1_memcpy",
              "Non-temporal stores copy {}x as fast as glibc's memcpy at "
              "this size: a limit taken from memcpy alone is low.",
