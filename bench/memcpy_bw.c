@@ -19,33 +19,13 @@
  *   read     the source read (a sum of its 64-bit words)
  *   write    the destination written (memset)
  */
-#include <emmintrin.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
-
-static void nt_copy(char* to, const char* from, size_t n) {
-  size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const __m128i a = _mm_loadu_si128((const __m128i*)(from + i));
-    const __m128i b = _mm_loadu_si128((const __m128i*)(from + i + 16));
-    const __m128i c = _mm_loadu_si128((const __m128i*)(from + i + 32));
-    const __m128i d = _mm_loadu_si128((const __m128i*)(from + i + 48));
-    _mm_stream_si128((__m128i*)(to + i), a);
-    _mm_stream_si128((__m128i*)(to + i + 16), b);
-    _mm_stream_si128((__m128i*)(to + i + 32), c);
-    _mm_stream_si128((__m128i*)(to + i + 48), d);
-  }
-  memcpy(to + i, from + i, n - i);
-  _mm_sfence();
-}
+#include "nt_copy.h"
 
 enum { kFrag = 32 * 1024 };
 static char frag[kFrag] __attribute__((aligned(64)));

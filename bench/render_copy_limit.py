@@ -23,6 +23,7 @@ WHAT = [
     ("stream_bw", "bench/stream_bw.c, the same stream in our code"),
     ("shm", "mpiarena shm, 1d xxlarge (median of its samples)"),
     ("cma_split", "mpiarena cma_split, 1d xxlarge, interleaved with shm"),
+    ("shm_split", "mpiarena shm_split, 1d xxlarge, interleaved with them"),
     ("osu_ref_b", "the reference again (control)"),
     ("memcpy_np1_fresh", "memcpy, destination untouched (page faults), 1 rank"),
     ("memcpy_np1_memcpy", "memcpy, pre-touched, 1 rank"),
@@ -58,7 +59,7 @@ for f in sorted(bench_io.glob(os.path.join(d, "round_*.tsv"))):
                 pass
     rounds[r] = vals
 order = sorted(rounds)
-limits, split = {}, {}
+limits, split, shared = {}, {}, {}
 for r in order:
     path = os.path.join(d, f"shm_r{r}.json")
     if bench_io.exists(path):
@@ -67,6 +68,8 @@ for r in order:
                 limits[r] = rec.get("copy_limit", {})
             elif rec["method"] == "cma_split":
                 split[r] = rec.get("copy_limit", {})
+            elif rec["method"] == "shm_split":
+                shared[r] = rec.get("copy_limit", {})
 
 
 def vmstat_summary():
@@ -166,14 +169,15 @@ for key, what in WHAT:
 out += ["", "Control (reference last / first): " +
         ", ".join(f"{x:.2f}" for x in controls) + ".\n"]
 out += ["## The copy limit of the same run\n",
-        "From the runner's records of `shm` and `cma_split` (their "
+        "From the runner's records of `shm`, `cma_split` and `shm_split` "
+        "(their "
         "`copy_limit`: the best of 5 copies of each kind, memcpy and "
         "non-temporal stores, between pre-touched buffers); the last "
         "column holds osu_bw's two copies against the same limit:\n",
         "| round | runner one core GB/s | runner 2 ranks GB/s | shm GB/s | "
-        "shm fraction | cma_split fraction | osu_bw ref x 2 copies / "
-        "runner 2 ranks |",
-        "|---:|---:|---:|---:|---:|---:|---:|"]
+        "shm fraction | cma_split fraction | shm_split fraction | osu_bw "
+        "ref x 2 copies / runner 2 ranks |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|"]
 for r in order:
     c = limits.get(r) or {}
     one, two = c.get("one_core_Bps"), c.get("all_ranks_Bps")
@@ -183,8 +187,10 @@ for r in order:
                f"{fmt(rounds[r].get('shm', 0) / 1e9 or None)} | "
                f"{fmt(c.get('fraction'))} | "
                f"{fmt((split.get(r) or {}).get('fraction'))} | "
+               f"{fmt((shared.get(r) or {}).get('fraction'))} | "
                f"{fmt(2 * ref / two if ref and two else None)} |")
-for name, src in (("shm", limits), ("cma_split", split)):
+for name, src in (("shm", limits), ("cma_split", split),
+                  ("shm_split", shared)):
     fr = [(src.get(r) or {}).get("fraction") for r in order]
     fr = [x for x in fr if x is not None]
     if fr:
@@ -213,7 +219,8 @@ H = [
        "rank its own copy"),
       ("split_huge_split", "split_split", "on huge pages / on 4 KiB pages"),
       ("shm", "split_split", "mpiarena shm / the split copy"),
-      ("cma_split", "split_split", "mpiarena cma_split / the split copy")]),
+      ("cma_split", "split_split", "mpiarena cma_split / the split copy"),
+      ("shm_split", "split_split", "mpiarena shm_split / the split copy")]),
     ("memcpy is measured badly (page faults, no non-temporal stores)",
      [("memcpy_np1_fresh", "memcpy_np1_memcpy", "untouched / pre-touched destination"),
       ("memcpy_np1_nt", "memcpy_np1_memcpy", "non-temporal stores / memcpy"),

@@ -214,3 +214,20 @@ TEST(Buffer, PageVectorStartsOnAPage) {
     EXPECT_EQ(v[0], 7);
   }
 }
+
+// A payload held outside a Flat (a shared-memory segment: the transfer
+// base's shared_payload()): filled, poisoned and checked in place.
+TEST(CheckFlat, InPlaceOnMemoryOutsideAVector) {
+  std::vector<int> segment(1000, 0);
+  mpiarena::fill_flat(segment.data(), segment.size());
+  EXPECT_TRUE(mpiarena::check_flat(segment.data(), segment.size()).empty());
+  EXPECT_EQ(segment, mpiarena::make_flat(1000));
+  segment[500] ^= 2;
+  EXPECT_NE(mpiarena::check_flat(segment.data(), segment.size())
+                .find("element 500"),
+            std::string::npos);
+  mpiarena::poison_flat(segment.data(), segment.size());
+  const std::string diff = mpiarena::check_flat(segment.data(), 1000);
+  EXPECT_NE(diff.find("element 0"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("never written"), std::string::npos) << diff;
+}

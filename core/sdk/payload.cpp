@@ -36,9 +36,11 @@ std::string payload_size_problem(const std::string& payload,
   return {};
 }
 
-void fill_flat(Flat& data) {
-  for (std::size_t i = 0; i < data.size(); ++i) data[i] = payload_value(0, i);
+void fill_flat(int* data, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) data[i] = payload_value(0, i);
 }
+
+void fill_flat(Flat& data) { fill_flat(data.data(), data.size()); }
 
 void fill_rows(Rows& data) {
   for (std::size_t r = 0; r < data.size(); ++r)
@@ -59,9 +61,11 @@ Rows make_rows(std::size_t base) {
   return data;
 }
 
-void poison_flat(Flat& data) {
-  for (int& v : data) v = kPoison;
+void poison_flat(int* data, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) data[i] = kPoison;
 }
+
+void poison_flat(Flat& data) { poison_flat(data.data(), data.size()); }
 
 void poison_rows(Rows& data) {
   for (auto& row : data)
@@ -69,9 +73,9 @@ void poison_rows(Rows& data) {
 }
 
 namespace {
-std::string first_difference(const std::vector<int>& data, std::size_t row,
-                             const char* what) {
-  for (std::size_t i = 0; i < data.size(); ++i) {
+std::string first_difference(const int* data, std::size_t count,
+                             std::size_t row, const char* what) {
+  for (std::size_t i = 0; i < count; ++i) {
     const int want = payload_value(row, i);
     if (data[i] != want) {
       std::ostringstream out;
@@ -90,7 +94,11 @@ std::string check_flat(const Flat& data, std::size_t expected_count) {
   if (data.size() != expected_count)
     return "1d payload holds " + std::to_string(data.size()) +
            " ints, expected " + std::to_string(expected_count);
-  return first_difference(data, 0, "1d payload");
+  return first_difference(data.data(), data.size(), 0, "1d payload");
+}
+
+std::string check_flat(const int* data, std::size_t count) {
+  return first_difference(data, count, 0, "1d payload");
 }
 
 std::string check_rows(const Rows& data, std::size_t expected_base) {
@@ -103,7 +111,8 @@ std::string check_rows(const Rows& data, std::size_t expected_base) {
       return "2d payload row " + std::to_string(r) + " holds " +
              std::to_string(data[r].size()) + " ints, expected " +
              std::to_string(sizes[r]);
-    std::string diff = first_difference(data[r], r, "row");
+    std::string diff =
+        first_difference(data[r].data(), data[r].size(), r, "row");
     if (!diff.empty()) return "2d payload " + diff;
   }
   return {};

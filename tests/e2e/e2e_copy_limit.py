@@ -2,7 +2,8 @@
 """The machine's copy limit beside the transfer records (docs/methodology.md,
 "The copy limit").
 
-    e2e_copy_limit.py records --np N   -m shm,raw,cma_split -p 1d at two
+    e2e_copy_limit.py records --np N   -m shm,raw,cma_split,shm_split -p 1d
+                                        at two
                                         sizes: every
                                         record carries copy_limit for its own
                                         payload byte count (rates > 0, the
@@ -11,7 +12,9 @@
                                         six times); shm declares 1 copy
                                         and its fraction is receivers x
                                         bandwidth / all_ranks_Bps, cma_split
-                                        1 against all_ranks_Bps; raw's
+                                        and shm_split (whose payloads are
+                                        in shared memory) 1 against
+                                        all_ranks_Bps; raw's
                                         copies follow Open MPI's single-copy
                                         mechanism (none: 2) and are 0 (no
                                         fraction) under MPICH; the file
@@ -37,7 +40,8 @@ from e2e import check, env, launch, show, suite_main  # noqa: E402
 def run(a, out, args, extra_env=None, sizes="small,large"):
     if os.path.exists(out):
         os.remove(out)
-    cmd = launch(a) + [a.runner, "-m", "shm,raw,cma_split", "-p", "1d",
+    cmd = launch(a) + [a.runner, "-m", "shm,raw,cma_split,shm_split", "-p",
+                       "1d",
                        "--sizes", sizes, "-i", "2", "-r", "3", "-o", out] + args
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=280,
                        env=env(extra_env))
@@ -61,7 +65,7 @@ def test_records(a):
     p, doc = run(a, out, [], extra)
     validate(a, out)
     recs = doc["records"]
-    check(len(recs) == 6, f"{len(recs)} records, expected 6")
+    check(len(recs) == 8, f"{len(recs)} records, expected 8")
     receivers = a.np - 1
     for r in recs:
         c = r.get("copy_limit")
@@ -79,13 +83,16 @@ def test_records(a):
             want = receivers * r["bandwidth_Bps"] / c["all_ranks_Bps"]
             check(abs(c["fraction"] - want) <= 1e-9 * want,
                   f"shm fraction {c['fraction']}, expected {want}")
-        elif r["method"] == "cma_split":
-            # One copy, made half by each core: against all ranks.
+        elif r["method"] in ("cma_split", "shm_split"):
+            # One copy, made in parts by the cores at once: all ranks.
+            m = r["method"]
             check(c["copies"] == 1 and c["fraction_of"] == "all_ranks",
-                  f"cma_split: {c}")
+                  f"{m}: {c}")
             want = receivers * r["bandwidth_Bps"] / c["all_ranks_Bps"]
             check(abs(c["fraction"] - want) <= 1e-9 * want,
-                  f"cma_split fraction {c['fraction']}, expected {want}")
+                  f"{m} fraction {c['fraction']}, expected {want}")
+            check(r["verification"]["status"] == "passed",
+                  f"{m}: verification {r['verification']}")
         else:
             want = 0 if mpich else 2  # single_copy_mechanism none
             check(c["copies"] == want, f"raw copies {c['copies']} != {want}")
@@ -116,8 +123,8 @@ def test_memory(a):
     out = os.path.join(a.workdir, f"copy_limit_memory_np{a.np}.json")
     p, doc = run(a, out, ["--max-memory", "8MB"], sizes="large")
     validate(a, out)
-    check(len(doc["records"]) == 3,
-          f"{len(doc['records'])} records, expected 3 (the points run)")
+    check(len(doc["records"]) == 4,
+          f"{len(doc['records'])} records, expected 4 (the points run)")
     check(all("copy_limit" not in r for r in doc["records"]),
           "a record carries a copy limit its memory did not allow")
     check("copy limit at 1.10 MB not measured" in p.stdout + p.stderr,

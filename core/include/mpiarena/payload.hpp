@@ -51,6 +51,12 @@ Rows make_rows(std::size_t base);
 void fill_flat(Flat& data);
 void fill_rows(Rows& data);
 
+// The same on `count` ints at `data` (a payload outside a Flat: in a
+// shared-memory segment, TransferStrategy::shared_payload()).
+void fill_flat(int* data, std::size_t count);
+void poison_flat(int* data, std::size_t count);
+std::string check_flat(const int* data, std::size_t count);
+
 // Overwrite with poison, keeping the shape.
 void poison_flat(Flat& data);
 void poison_rows(Rows& data);

@@ -37,8 +37,9 @@ namespace mpiarena {
 // (StrategyInfo, the entry, the base classes' layout); what each version
 // changed: docs/writing-a-plugin.md, "The contract". The latest: 12,
 // RmaStrategy's bidirectional mode; 13, payload_copies_per_rank; 14,
-// StrategyInfo::operation (operation.hpp); 15, memory_copies.
-inline constexpr std::uint32_t kAbiVersion = 15;
+// StrategyInfo::operation (operation.hpp); 15, memory_copies; 16, the
+// transfer suite's shared payloads (TransferStrategy::shared_payload()).
+inline constexpr std::uint32_t kAbiVersion = 16;
 
 // What a metric formula sees: per-operation times in seconds of every part
 // (by part name) and phase (by phase name for the headline part, and by

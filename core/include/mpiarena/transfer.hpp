@@ -55,6 +55,22 @@ class TransferStrategy : public Strategy {
       std::size_t{INT_MAX} * sizeof(int);
   static constexpr std::size_t kIntBytes = std::size_t{INT_MAX} - 4096;
   virtual std::size_t max_payload_bytes() const { return kIntElements; }
+  // A method that copies straight between the ranks' payloads returns
+  // true: the base then holds every rank's 1d payload in one shared-memory
+  // segment of the node instead of flat() (MPI_Win_allocate_shared over
+  // comm(), each rank's part on a page of its own; a point whose ranks span
+  // several nodes is skipped with the reason), fills, poisons and checks
+  // it there, and peer_flat(r) is where rank r's payload lies in this
+  // process (flat_count(ctx().bytes) ints; flat() stays empty).
+  virtual bool shared_payload() const { return false; }
+  int* peer_flat(int rank) const;
+  // The zero-byte handshake of a method whose ranks copy into each other's
+  // payloads (cma_split, shm_split). handshake_ready(): a receiver tells
+  // the root it has started its operation (its payload is no longer being
+  // checked), the root waits for every receiver's. handshake_done(): the
+  // root tells every receiver that its part is in, a receiver waits for it.
+  void handshake_ready();
+  void handshake_done();
 
   const RunContext& ctx() const { return ctx_; }
   MPI_Comm comm() const { return ctx_.comm; }
@@ -88,6 +104,11 @@ class TransferStrategy : public Strategy {
   std::size_t base_ = 0;   // 2d base
   Flat flat_;
   Rows rows_;
+  // shared_payload(): the segment and every rank's payload in it.
+  MPI_Win shared_win_ = MPI_WIN_NULL;
+  std::vector<int*> peers_;
+  int* open_shared(std::size_t bytes);
+  void close_shared();
 };
 
 }  // namespace mpiarena

@@ -34,8 +34,6 @@
 
 namespace {
 
-constexpr int kTagReady = 71, kTagDone = 72;
-
 struct Peer {
   std::int64_t pid = 0;
   std::uint64_t addr = 0;
@@ -102,27 +100,18 @@ class CmaSplit final : public mpiarena::TransferStrategy {
   void execute() override {
     const std::size_t bytes = flat().size() * sizeof(int);
     const std::size_t half = bytes / 2 / sizeof(int) * sizeof(int);
-    char none = 0;
+    handshake_ready();
     if (is_root()) {
-      for (int r = 0; r < ctx().size; ++r)
-        if (r != root())
-          MPIARENA_CHECK(MPI_Recv(&none, 0, MPI_BYTE, r, kTagReady, comm(),
-                                  MPI_STATUS_IGNORE));
       auto* second = reinterpret_cast<unsigned char*>(flat().data()) + half;
       for (int r = 0; r < ctx().size; ++r)
         if (r != root())
           cross_copy(false, static_cast<pid_t>(peers_[r].pid), second,
                      peers_[r].addr + half, bytes - half);
-      for (int r = 0; r < ctx().size; ++r)
-        if (r != root())
-          MPIARENA_CHECK(MPI_Send(&none, 0, MPI_BYTE, r, kTagDone, comm()));
-      return;
+    } else {
+      cross_copy(true, static_cast<pid_t>(peers_[root()].pid), flat().data(),
+                 peers_[root()].addr, half);
     }
-    MPIARENA_CHECK(MPI_Send(&none, 0, MPI_BYTE, root(), kTagReady, comm()));
-    cross_copy(true, static_cast<pid_t>(peers_[root()].pid), flat().data(),
-               peers_[root()].addr, half);
-    MPIARENA_CHECK(MPI_Recv(&none, 0, MPI_BYTE, root(), kTagDone, comm(),
-                            MPI_STATUS_IGNORE));
+    handshake_done();
   }
 
   std::vector<Peer> peers_;
